@@ -1,0 +1,25 @@
+//! # asalto-tb
+//!
+//! A solver and retrograde-analysis tablebase tool for Asalto (Assaut,
+//! Officers and Sepoys): two officers defend a nine-point fortress against
+//! twenty-four soldiers.
+//!
+//! The crate is layered, data flowing one way (see `DESIGN.md`):
+//! [`board`] (points, lines, jumps, tables) -> [`rules`] (variants, legal
+//! moves, game end) -> [`position`] notation -> `index` (tiers, ranking) ->
+//! `solve` (retrograde analysis) -> `table` (files) -> `probe`. Nothing in the
+//! library prints; the `asalto` binary is thin glue over it.
+//!
+//! ```
+//! use asalto_tb::{Position, Variant, rules};
+//! let start = Position::start();
+//! assert_eq!(rules::perft(&start, &Variant::ASSAUT, 2), 48);
+//! ```
+
+pub mod board;
+pub mod position;
+pub mod rules;
+
+pub use board::{Bitboard, Point};
+pub use position::{Position, PositionError, Setup, Side};
+pub use rules::{Move, Variant};

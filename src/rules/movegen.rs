@@ -1,0 +1,404 @@
+//! Legal move generation, capture chains, capture duty, making moves, the
+//! end of the game and perft.
+
+use super::{CaptureRule, Move, MoveKind, TrappedRule, Variant};
+use crate::board::{self, Bitboard, FORTRESS, Point};
+use crate::position::{Position, Side};
+
+/// One capture move of one officer: its path (start, then each landing
+/// point) and the soldiers it takes. Chains with the same start, end and
+/// taken soldiers are one move; the path kept is the one whose list of point
+/// names sorts first.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct CaptureChain {
+    /// Start, then every landing point.
+    pub path: Vec<Point>,
+    /// The soldiers jumped.
+    pub taken: Bitboard,
+}
+
+fn path_key(path: &[Point]) -> Vec<(u8, u8)> {
+    path.iter().map(|p| (p.file(), p.rank())).collect()
+}
+
+/// Every capture move of the officer on `start` (RULES.md section 4):
+/// maximal chains of jumps over soldiers not yet jumped, landing on empty
+/// points; `blockers` are the other pieces that are not soldiers (the other
+/// officer). The officer's own start point counts as empty.
+pub fn capture_chains(start: Point, soldiers: Bitboard, blockers: Bitboard) -> Vec<CaptureChain> {
+    let mut out: Vec<CaptureChain> = Vec::new();
+    let occupied = (soldiers | blockers) & !start.bit();
+    let mut path = vec![start];
+    fn dfs(
+        cur: Point,
+        soldiers: Bitboard,
+        occupied: Bitboard,
+        taken: Bitboard,
+        path: &mut Vec<Point>,
+        out: &mut Vec<CaptureChain>,
+    ) {
+        let mut any = false;
+        for j in cur.jumps() {
+            let over = j.over.bit();
+            if soldiers & over != 0 && taken & over == 0 && occupied & j.land.bit() == 0 {
+                any = true;
+                path.push(j.land);
+                dfs(j.land, soldiers, occupied, taken | over, path, out);
+                path.pop();
+            }
+        }
+        if !any && taken != 0 {
+            let end = *path.last().expect("path has its start");
+            match out
+                .iter_mut()
+                .find(|c| c.taken == taken && *c.path.last().unwrap() == end)
+            {
+                Some(c) => {
+                    if path_key(path) < path_key(&c.path) {
+                        c.path = path.clone();
+                    }
+                }
+                None => out.push(CaptureChain {
+                    path: path.clone(),
+                    taken,
+                }),
+            }
+        }
+    }
+    dfs(start, soldiers, occupied, 0, &mut path, &mut out);
+    out
+}
+
+/// The end of the game by rules 1-3 of RULES.md section 6 (what holds
+/// whoever is to move): the winner, or `None`.
+pub fn static_outcome(pos: &Position) -> Option<Side> {
+    if pos.soldiers().count_ones() < 9 {
+        Some(Side::Officers)
+    } else if pos.soldiers() & FORTRESS == FORTRESS {
+        Some(Side::Soldiers)
+    } else if pos.officers() == 0 {
+        Some(Side::Soldiers)
+    } else {
+        None
+    }
+}
+
+/// The winner if the game is over (rules 1-5 of RULES.md section 6), else
+/// `None`.
+pub fn outcome(pos: &Position, variant: &Variant) -> Option<Side> {
+    if let Some(w) = static_outcome(pos) {
+        return Some(w);
+    }
+    if has_legal_move(pos, variant) {
+        return None;
+    }
+    Some(stuck_winner(pos.side(), variant))
+}
+
+/// Who wins when `side` is to move and has no legal move.
+pub(crate) fn stuck_winner(side: Side, variant: &Variant) -> Side {
+    match side {
+        Side::Soldiers => Side::Officers,
+        Side::Officers => match variant.trapped {
+            TrappedRule::SoldiersWin => Side::Soldiers,
+            TrappedRule::SoldiersLose => Side::Officers,
+        },
+    }
+}
+
+fn has_legal_move(pos: &Position, variant: &Variant) -> bool {
+    match pos.side() {
+        Side::Soldiers => {
+            // Officer removal only frees points, so a huff never takes away
+            // a soldier move; any huff that leaves officers keeps it all.
+            if soldier_steps_exist(pos.soldiers(), pos.empty(), variant) {
+                return true;
+            }
+            board::points(pos.huff()).any(|h| {
+                let officers = pos.officers() & !h.bit();
+                officers == 0 || soldier_steps_exist(pos.soldiers(), pos.empty() | h.bit(), variant)
+            })
+        }
+        // An officer with an empty neighbour can step, and with none it
+        // cannot jump either; every variant keeps at least the best move.
+        Side::Officers => board::points(pos.officers()).any(|o| o.adjacent() & pos.empty() != 0),
+    }
+}
+
+fn soldier_steps_exist(soldiers: Bitboard, empty: Bitboard, variant: &Variant) -> bool {
+    let table = variant.soldier_moves();
+    board::points(soldiers).any(|s| table[s.index()] & empty != 0)
+}
+
+fn push_soldier_steps(
+    soldiers: Bitboard,
+    empty: Bitboard,
+    variant: &Variant,
+    huff: Option<Point>,
+    out: &mut Vec<Move>,
+) {
+    let table = variant.soldier_moves();
+    for s in board::points(soldiers) {
+        for t in board::points(table[s.index()] & empty) {
+            out.push(Move::soldier(s, t, huff));
+        }
+    }
+}
+
+/// Every legal move of the side to move, in a fixed order (soldier moves
+/// without a huff first). Empty when the game is over.
+///
+/// ```
+/// use asalto_tb::{Position, Variant, rules};
+/// let moves = rules::legal_moves(&Position::start(), &Variant::ASSAUT);
+/// assert_eq!(moves.len(), 9);
+/// ```
+pub fn legal_moves(pos: &Position, variant: &Variant) -> Vec<Move> {
+    let mut out = Vec::new();
+    if static_outcome(pos).is_some() {
+        return out;
+    }
+    match pos.side() {
+        Side::Soldiers => {
+            push_soldier_steps(pos.soldiers(), pos.empty(), variant, None, &mut out);
+            for h in board::points(pos.huff()) {
+                if pos.officers() & !h.bit() == 0 {
+                    out.push(Move {
+                        kind: MoveKind::Huff,
+                        huff: Some(h),
+                        offenders: 0,
+                    });
+                } else {
+                    push_soldier_steps(
+                        pos.soldiers(),
+                        pos.empty() | h.bit(),
+                        variant,
+                        Some(h),
+                        &mut out,
+                    );
+                }
+            }
+        }
+        Side::Officers => officer_moves(pos, variant, &mut out),
+    }
+    out
+}
+
+fn officer_moves(pos: &Position, variant: &Variant, out: &mut Vec<Move>) {
+    let officers: Vec<Point> = board::points(pos.officers()).collect();
+    let empty = pos.empty();
+    // (officer, its capture chains, its best capture)
+    let mut per: Vec<(Point, Vec<CaptureChain>, u32)> = Vec::with_capacity(2);
+    for &o in &officers {
+        let chains = capture_chains(o, pos.soldiers(), pos.officers() & !o.bit());
+        let best = chains
+            .iter()
+            .map(|c| c.taken.count_ones())
+            .max()
+            .unwrap_or(0);
+        per.push((o, chains, best));
+    }
+    let m = per.iter().map(|x| x.2).max().unwrap_or(0);
+    // Is taking `c` soldiers enough, and if not who may be huffed?
+    let enough = |c: u32| m == 0 || if variant.max { c == m } else { c > 0 };
+    for (o, chains, _) in &per {
+        let moves = board::points(o.adjacent() & empty)
+            .map(|t| (vec![*o, t], 0u64))
+            .chain(chains.iter().map(|c| (c.path.clone(), c.taken)));
+        for (path, taken) in moves {
+            let c = taken.count_ones();
+            let to = *path.last().expect("non-empty path");
+            let mut offenders = 0;
+            if !enough(c) {
+                match variant.capture {
+                    CaptureRule::Mandatory => continue,
+                    CaptureRule::Free => {}
+                    CaptureRule::Huff => {
+                        for (p, _, best) in &per {
+                            let offends = if variant.max { *best > c } else { *best > 0 };
+                            if offends {
+                                offenders |= if p == o { to.bit() } else { p.bit() };
+                            }
+                        }
+                    }
+                }
+            }
+            out.push(Move {
+                kind: MoveKind::Officer { path, taken },
+                huff: None,
+                offenders,
+            });
+        }
+    }
+}
+
+/// The position after a legal move of `pos` (as produced by
+/// [`legal_moves`] or [`parse_move`]).
+pub fn play(pos: &Position, variant: &Variant, mv: &Move) -> Position {
+    debug_assert!(variant.capture == CaptureRule::Huff || mv.offenders == 0);
+    let mut soldiers = pos.soldiers();
+    let mut officers = pos.officers();
+    if let Some(h) = mv.huff {
+        officers &= !h.bit();
+    }
+    match mv.kind() {
+        MoveKind::Soldier { from, to } => {
+            soldiers = soldiers & !from.bit() | to.bit();
+            Position::from_parts_unchecked(soldiers, officers, Side::Officers, 0)
+        }
+        MoveKind::Huff => Position::from_parts_unchecked(soldiers, officers, Side::Officers, 0),
+        MoveKind::Officer { path, taken } => {
+            let (from, to) = (path[0], *path.last().expect("non-empty path"));
+            officers = officers & !from.bit() | to.bit();
+            soldiers &= !taken;
+            Position::from_parts_unchecked(soldiers, officers, Side::Soldiers, mv.offenders)
+        }
+    }
+}
+
+/// Number of move sequences of length `depth` (perft(P, 0) = 1; a position
+/// where the game is over has no moves).
+pub fn perft(pos: &Position, variant: &Variant, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = legal_moves(pos, variant);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|m| perft(&play(pos, variant, m), variant, depth - 1))
+        .sum()
+}
+
+/// What is wrong with a move given as text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// Not in move notation.
+    #[error("'{0}' is not a move: use c3-c4, d6xd4xb4, he6:c3-c4 or he6")]
+    Syntax(String),
+    /// Well-formed but not legal here.
+    #[error("'{0}' is not a legal move in this position")]
+    Illegal(String),
+}
+
+/// Parse a move in the notation of RULES.md section 10 and find it among the
+/// legal moves; a capture may be given by any of its paths.
+pub fn parse_move(pos: &Position, variant: &Variant, text: &str) -> Result<Move, MoveError> {
+    let syntax = || MoveError::Syntax(text.to_string());
+    let t = text.trim();
+    let (huff, body) = match t.strip_prefix('h') {
+        Some(rest) => match rest.split_once(':') {
+            Some((h, body)) => (Some(Point::from_name(h).ok_or_else(syntax)?), Some(body)),
+            None => (Some(Point::from_name(rest).ok_or_else(syntax)?), None),
+        },
+        None => (None, Some(t)),
+    };
+    let legal = legal_moves(pos, variant);
+    let found = match body {
+        None => legal
+            .into_iter()
+            .find(|m| matches!(m.kind, MoveKind::Huff) && m.huff == huff),
+        Some(body) => {
+            let (path, capture) = if body.contains('x') {
+                (body.split('x').collect::<Vec<_>>(), true)
+            } else {
+                (body.split('-').collect::<Vec<_>>(), false)
+            };
+            let path: Vec<Point> = path
+                .iter()
+                .map(|n| Point::from_name(n))
+                .collect::<Option<_>>()
+                .ok_or_else(syntax)?;
+            if path.len() < 2 || (!capture && path.len() != 2) {
+                return Err(syntax());
+            }
+            let mut taken = 0u64;
+            if capture {
+                for w in path.windows(2) {
+                    let j = w[0]
+                        .jumps()
+                        .find(|j| j.land == w[1])
+                        .ok_or_else(|| MoveError::Illegal(text.to_string()))?;
+                    taken |= j.over.bit();
+                }
+            }
+            let (from, to) = (path[0], *path.last().unwrap());
+            legal.into_iter().find(|m| {
+                m.huff == huff
+                    && match &m.kind {
+                        MoveKind::Soldier { from: f, to: tt } => {
+                            !capture && *f == from && *tt == to
+                        }
+                        MoveKind::Officer { path: p, taken: tk } => {
+                            p[0] == from && *p.last().unwrap() == to && *tk == taken
+                        }
+                        MoveKind::Huff => false,
+                    }
+            })
+        }
+    };
+    found.ok_or_else(|| MoveError::Illegal(text.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(s: &str) -> Position {
+        s.parse().unwrap()
+    }
+
+    fn moves(p: &str, v: Variant) -> Vec<String> {
+        let mut m: Vec<String> = legal_moves(&pos(p), &v)
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        m.sort();
+        m
+    }
+
+    #[test]
+    fn start_perft() {
+        let s = Position::start();
+        for (_, v, _) in Variant::PRESETS {
+            assert_eq!(perft(&s, &v, 1), 9);
+        }
+        assert_eq!(perft(&s, &Variant::ASSAUT, 2), 48);
+        assert_eq!(perft(&s, &Variant::ASALTO, 2), 48);
+        assert_eq!(perft(&s, &Variant::ASSAULT, 2), 48);
+        assert_eq!(perft(&s, &Variant::ASSAUT_MDJ, 2), 38);
+    }
+
+    #[test]
+    fn chain_turns_and_merges() {
+        // Officer d6, soldiers d5 and c4: d6xd4xb4 turns left after the first jump.
+        let m = moves("3/1O1/3S3/2S4/S5S/SSS/SSS o", Variant::ASSAUT);
+        assert!(m.contains(&"d6xd4xb4".to_string()), "{m:?}");
+        // The one-jump d6xd4 is not a move: the chain must go on.
+        assert!(!m.contains(&"d6xd4".to_string()));
+    }
+
+    #[test]
+    fn fault_and_huff_rights() {
+        // Officer d6 can take d5; stepping instead is a fault under huff.
+        let p = pos("3/1O1/3S3/7/S5S/SSS/SSS o");
+        let all = legal_moves(&p, &Variant::ASSAUT);
+        let step = all.iter().find(|m| m.to_string() == "d6-d7").unwrap();
+        assert!(step.is_fault());
+        let after = play(&p, &Variant::ASSAUT, step);
+        assert_eq!(after.to_string(), "1O1/3/3S3/7/S5S/SSS/SSS s d7");
+        // Mandatory: only the capture.
+        assert_eq!(
+            moves("3/1O1/3S3/7/S5S/SSS/SSS o", Variant::ASSAUT_MDJ),
+            ["d6xd4"]
+        );
+        // The huff that removes the last officer ends the game.
+        let hm = legal_moves(&after, &Variant::ASSAUT);
+        let huff = hm.iter().find(|m| m.to_string() == "hd7").unwrap();
+        let end = play(&after, &Variant::ASSAUT, huff);
+        assert_eq!(static_outcome(&end), Some(Side::Soldiers));
+        assert_eq!(parse_move(&after, &Variant::ASSAUT, "hd7").unwrap(), *huff);
+    }
+}

@@ -23,3 +23,7 @@ pub mod rules;
 pub use board::{Bitboard, Point};
 pub use position::{Position, PositionError, Setup, Side};
 pub use rules::{Move, Variant};
+pub mod index;
+pub mod solve;
+pub mod value;
+pub use value::Value;

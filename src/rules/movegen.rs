@@ -28,6 +28,12 @@ fn path_key(path: &[Point]) -> Vec<(u8, u8)> {
 pub fn capture_chains(start: Point, soldiers: Bitboard, blockers: Bitboard) -> Vec<CaptureChain> {
     let mut out: Vec<CaptureChain> = Vec::new();
     let occupied = (soldiers | blockers) & !start.bit();
+    let can_jump = start
+        .jumps()
+        .any(|j| soldiers & j.over.bit() != 0 && occupied & j.land.bit() == 0);
+    if !can_jump {
+        return out;
+    }
     let mut path = vec![start];
     fn dfs(
         cur: Point,
@@ -185,49 +191,87 @@ pub fn legal_moves(pos: &Position, variant: &Variant) -> Vec<Move> {
 }
 
 fn officer_moves(pos: &Position, variant: &Variant, out: &mut Vec<Move>) {
-    let officers: Vec<Point> = board::points(pos.officers()).collect();
-    let empty = pos.empty();
-    // (officer, its capture chains, its best capture)
-    let mut per: Vec<(Point, Vec<CaptureChain>, u32)> = Vec::with_capacity(2);
-    for &o in &officers {
-        let chains = capture_chains(o, pos.soldiers(), pos.officers() & !o.bit());
+    for_each_officer_move(
+        pos.soldiers(),
+        pos.officers(),
+        variant,
+        |path, taken, offenders| {
+            out.push(Move {
+                kind: MoveKind::Officer {
+                    path: path.to_vec(),
+                    taken,
+                },
+                huff: None,
+                offenders,
+            })
+        },
+    );
+}
+
+/// Every legal officer move (capture duty applied) of the position with
+/// these soldiers and officers, officers to move: calls
+/// `f(path, taken, offenders)` with the officer's path (start, then each
+/// landing point; `[from, to]` for a step), the soldiers taken and the
+/// officers the soldiers may then huff (non-zero only for faults under
+/// `capture=huff`). Shared by [`legal_moves`] and the solver.
+pub(crate) fn for_each_officer_move(
+    soldiers: Bitboard,
+    officers: Bitboard,
+    variant: &Variant,
+    mut f: impl FnMut(&[Point], Bitboard, Bitboard),
+) {
+    let empty = board::ALL & !(soldiers | officers);
+    // (officer, its capture chains, its best capture); at most two officers.
+    let mut per: [(Point, Vec<CaptureChain>, u32); 2] = [
+        (Point::new(0), Vec::new(), 0),
+        (Point::new(0), Vec::new(), 0),
+    ];
+    let mut count = 0;
+    for o in board::points(officers) {
+        let chains = capture_chains(o, soldiers, officers & !o.bit());
         let best = chains
             .iter()
             .map(|c| c.taken.count_ones())
             .max()
             .unwrap_or(0);
-        per.push((o, chains, best));
+        per[count] = (o, chains, best);
+        count += 1;
     }
+    let per = &per[..count];
     let m = per.iter().map(|x| x.2).max().unwrap_or(0);
-    // Is taking `c` soldiers enough, and if not who may be huffed?
-    let enough = |c: u32| m == 0 || if variant.max { c == m } else { c > 0 };
-    for (o, chains, _) in &per {
-        let moves = board::points(o.adjacent() & empty)
-            .map(|t| (vec![*o, t], 0u64))
-            .chain(chains.iter().map(|c| (c.path.clone(), c.taken)));
-        for (path, taken) in moves {
-            let c = taken.count_ones();
-            let to = *path.last().expect("non-empty path");
-            let mut offenders = 0;
-            if !enough(c) {
-                match variant.capture {
-                    CaptureRule::Mandatory => continue,
-                    CaptureRule::Free => {}
-                    CaptureRule::Huff => {
-                        for (p, _, best) in &per {
-                            let offends = if variant.max { *best > c } else { *best > 0 };
-                            if offends {
-                                offenders |= if p == o { to.bit() } else { p.bit() };
-                            }
-                        }
+    // Who may be huffed after a move of officer `o` to `to` taking `c`?
+    // `None` when the move is illegal.
+    let judge = |o: Point, to: Point, c: u32| -> Option<Bitboard> {
+        let enough = m == 0 || if variant.max { c == m } else { c > 0 };
+        if enough {
+            return Some(0);
+        }
+        match variant.capture {
+            CaptureRule::Mandatory => None,
+            CaptureRule::Free => Some(0),
+            CaptureRule::Huff => {
+                let mut offenders = 0;
+                for (p, _, best) in per {
+                    let offends = if variant.max { *best > c } else { *best > 0 };
+                    if offends {
+                        offenders |= if *p == o { to.bit() } else { p.bit() };
                     }
                 }
+                Some(offenders)
             }
-            out.push(Move {
-                kind: MoveKind::Officer { path, taken },
-                huff: None,
-                offenders,
-            });
+        }
+    };
+    for (o, chains, _) in per {
+        for t in board::points(o.adjacent() & empty) {
+            if let Some(offenders) = judge(*o, t, 0) {
+                f(&[*o, t], 0, offenders);
+            }
+        }
+        for c in chains {
+            let to = *c.path.last().expect("non-empty path");
+            if let Some(offenders) = judge(*o, to, c.taken.count_ones()) {
+                f(&c.path, c.taken, offenders);
+            }
         }
     }
 }

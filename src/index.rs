@@ -1,0 +1,462 @@
+//! Tiers and the dense index of positions inside a tier (DESIGN.md, "The
+//! key to speed: tiers").
+//!
+//! A tier is `(n, k, S)`: `n` officers (1 or 2), `k` soldiers (9..=24) of
+//! which the set `S` stands outside the fortress; `m = k - |S|` (0..=8)
+//! soldiers stand inside. Soldiers outside never return to a point they left
+//! and captures and huffs only remove pieces, so every move either stays in
+//! its tier (officer steps, soldier steps inside the fortress) or goes to a
+//! tier that comes earlier in the order `(n, k, P(S))`, where `P(S)` sums the
+//! longest path of each outside soldier into the fortress.
+//!
+//! Inside a tier a position is ranked as
+//! `side * N + rank(F) * C(33 - k, n) + rank(officers)`, where `N` is the
+//! tier size per side, side 0 = officers to move and 1 = soldiers to move,
+//! `rank(F)` the combinatorial rank of the `m` fortress points holding
+//! soldiers (fortress points numbered c5 d5 e5 c6 d6 e6 c7 d7 e7 = 0..8) and
+//! `rank(officers)` the combinatorial (colex) rank of the officers' indices
+//! among the `33 - k` points that hold no soldier, in board order.
+//!
+//! Mirror: a tier whose `S` is larger (as a bitboard) than its mirror image is
+//! not stored; its positions are looked up mirrored.
+
+use crate::board::{self, Bitboard, FORTRESS, OUTSIDE};
+use crate::position::{Position, Side};
+use crate::rules::{CaptureRule, Variant};
+use std::collections::{BTreeSet, HashSet};
+
+/// Binomial coefficients C(n, k) for n, k <= 33.
+const BINOM: [[u32; 34]; 34] = {
+    let mut t = [[0u32; 34]; 34];
+    let mut n = 0;
+    while n < 34 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// C(n, k).
+#[inline]
+pub const fn binom(n: usize, k: usize) -> u32 {
+    if k > n { 0 } else { BINOM[n][k] }
+}
+
+/// The fortress points in fortress order (bit j of a fortress mask).
+pub const FORTRESS_POINTS: [u8; 9] = {
+    let mut t = [0u8; 9];
+    let mut i = 0;
+    let mut j = 0;
+    while i < board::NUM_POINTS {
+        if (FORTRESS >> i) & 1 == 1 {
+            t[j] = i as u8;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Combinatorial (colex) rank of every 9-bit fortress mask among the masks
+/// of the same population count.
+const FORT_RANK: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut mask = 0;
+    while mask < 512 {
+        let mut r = 0u32;
+        let mut i = 0;
+        let mut seen = 0;
+        while i < 9 {
+            if (mask >> i) & 1 == 1 {
+                seen += 1;
+                r += binom(i, seen);
+            }
+            i += 1;
+        }
+        t[mask] = r as u16;
+        mask += 1;
+    }
+    t
+};
+
+/// Fortress soldiers as a 9-bit mask.
+#[inline]
+pub fn fortress_mask(soldiers: Bitboard) -> u16 {
+    let mut m = 0u16;
+    for (j, &p) in FORTRESS_POINTS.iter().enumerate() {
+        m |= (((soldiers >> p) & 1) as u16) << j;
+    }
+    m
+}
+
+/// A 9-bit fortress mask as a bitboard.
+#[inline]
+pub fn fortress_bits(mask: u16) -> Bitboard {
+    let mut b = 0;
+    for (j, &p) in FORTRESS_POINTS.iter().enumerate() {
+        if (mask >> j) & 1 == 1 {
+            b |= 1u64 << p;
+        }
+    }
+    b
+}
+
+/// All 9-bit fortress masks with `m` bits, in rank order.
+pub fn fortress_masks(m: u32) -> Vec<u16> {
+    let mut v: Vec<u16> = (0u16..512).filter(|x| x.count_ones() == m).collect();
+    v.sort_by_key(|&x| FORT_RANK[x as usize]);
+    v
+}
+
+/// A tier: `n` officers, `k` soldiers, `outside` the soldiers outside the
+/// fortress.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct TierKey {
+    /// Number of officers, 1 or 2.
+    pub n: u8,
+    /// Number of soldiers, 9..=24.
+    pub k: u8,
+    /// Soldiers outside the fortress (a subset of [`OUTSIDE`]).
+    pub outside: Bitboard,
+}
+
+impl TierKey {
+    /// Soldiers inside the fortress.
+    #[inline]
+    pub fn m(&self) -> u32 {
+        self.k as u32 - self.outside.count_ones()
+    }
+
+    /// Whether this is a tier of stored positions (not terminal: 9 or more
+    /// soldiers, fortress not full, at least one officer).
+    pub fn is_valid(&self) -> bool {
+        (1..=2).contains(&self.n)
+            && (9..=24).contains(&self.k)
+            && self.outside & !OUTSIDE == 0
+            && self.outside.count_ones() <= self.k as u32
+            && self.m() <= 8
+    }
+
+    /// Number of officer placements per fortress mask: C(33 - k, n).
+    #[inline]
+    pub fn officer_placements(&self) -> u32 {
+        binom(33 - self.k as usize, self.n as usize)
+    }
+
+    /// Positions per side to move.
+    #[inline]
+    pub fn size_per_side(&self) -> u32 {
+        binom(9, self.m() as usize) * self.officer_placements()
+    }
+
+    /// Positions stored (both sides to move).
+    #[inline]
+    pub fn size(&self) -> u64 {
+        2 * self.size_per_side() as u64
+    }
+
+    /// The mirror image.
+    pub fn mirror(&self) -> TierKey {
+        TierKey {
+            outside: board::mirror_bb(self.outside),
+            ..*self
+        }
+    }
+
+    /// Whether this tier is stored (not larger than its mirror image).
+    pub fn is_canonical(&self) -> bool {
+        self.outside <= board::mirror_bb(self.outside)
+    }
+
+    /// The stored one of this tier and its mirror image.
+    pub fn canonical(&self) -> TierKey {
+        let m = self.mirror();
+        if m.outside < self.outside { m } else { *self }
+    }
+
+    /// `P(S)`: the sum over outside soldiers of their longest path into the
+    /// fortress under the variant's soldier rule.
+    pub fn progress(&self, variant: &Variant) -> u32 {
+        let p = variant.progress();
+        board::points(self.outside)
+            .map(|q| p[q.index()] as u32)
+            .sum()
+    }
+
+    /// The solving order: `(n, k, P(S))`; tiers with equal order never
+    /// depend on each other.
+    pub fn level(&self, variant: &Variant) -> (u8, u8, u32) {
+        (self.n, self.k, self.progress(variant))
+    }
+
+    /// The tier of a position (not canonicalised), if the position belongs
+    /// to one (not over by rules 1-3).
+    pub fn of(pos: &Position) -> Option<TierKey> {
+        let key = TierKey {
+            n: pos.officers().count_ones() as u8,
+            k: pos.soldiers().count_ones() as u8,
+            outside: pos.soldiers() & OUTSIDE,
+        };
+        key.is_valid().then_some(key)
+    }
+
+    /// Tiers this tier's moves can lead to (one move, terminal positions
+    /// left out), not canonicalised. Captures are over-approximated: one
+    /// soldier removed anywhere (the closure under this relation contains
+    /// every multi-capture).
+    pub fn successors(&self, variant: &Variant) -> Vec<TierKey> {
+        let mut out = Vec::new();
+        let table = variant.soldier_moves();
+        let m = self.m();
+        for s in board::points(self.outside) {
+            for t in board::points(table[s.index()]) {
+                if t.in_fortress() {
+                    if m < 8 {
+                        out.push(TierKey {
+                            outside: self.outside & !s.bit(),
+                            ..*self
+                        });
+                    }
+                } else if self.outside & t.bit() == 0 {
+                    out.push(TierKey {
+                        outside: self.outside & !s.bit() | t.bit(),
+                        ..*self
+                    });
+                }
+            }
+        }
+        if self.k > 9 {
+            for s in board::points(self.outside) {
+                out.push(TierKey {
+                    k: self.k - 1,
+                    outside: self.outside & !s.bit(),
+                    ..*self
+                });
+            }
+            if m > 0 {
+                out.push(TierKey {
+                    k: self.k - 1,
+                    ..*self
+                });
+            }
+        }
+        if self.n == 2 && variant.capture == CaptureRule::Huff {
+            out.push(TierKey { n: 1, ..*self });
+        }
+        out.retain(|t| t.is_valid());
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+/// The canonical tiers a set of roots needs: their downward closure, sorted
+/// in solving order.
+pub fn closure(roots: &[TierKey], variant: &Variant) -> Vec<TierKey> {
+    let mut seen: HashSet<TierKey> = HashSet::new();
+    let mut stack: Vec<TierKey> = Vec::new();
+    for r in roots {
+        let c = r.canonical();
+        if c.is_valid() && seen.insert(c) {
+            stack.push(c);
+        }
+    }
+    while let Some(t) = stack.pop() {
+        for s in t.successors(variant) {
+            let c = s.canonical();
+            if seen.insert(c) {
+                stack.push(c);
+            }
+        }
+    }
+    let mut v: Vec<TierKey> = seen.into_iter().collect();
+    v.sort_by_key(|t| (t.level(variant), *t));
+    v
+}
+
+/// Every canonical tier with `n` officers and `k` soldiers, in solving order.
+pub fn all_tiers(n: u8, k: u8, variant: &Variant) -> Vec<TierKey> {
+    let outside: Vec<u64> = board::points(OUTSIDE).map(|p| p.bit()).collect();
+    let mut out = BTreeSet::new();
+    let min_out = (k as u32).saturating_sub(8);
+    // Enumerate subsets of the 24 outside points with min_out..=k bits.
+    let mut stack = vec![(0usize, 0u64)];
+    while let Some((i, s)) = stack.pop() {
+        let c = s.count_ones();
+        if i == outside.len() {
+            if c >= min_out && c <= k as u32 {
+                let key = TierKey { n, k, outside: s };
+                if key.is_canonical() {
+                    out.insert((key.level(variant), key));
+                }
+            }
+            continue;
+        }
+        let left = (outside.len() - i) as u32;
+        if c + left < min_out {
+            continue;
+        }
+        stack.push((i + 1, s));
+        if c < k as u32 {
+            stack.push((i + 1, s | outside[i]));
+        }
+    }
+    out.into_iter().map(|(_, k)| k).collect()
+}
+
+/// Rank of the officers among the points not holding soldiers.
+#[inline]
+pub fn officer_rank(officers: Bitboard, free: Bitboard) -> u32 {
+    let mut o = officers;
+    let a = (free & (o & o.wrapping_neg()).wrapping_sub(1)).count_ones();
+    o &= o - 1;
+    if o == 0 {
+        return a;
+    }
+    let b = (free & (o.wrapping_sub(1))).count_ones();
+    a + binom(b as usize, 2)
+}
+
+/// Index of a position inside its (not canonicalised) tier.
+#[inline]
+pub fn index_in_tier(key: &TierKey, soldiers: Bitboard, officers: Bitboard, side: Side) -> u32 {
+    let free = board::ALL & !soldiers;
+    let f = FORT_RANK[fortress_mask(soldiers) as usize] as u32;
+    let side = match side {
+        Side::Officers => 0,
+        Side::Soldiers => 1,
+    };
+    side * key.size_per_side() + f * key.officer_placements() + officer_rank(officers, free)
+}
+
+/// The canonical tier and index of a position (without huff rights) that
+/// belongs to a tier.
+pub fn locate(pos: &Position) -> Option<(TierKey, u32)> {
+    let key = TierKey::of(pos)?;
+    if key.is_canonical() {
+        Some((
+            key,
+            index_in_tier(&key, pos.soldiers(), pos.officers(), pos.side()),
+        ))
+    } else {
+        let m = pos.mirror();
+        let key = key.mirror();
+        Some((
+            key,
+            index_in_tier(&key, m.soldiers(), m.officers(), m.side()),
+        ))
+    }
+}
+
+/// The position at `index` of tier `key` (inverse of [`index_in_tier`]).
+pub fn position_at(key: &TierKey, index: u32) -> Position {
+    let per_side = key.size_per_side();
+    let side = if index < per_side {
+        Side::Officers
+    } else {
+        Side::Soldiers
+    };
+    let i = index % per_side;
+    let placements = key.officer_placements();
+    let f = i / placements;
+    let o = i % placements;
+    let mask = fortress_masks(key.m())[f as usize];
+    let soldiers = key.outside | fortress_bits(mask);
+    let free: Vec<Bitboard> = board::points(board::ALL & !soldiers)
+        .map(|p| p.bit())
+        .collect();
+    let officers = if key.n == 1 {
+        free[o as usize]
+    } else {
+        // colex: largest b with C(b, 2) <= o
+        let mut b = 1;
+        while binom(b + 1, 2) <= o {
+            b += 1;
+        }
+        let a = o - binom(b, 2);
+        free[a as usize] | free[b]
+    };
+    Position::from_parts_unchecked(soldiers, officers, side, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fortress_ranks_are_dense() {
+        for m in 0..=9 {
+            let masks = fortress_masks(m);
+            assert_eq!(masks.len() as u32, binom(9, m as usize));
+            for (r, &x) in masks.iter().enumerate() {
+                assert_eq!(FORT_RANK[x as usize] as usize, r);
+                assert_eq!(fortress_mask(fortress_bits(x)), x);
+            }
+        }
+    }
+
+    #[test]
+    fn rank_unrank_round_trip_whole_tiers() {
+        let s = |names: &[&str]| {
+            names
+                .iter()
+                .map(|n| crate::Point::from_name(n).unwrap().bit())
+                .fold(0, |a, b| a | b)
+        };
+        for key in [
+            TierKey {
+                n: 2,
+                k: 9,
+                outside: s(&["a3", "b4", "c4", "d1", "g5"]),
+            },
+            TierKey {
+                n: 1,
+                k: 10,
+                outside: s(&["c3", "d3"]),
+            },
+            TierKey {
+                n: 2,
+                k: 12,
+                outside: s(&["c3", "d3", "e3", "a5"]),
+            },
+        ] {
+            assert!(key.is_valid());
+            let mut seen = HashSet::new();
+            for i in 0..key.size() as u32 {
+                let p = position_at(&key, i);
+                assert_eq!(TierKey::of(&p), Some(key));
+                assert_eq!(index_in_tier(&key, p.soldiers(), p.officers(), p.side()), i);
+                assert!(seen.insert(p));
+            }
+        }
+    }
+
+    #[test]
+    fn mirror_canonicalisation() {
+        let p: Position = "3/O2/SSS1S2/1S5/S6/1S1/SSS o".parse().unwrap();
+        let (k1, i1) = locate(&p).unwrap();
+        let (k2, i2) = locate(&p.mirror()).unwrap();
+        assert_eq!((k1, i1), (k2, i2));
+        assert!(k1.is_canonical());
+        let back = position_at(&k1, i1);
+        if k1 == TierKey::of(&p).unwrap() {
+            assert_eq!(back, p);
+        } else {
+            assert_eq!(back, p.mirror());
+        }
+    }
+
+    #[test]
+    fn successors_come_earlier() {
+        let v = Variant::ASSAUT;
+        let key = TierKey::of(&"3/O1O/SSS1S2/1S5/S6/1S1/SSS s".parse().unwrap()).unwrap();
+        for s in key.successors(&v) {
+            assert!(s.level(&v) < key.level(&v), "{s:?}");
+        }
+    }
+}

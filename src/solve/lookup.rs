@@ -1,0 +1,133 @@
+//! Reading values of solved tiers: the narrow [`TierStore`] interface
+//! between the solver and storage (memory now, table files later), and
+//! [`Lookup`], which values any position (game over, huff rights, mirrored
+//! tiers) from a store.
+
+use super::SolveError;
+use crate::Value;
+use crate::board;
+use crate::index::{self, TierKey};
+use crate::position::{Position, Side};
+use crate::rules::{self, Variant};
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+/// Read access to the values of solved canonical tiers.
+pub trait TierStore: Sync {
+    /// The value codes ([`Value::code`]) of canonical tier `key`, indexed as in
+    /// [`crate::index`], or `None` when the tier is not available.
+    fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError>;
+}
+
+/// Solved tiers held in memory.
+#[derive(Default)]
+pub struct MemoryStore {
+    tiers: RwLock<HashMap<TierKey, Arc<[u16]>>>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> MemoryStore {
+        MemoryStore::default()
+    }
+
+    /// Add a solved tier.
+    pub fn insert(&self, key: TierKey, codes: Vec<u16>) {
+        self.tiers
+            .write()
+            .expect("store lock")
+            .insert(key, codes.into());
+    }
+
+    /// Whether a tier is present.
+    pub fn contains(&self, key: &TierKey) -> bool {
+        self.tiers.read().expect("store lock").contains_key(key)
+    }
+
+    /// Number of tiers held.
+    pub fn len(&self) -> usize {
+        self.tiers.read().expect("store lock").len()
+    }
+
+    /// Whether the store is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl TierStore for MemoryStore {
+    fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError> {
+        Ok(self.tiers.read().expect("store lock").get(key).cloned())
+    }
+}
+
+/// Values of positions from a store, with a cache of the tiers it touched.
+pub struct Lookup<'a> {
+    store: &'a dyn TierStore,
+    variant: Variant,
+    cache: HashMap<TierKey, Arc<[u16]>>,
+}
+
+impl<'a> Lookup<'a> {
+    /// A lookup over `store` for `variant`.
+    pub fn new(store: &'a dyn TierStore, variant: Variant) -> Lookup<'a> {
+        Lookup {
+            store,
+            variant,
+            cache: HashMap::new(),
+        }
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    fn tier(&mut self, key: &TierKey) -> Result<&Arc<[u16]>, SolveError> {
+        if !self.cache.contains_key(key) {
+            let t = self.store.tier(key)?.ok_or(SolveError::MissingTier(*key))?;
+            self.cache.insert(*key, t);
+        }
+        Ok(&self.cache[key])
+    }
+
+    /// The stored value of a position without huff rights that belongs to a
+    /// tier (the game not over by rules 1-3).
+    pub fn stored(&mut self, pos: &Position) -> Result<Value, SolveError> {
+        let (key, i) = index::locate(pos).ok_or(SolveError::NotInTier(*pos))?;
+        Ok(Value::from_code(self.tier(&key)?[i as usize]))
+    }
+
+    /// The value of any position for the side to move: game over by rules
+    /// 1-3 (distance 0), huff rights folded in (the best of not huffing and
+    /// each huff, a huff that removes the last officer winning in 1), else
+    /// the stored value.
+    pub fn value(&mut self, pos: &Position) -> Result<Value, SolveError> {
+        if let Some(w) = rules::static_outcome(pos) {
+            return Ok(if w == pos.side() {
+                Value::Win(0)
+            } else {
+                Value::Loss(0)
+            });
+        }
+        if pos.huff() == 0 {
+            return self.stored(pos);
+        }
+        let mut v = self.stored(&pos.without_huff())?;
+        for h in board::points(pos.huff()) {
+            let officers = pos.officers() & !h.bit();
+            let option = if officers == 0 {
+                Value::Win(1)
+            } else {
+                self.stored(&Position::from_parts_unchecked(
+                    pos.soldiers(),
+                    officers,
+                    Side::Soldiers,
+                    0,
+                ))?
+            };
+            v = v.best(option);
+        }
+        Ok(v)
+    }
+}

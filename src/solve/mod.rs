@@ -1,0 +1,243 @@
+//! The retrograde analyser: solves tiers bottom-up in the order of
+//! [`crate::index`], tiers of one level in parallel with rayon, reading lower
+//! tiers through the narrow [`TierStore`] interface.
+//!
+//! ```
+//! use asalto_tb::{Position, Value, Variant, solve::Solver};
+//! // Nine soldiers, eight in the fortress; e4-e5 fills it.
+//! let p: Position = "SSS/SSS/O1SS3/4S2/6O/3/3 s".parse().unwrap();
+//! let sol = Solver::new(Variant::ASSAUT).solve_closure(&p).unwrap();
+//! assert_eq!(sol.value(&p).unwrap(), Value::Win(1));
+//! ```
+
+mod lookup;
+mod tier;
+
+pub use lookup::{Lookup, MemoryStore, TierStore};
+pub use tier::solve_tier;
+pub(crate) use tier::stuck_value;
+
+use crate::Value;
+use crate::index::{self, TierKey};
+use crate::position::Position;
+use crate::rules::Variant;
+use rayon::prelude::*;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Errors of the solver.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum SolveError {
+    /// A tier needed for an exit is not in the store.
+    #[error("tier {0:?} is needed but has not been solved")]
+    MissingTier(TierKey),
+    /// The position is over or otherwise in no tier.
+    #[error("position {0} belongs to no tier (the game is over)")]
+    NotInTier(Position),
+    /// Reading a stored tier failed.
+    #[error("{0}")]
+    Store(String),
+    /// The thread pool could not be built.
+    #[error("cannot start {0} threads")]
+    Threads(usize),
+}
+
+/// Progress of a multi-tier solve, passed to the progress callback after
+/// each tier.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Tiers solved so far.
+    pub tiers_done: usize,
+    /// Tiers to solve in all.
+    pub tiers_total: usize,
+    /// Positions solved so far (both sides to move).
+    pub positions_done: u64,
+    /// Positions to solve in all.
+    pub positions_total: u64,
+}
+
+/// Summary of a solve.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// Tiers solved.
+    pub tiers: usize,
+    /// Positions solved (both sides to move, after the mirror).
+    pub positions: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl Stats {
+    /// Positions per second.
+    pub fn rate(&self) -> f64 {
+        if self.seconds > 0.0 {
+            self.positions as f64 / self.seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
+
+/// Solves sets of tiers for one variant.
+#[derive(Clone)]
+pub struct Solver {
+    variant: Variant,
+    threads: usize,
+    progress: Option<ProgressFn>,
+}
+
+impl Solver {
+    /// A solver using all cores.
+    pub fn new(variant: Variant) -> Solver {
+        Solver {
+            variant,
+            threads: 0,
+            progress: None,
+        }
+    }
+
+    /// Use `n` threads (1 = serial, 0 = one per core). Results do not depend
+    /// on it.
+    pub fn threads(mut self, n: usize) -> Solver {
+        self.threads = n;
+        self
+    }
+
+    /// Call `f` after each solved tier.
+    pub fn on_progress(mut self, f: impl Fn(&Progress) + Send + Sync + 'static) -> Solver {
+        self.progress = Some(Arc::new(f));
+        self
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    /// The canonical tiers a position needs, in solving order (empty when
+    /// the game is over by rules 1-3).
+    pub fn closure_of(&self, pos: &Position) -> Vec<TierKey> {
+        let mut roots = Vec::new();
+        if let Some(t) = TierKey::of(pos) {
+            roots.push(t);
+            // With huff rights the one-officer tier is read too.
+            if pos.huff() != 0 && t.n == 2 {
+                roots.push(TierKey { n: 1, ..t });
+            }
+        }
+        index::closure(&roots, &self.variant)
+    }
+
+    /// Solve the tiers a position needs, in memory.
+    pub fn solve_closure(&self, pos: &Position) -> Result<Solution, SolveError> {
+        let tiers = self.closure_of(pos);
+        let store = MemoryStore::new();
+        let stats = self.solve_into(&tiers, &store, |k, codes| {
+            store.insert(*k, codes);
+            Ok(())
+        })?;
+        Ok(Solution {
+            variant: self.variant,
+            store,
+            stats,
+        })
+    }
+
+    /// Solve `tiers` (sorted in solving order, lower tiers readable from
+    /// `store` or earlier in the list), handing each solved tier to `sink`
+    /// once its whole level is done, in list order. `sink` must make the tier
+    /// readable through `store` for the levels above.
+    pub fn solve_into(
+        &self,
+        tiers: &[TierKey],
+        store: &dyn TierStore,
+        mut sink: impl FnMut(&TierKey, Vec<u16>) -> Result<(), SolveError>,
+    ) -> Result<Stats, SolveError> {
+        let start = Instant::now();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .build()
+            .map_err(|_| SolveError::Threads(self.threads))?;
+        let total_positions: u64 = tiers.iter().map(|t| t.size()).sum();
+        let mut progress = Progress {
+            tiers_done: 0,
+            tiers_total: tiers.len(),
+            positions_done: 0,
+            positions_total: total_positions,
+        };
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let done_tiers = std::sync::atomic::AtomicUsize::new(0);
+        let mut i = 0;
+        while i < tiers.len() {
+            let level = tiers[i].level(&self.variant);
+            let mut j = i;
+            while j < tiers.len() && tiers[j].level(&self.variant) == level {
+                j += 1;
+            }
+            let group = &tiers[i..j];
+            let variant = self.variant;
+            let results: Vec<Result<Vec<u16>, SolveError>> = pool.install(|| {
+                group
+                    .par_iter()
+                    .map(|key| {
+                        let mut look = Lookup::new(store, variant);
+                        let r = solve_tier(key, &mut look);
+                        let p = done.fetch_add(key.size(), std::sync::atomic::Ordering::Relaxed)
+                            + key.size();
+                        let t = done_tiers.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        if let Some(f) = &self.progress {
+                            f(&Progress {
+                                tiers_done: t,
+                                positions_done: p,
+                                ..progress
+                            });
+                        }
+                        r
+                    })
+                    .collect()
+            });
+            for (key, r) in group.iter().zip(results) {
+                sink(key, r?)?;
+            }
+            progress.tiers_done = j;
+            i = j;
+        }
+        Ok(Stats {
+            tiers: tiers.len(),
+            positions: total_positions,
+            seconds: start.elapsed().as_secs_f64(),
+        })
+    }
+}
+
+/// Solved tiers in memory, with the values of every position they cover.
+pub struct Solution {
+    variant: Variant,
+    store: MemoryStore,
+    stats: Stats,
+}
+
+impl Solution {
+    /// The value of any position whose tiers were solved, for the side to
+    /// move (huff rights included).
+    pub fn value(&self, pos: &Position) -> Result<Value, SolveError> {
+        Lookup::new(&self.store, self.variant).value(pos)
+    }
+
+    /// The store of solved tiers.
+    pub fn store(&self) -> &MemoryStore {
+        &self.store
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    /// What the solve did.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+}

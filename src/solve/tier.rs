@@ -1,0 +1,340 @@
+//! Solving one tier by retrograde analysis.
+//!
+//! Nodes: the tier's officers-to-move positions `[0, N)`, its
+//! soldiers-to-move positions `[N, 2N)`, and *huff nodes* `[2N, ..)`: a
+//! soldiers-to-move position with huff rights `H`, created for each officer
+//! step inside the tier that is a fault. A huff node has the in-tier moves of
+//! the same position without rights, plus one exit per huffable officer
+//! whose value is read from the one-officer tier (or is a win in 1 when it
+//! removes the last officer). Huff nodes are solved with the rest and then
+//! dropped: stored tables hold positions without huff rights, and
+//! [`super::Lookup::value`] folds huff rights back in.
+//!
+//! Every move that leaves the tier (soldier steps outside the fortress or
+//! into it, captures, huffs) is an *exit* whose value is already known; the
+//! best exit of each node is computed up front. Moves inside the tier are
+//! edges; their reverse is built explicitly (CSR). Then nodes are resolved
+//! in increasing distance with a bucket queue: a node is a win in `d + 1` as
+//! soon as one child is a loss in `d` (or earlier via an exit), and a loss
+//! in `max(exit, last child + 1)` when all in-tier children are wins and no
+//! exit draws or wins. Nodes never resolved are draws. This gives exact
+//! distances: the winner's shortest and the loser's longest.
+
+use super::SolveError;
+use super::lookup::Lookup;
+use crate::Value;
+use crate::board::{self, Bitboard, Point};
+use crate::index::{self, TierKey, binom, fortress_bits, fortress_masks};
+use crate::position::{Position, Side};
+use crate::rules::{self, CaptureRule};
+use std::collections::HashMap;
+
+/// Solve tier `key`, reading exits through `look`. Returns the value codes
+/// of the tier's `2N` positions (officers to move first).
+pub fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, SolveError> {
+    let variant = *look.variant();
+    let n_side = key.size_per_side() as usize;
+    let placements = key.officer_placements() as usize;
+    let masks = fortress_masks(key.m());
+    let table = variant.soldier_moves();
+
+    // Graph under construction.
+    let mut g = Graph::with_nodes(2 * n_side);
+    // Huff nodes: (soldiers-side index, offenders) -> node id.
+    let mut huff_ids: HashMap<(u32, Bitboard), u32> = HashMap::new();
+    let mut huff_list: Vec<(u32, Bitboard)> = Vec::new();
+
+    // Soldiers to move.
+    for (fi, &mask) in masks.iter().enumerate() {
+        let soldiers = key.outside | fortress_bits(mask);
+        let free = board::ALL & !soldiers;
+        for_each_officers(free, key.n, |oi, officers| {
+            let node = n_side + fi * placements + oi;
+            let empty = free & !officers;
+            let mut exit: Option<Value> = None;
+            g.begin(node);
+            for s in board::points(soldiers) {
+                for t in board::points(table[s.index()] & empty) {
+                    let after = soldiers & !s.bit() | t.bit();
+                    if s.in_fortress() {
+                        let child = index::index_in_tier(key, after, officers, Side::Officers);
+                        g.push_child(child);
+                    } else {
+                        let pos =
+                            Position::from_parts_unchecked(after, officers, Side::Officers, 0);
+                        let v = look.value(&pos)?.back();
+                        exit = Some(exit.map_or(v, |e| e.best(v)));
+                    }
+                }
+            }
+            g.end(node, exit);
+            Ok(())
+        })?;
+    }
+
+    // Officers to move.
+    for (fi, &mask) in masks.iter().enumerate() {
+        let soldiers = key.outside | fortress_bits(mask);
+        let free = board::ALL & !soldiers;
+        for_each_officers(free, key.n, |oi, officers| {
+            let node = fi * placements + oi;
+            let mut exit: Option<Value> = None;
+            let mut err = None;
+            g.begin(node);
+            rules::for_each_officer_move(soldiers, officers, &variant, |path, taken, offenders| {
+                let (from, to) = (path[0], path[path.len() - 1]);
+                let after_officers = officers & !from.bit() | to.bit();
+                if taken == 0 {
+                    let child = index::index_in_tier(key, soldiers, after_officers, Side::Soldiers);
+                    if offenders == 0 {
+                        g.push_child(child);
+                    } else {
+                        let next = (2 * n_side + huff_list.len()) as u32;
+                        let id = *huff_ids.entry((child, offenders)).or_insert_with(|| {
+                            huff_list.push((child, offenders));
+                            next
+                        });
+                        g.push_child(id);
+                    }
+                } else {
+                    let pos = Position::from_parts_unchecked(
+                        soldiers & !taken,
+                        after_officers,
+                        Side::Soldiers,
+                        offenders,
+                    );
+                    match look.value(&pos) {
+                        Ok(v) => {
+                            let v = v.back();
+                            exit = Some(exit.map_or(v, |e| e.best(v)));
+                        }
+                        Err(e) => err = Some(e),
+                    }
+                }
+            });
+            if let Some(e) = err {
+                return Err(e);
+            }
+            g.end(node, exit);
+            Ok(())
+        })?;
+    }
+
+    // Huff nodes: the moves of the position without rights, plus huffs.
+    debug_assert!(huff_list.is_empty() || variant.capture == CaptureRule::Huff);
+    for (i, &(base, offenders)) in huff_list.iter().enumerate() {
+        let node = 2 * n_side + i;
+        let base_pos = index::position_at(key, base);
+        let mut exit = g.exit_of(base as usize);
+        for h in board::points(offenders) {
+            let officers = base_pos.officers() & !h.bit();
+            let v = if officers == 0 {
+                Value::Win(1)
+            } else {
+                look.value(&Position::from_parts_unchecked(
+                    base_pos.soldiers(),
+                    officers,
+                    Side::Soldiers,
+                    0,
+                ))?
+            };
+            // A stuck position after the huff (Loss(0)) is no option.
+            if v != Value::WORST {
+                exit = Some(exit.map_or(v, |e| e.best(v)));
+            }
+        }
+        g.copy_children(node, base as usize, exit);
+    }
+
+    let stuck_officers = stuck_value(Side::Officers, &variant);
+    let values = g.retrograde(|node| {
+        if node < n_side {
+            stuck_officers
+        } else {
+            Value::WORST
+        }
+    });
+    Ok(values[..2 * n_side].iter().map(|v| v.code()).collect())
+}
+
+/// The value for `side` to move with no legal move (RULES.md section 6).
+pub(crate) fn stuck_value(side: Side, variant: &crate::Variant) -> Value {
+    if rules::stuck_winner(side, variant) == side {
+        Value::Win(0)
+    } else {
+        Value::Loss(0)
+    }
+}
+
+/// Call `f(rank, officers)` for every placement of `n` officers on the
+/// points of `free`, in rank order.
+fn for_each_officers(
+    free: Bitboard,
+    n: u8,
+    mut f: impl FnMut(usize, Bitboard) -> Result<(), SolveError>,
+) -> Result<(), SolveError> {
+    let pts: Vec<Point> = board::points(free).collect();
+    if n == 1 {
+        for (i, p) in pts.iter().enumerate() {
+            f(i, p.bit())?;
+        }
+    } else {
+        for b in 1..pts.len() {
+            for a in 0..b {
+                f(binom(b, 2) as usize + a, pts[a].bit() | pts[b].bit())?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The in-tier move graph with each node's best exit.
+struct Graph {
+    /// Start of each node's children in `children`.
+    start: Vec<u32>,
+    /// Number of children of each node.
+    len: Vec<u32>,
+    children: Vec<u32>,
+    /// Best exit value (for the node's mover), `None` when it has none.
+    exit: Vec<Option<Value>>,
+}
+
+impl Graph {
+    fn with_nodes(n: usize) -> Graph {
+        Graph {
+            start: vec![0; n],
+            len: vec![0; n],
+            children: Vec::with_capacity(n * 4),
+            exit: vec![None; n],
+        }
+    }
+
+    fn ensure(&mut self, node: usize) {
+        if node >= self.start.len() {
+            self.start.resize(node + 1, 0);
+            self.len.resize(node + 1, 0);
+            self.exit.resize(node + 1, None);
+        }
+    }
+
+    fn begin(&mut self, node: usize) {
+        self.ensure(node);
+        self.start[node] = self.children.len() as u32;
+    }
+
+    fn push_child(&mut self, child: u32) {
+        self.children.push(child);
+    }
+
+    fn end(&mut self, node: usize, exit: Option<Value>) {
+        self.len[node] = self.children.len() as u32 - self.start[node];
+        self.exit[node] = exit;
+    }
+
+    fn exit_of(&self, node: usize) -> Option<Value> {
+        self.exit[node]
+    }
+
+    /// Node `node` gets the children of `base` (shared, not copied).
+    fn copy_children(&mut self, node: usize, base: usize, exit: Option<Value>) {
+        self.ensure(node);
+        self.start[node] = self.start[base];
+        self.len[node] = self.len[base];
+        self.exit[node] = exit;
+    }
+
+    /// Solve; `stuck(node)` is the value of a node without any move.
+    fn retrograde(&self, stuck: impl Fn(usize) -> Value) -> Vec<Value> {
+        let n = self.start.len();
+        // Reverse edges.
+        let mut rstart = vec![0u32; n + 1];
+        for node in 0..n {
+            let s = self.start[node] as usize;
+            for &c in &self.children[s..s + self.len[node] as usize] {
+                rstart[c as usize + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            rstart[i + 1] += rstart[i];
+        }
+        let mut fill = rstart.clone();
+        let mut parents = vec![0u32; rstart[n] as usize];
+        for node in 0..n {
+            let s = self.start[node] as usize;
+            for &c in &self.children[s..s + self.len[node] as usize] {
+                parents[fill[c as usize] as usize] = node as u32;
+                fill[c as usize] += 1;
+            }
+        }
+
+        let mut value: Vec<Option<Value>> = vec![None; n];
+        let mut remaining: Vec<u32> = self.len.clone();
+        // A win through an in-tier child was queued (the first is the
+        // shortest); exit wins are queued separately, up front.
+        let mut win_queued = vec![false; n];
+        let mut buckets: Vec<Vec<(u32, Value)>> = Vec::new();
+        fn push(buckets: &mut Vec<Vec<(u32, Value)>>, node: usize, v: Value) {
+            let d = v.plies() as usize;
+            if buckets.len() <= d {
+                buckets.resize_with(d + 1, Vec::new);
+            }
+            buckets[d].push((node as u32, v));
+        }
+        for node in 0..n {
+            let exit = self.exit[node];
+            if self.len[node] == 0 {
+                let v = exit.unwrap_or_else(|| stuck(node));
+                if v != Value::Draw {
+                    push(&mut buckets, node, v);
+                }
+            } else if let Some(v @ Value::Win(_)) = exit {
+                push(&mut buckets, node, v);
+            }
+        }
+        let mut d = 0;
+        while d < buckets.len() {
+            let mut i = 0;
+            while i < buckets[d].len() {
+                let (node, v) = buckets[d][i];
+                i += 1;
+                let node = node as usize;
+                if value[node].is_some() {
+                    continue;
+                }
+                value[node] = Some(v);
+                for &p in &parents[rstart[node] as usize..rstart[node + 1] as usize] {
+                    let p = p as usize;
+                    if value[p].is_some() {
+                        continue;
+                    }
+                    match v {
+                        Value::Loss(_) => {
+                            if !win_queued[p] {
+                                win_queued[p] = true;
+                                push(&mut buckets, p, v.back());
+                            }
+                        }
+                        Value::Win(_) => {
+                            remaining[p] -= 1;
+                            if remaining[p] == 0 && !win_queued[p] {
+                                match self.exit[p] {
+                                    Some(Value::Draw) | Some(Value::Win(_)) => {}
+                                    Some(e @ Value::Loss(_)) => {
+                                        push(&mut buckets, p, e.best(v.back()))
+                                    }
+                                    None => push(&mut buckets, p, v.back()),
+                                }
+                            }
+                        }
+                        Value::Draw => unreachable!("draws are never queued"),
+                    }
+                }
+            }
+            d += 1;
+        }
+        value
+            .into_iter()
+            .map(|v| v.unwrap_or(Value::Draw))
+            .collect()
+    }
+}

@@ -18,6 +18,7 @@
 
 pub mod board;
 pub mod position;
+pub mod probe;
 pub mod rules;
 
 pub use board::{Bitboard, Point};

@@ -1,1 +1,7 @@
-fn main() {}
+//! The `asalto` binary: thin glue over the `asalto_tb` library.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::run()
+}

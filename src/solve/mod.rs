@@ -14,8 +14,7 @@ mod lookup;
 mod tier;
 
 pub use lookup::{Lookup, MemoryStore, TierStore};
-pub use tier::solve_tier;
-pub(crate) use tier::stuck_value;
+pub use tier::{solve_tier, stuck_value};
 
 use crate::Value;
 use crate::index::{self, TierKey};

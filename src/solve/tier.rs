@@ -158,7 +158,7 @@ pub fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, Solv
 }
 
 /// The value for `side` to move with no legal move (RULES.md section 6).
-pub(crate) fn stuck_value(side: Side, variant: &crate::Variant) -> Value {
+pub fn stuck_value(side: Side, variant: &crate::Variant) -> Value {
     if rules::stuck_winner(side, variant) == side {
         Value::Win(0)
     } else {

@@ -1,0 +1,73 @@
+//! Probing: the value of a position and of every legal move from it, read
+//! from any [`TierStore`] (solved tiers in memory or table files).
+
+use crate::Value;
+use crate::position::{Position, Side};
+use crate::rules::{self, CaptureRule, Move, Variant};
+use crate::solve::{Lookup, SolveError, TierStore};
+
+/// A legal move and the value it leads to.
+#[derive(Clone, Debug)]
+pub struct MoveValue {
+    /// The move.
+    pub mv: Move,
+    /// Its value for the player making it, plies counted from the position
+    /// before the move (a best move has the position's own value).
+    pub value: Value,
+}
+
+/// The value of a position and of each of its moves.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// The position.
+    pub position: Position,
+    /// Its value for the side to move.
+    pub value: Value,
+    /// The winner when the game is over.
+    pub over: Option<Side>,
+    /// Every legal move, best first (ties in move-notation order).
+    pub moves: Vec<MoveValue>,
+}
+
+/// Huff rights only exist under `capture=huff`.
+pub fn check_position(pos: &Position, variant: &Variant) -> Result<(), String> {
+    if pos.huff() != 0 && variant.capture != CaptureRule::Huff {
+        return Err(format!(
+            "the position has huff rights, which variant {variant} (capture={}) never gives",
+            variant.capture.name()
+        ));
+    }
+    Ok(())
+}
+
+/// Value a position and all its moves from `store`.
+pub fn analyse(
+    store: &dyn TierStore,
+    variant: &Variant,
+    pos: &Position,
+) -> Result<Analysis, SolveError> {
+    let mut look = Lookup::new(store, *variant);
+    let over = rules::outcome(pos, variant);
+    let value = match over {
+        Some(w) if w == pos.side() => Value::Win(0),
+        Some(_) => Value::Loss(0),
+        None => look.value(pos)?,
+    };
+    let mut moves = Vec::new();
+    for mv in rules::legal_moves(pos, variant) {
+        let child = rules::play(pos, variant, &mv);
+        let value = look.value(&child)?.back();
+        moves.push(MoveValue { mv, value });
+    }
+    moves.sort_by(|a, b| {
+        b.value
+            .cmp(&a.value)
+            .then_with(|| a.mv.to_string().cmp(&b.mv.to_string()))
+    });
+    Ok(Analysis {
+        position: *pos,
+        value,
+        over,
+        moves,
+    })
+}

@@ -84,27 +84,47 @@ const FORT_RANK: [u16; 512] = {
     t
 };
 
-/// Fortress soldiers as a 9-bit mask.
+/// Fortress soldiers as a 9-bit mask (fortress points are board points
+/// 22-24 and 27-32).
 #[inline]
-pub fn fortress_mask(soldiers: Bitboard) -> u16 {
-    let mut m = 0u16;
-    for (j, &p) in FORTRESS_POINTS.iter().enumerate() {
-        m |= (((soldiers >> p) & 1) as u16) << j;
-    }
-    m
+pub const fn fortress_mask(soldiers: Bitboard) -> u16 {
+    (((soldiers >> 22) & 0x7) | ((soldiers >> 24) & 0x1f8)) as u16
 }
 
 /// A 9-bit fortress mask as a bitboard.
 #[inline]
-pub fn fortress_bits(mask: u16) -> Bitboard {
-    let mut b = 0;
-    for (j, &p) in FORTRESS_POINTS.iter().enumerate() {
-        if (mask >> j) & 1 == 1 {
-            b |= 1u64 << p;
-        }
-    }
-    b
+pub const fn fortress_bits(mask: u16) -> Bitboard {
+    let m = mask as u64;
+    ((m & 0x7) << 22) | ((m & 0x1f8) << 24)
 }
+
+/// Rank of a fortress mask among the masks with as many bits.
+#[inline]
+pub fn fortress_rank(mask: u16) -> u32 {
+    FORT_RANK[mask as usize] as u32
+}
+
+/// The mirror image of every 9-bit fortress mask.
+pub const FORT_MIRROR: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut out = 0u16;
+        let mut j = 0;
+        while j < 9 {
+            if (m >> j) & 1 == 1 {
+                // c <-> e within each rank of three: 0<->2, 3<->5, 6<->8
+                let row = j / 3;
+                let col = j % 3;
+                out |= 1 << (row * 3 + 2 - col);
+            }
+            j += 1;
+        }
+        t[m] = out;
+        m += 1;
+    }
+    t
+};
 
 /// All 9-bit fortress masks with `m` bits, in rank order.
 pub fn fortress_masks(m: u32) -> Vec<u16> {
@@ -326,7 +346,7 @@ pub fn officer_rank(officers: Bitboard, free: Bitboard) -> u32 {
 #[inline]
 pub fn index_in_tier(key: &TierKey, soldiers: Bitboard, officers: Bitboard, side: Side) -> u32 {
     let free = board::ALL & !soldiers;
-    let f = FORT_RANK[fortress_mask(soldiers) as usize] as u32;
+    let f = fortress_rank(fortress_mask(soldiers));
     let side = match side {
         Side::Officers => 0,
         Side::Soldiers => 1,
@@ -387,6 +407,19 @@ pub fn position_at(key: &TierKey, index: u32) -> Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fortress_mask_layout() {
+        for m in 0u16..512 {
+            let b = fortress_bits(m);
+            assert_eq!(b & !FORTRESS, 0);
+            assert_eq!(fortress_mask(b), m);
+            assert_eq!(fortress_bits(FORT_MIRROR[m as usize]), board::mirror_bb(b));
+        }
+        for (j, &p) in FORTRESS_POINTS.iter().enumerate() {
+            assert_eq!(fortress_bits(1 << j), 1u64 << p);
+        }
+    }
 
     #[test]
     fn fortress_ranks_are_dense() {

@@ -26,5 +26,6 @@ pub use position::{Position, PositionError, Setup, Side};
 pub use rules::{Move, Variant};
 pub mod index;
 pub mod solve;
+pub mod table;
 pub mod value;
 pub use value::Value;

@@ -91,6 +91,11 @@ impl<'a> Lookup<'a> {
         Ok(&self.cache[key])
     }
 
+    /// The codes of a canonical tier (an error when it is not in the store).
+    pub fn tier_codes(&mut self, key: &TierKey) -> Result<Arc<[u16]>, SolveError> {
+        Ok(self.tier(key)?.clone())
+    }
+
     /// The stored value of a position without huff rights that belongs to a
     /// tier (the game not over by rules 1-3).
     pub fn stored(&mut self, pos: &Position) -> Result<Value, SolveError> {

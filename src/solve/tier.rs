@@ -24,10 +24,34 @@ use super::SolveError;
 use super::lookup::Lookup;
 use crate::Value;
 use crate::board::{self, Bitboard, Point};
-use crate::index::{self, TierKey, binom, fortress_bits, fortress_masks};
+use crate::index::{
+    FORT_MIRROR, TierKey, binom, fortress_bits, fortress_mask, fortress_masks, fortress_rank,
+    officer_rank,
+};
 use crate::position::{Position, Side};
 use crate::rules::{self, CaptureRule};
-use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Where a soldier step out of the tier (from an outside point) leads.
+enum Target {
+    /// The step fills the fortress: the soldiers win at once.
+    Fill,
+    /// A position of another tier, officers to move.
+    Tier {
+        /// Soldiers outside in the stored (canonical) tier.
+        outside: Bitboard,
+        /// Whether the stored tier is the mirror image.
+        mirrored: bool,
+        /// The stored tier's values.
+        codes: Arc<[u16]>,
+    },
+}
+
+/// A soldier step from an outside point to `t`, with its target tier.
+struct ExitStep {
+    t: Bitboard,
+    target: Target,
+}
 
 /// Solve tier `key`, reading exits through `look`. Returns the value codes
 /// of the tier's `2N` positions (officers to move first).
@@ -38,34 +62,82 @@ pub fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, Solv
     let masks = fortress_masks(key.m());
     let table = variant.soldier_moves();
 
+    // The soldier steps leaving the tier, each with its target tier.
+    let mut steps_out: Vec<ExitStep> = Vec::new();
+    for s in board::points(key.outside) {
+        for t in board::points(table[s.index()] & !key.outside) {
+            let outside = key.outside & !s.bit() | (t.bit() & board::OUTSIDE);
+            let target = TierKey { outside, ..*key };
+            let target = if target.m() == 9 {
+                Target::Fill
+            } else {
+                let canonical = target.canonical();
+                Target::Tier {
+                    outside: canonical.outside,
+                    mirrored: canonical != target,
+                    codes: look.tier_codes(&canonical)?,
+                }
+            };
+            steps_out.push(ExitStep { t: t.bit(), target });
+        }
+    }
+
     // Graph under construction.
     let mut g = Graph::with_nodes(2 * n_side);
-    // Huff nodes: (soldiers-side index, offenders) -> node id.
-    let mut huff_ids: HashMap<(u32, Bitboard), u32> = HashMap::new();
-    let mut huff_list: Vec<(u32, Bitboard)> = Vec::new();
+    // Huff nodes: slot (soldiers-side node * 3 + offender code - 1) -> node id.
+    let huffs = variant.capture == CaptureRule::Huff;
+    let mut huff_slot: Vec<u32> = if huffs {
+        vec![u32::MAX; 3 * n_side]
+    } else {
+        Vec::new()
+    };
+    // (soldiers-side node, offenders, soldiers, officers) of each huff node.
+    let mut huff_list: Vec<(u32, Bitboard, Bitboard, Bitboard)> = Vec::new();
 
     // Soldiers to move.
     for (fi, &mask) in masks.iter().enumerate() {
-        let soldiers = key.outside | fortress_bits(mask);
+        let fortress = fortress_bits(mask);
+        let soldiers = key.outside | fortress;
         let free = board::ALL & !soldiers;
         for_each_officers(free, key.n, |oi, officers| {
             let node = n_side + fi * placements + oi;
             let empty = free & !officers;
             let mut exit: Option<Value> = None;
             g.begin(node);
-            for s in board::points(soldiers) {
+            // Steps inside the fortress stay in the tier.
+            for s in board::points(fortress) {
                 for t in board::points(table[s.index()] & empty) {
-                    let after = soldiers & !s.bit() | t.bit();
-                    if s.in_fortress() {
-                        let child = index::index_in_tier(key, after, officers, Side::Officers);
-                        g.push_child(child);
-                    } else {
-                        let pos =
-                            Position::from_parts_unchecked(after, officers, Side::Officers, 0);
-                        let v = look.value(&pos)?.back();
-                        exit = Some(exit.map_or(v, |e| e.best(v)));
-                    }
+                    let after = fortress & !s.bit() | t.bit();
+                    let child = fortress_rank(fortress_mask(after)) as usize * placements
+                        + officer_rank(officers, (free | s.bit()) & !t.bit()) as usize;
+                    g.push_child(child as u32);
                 }
+            }
+            // Steps from outside leave it.
+            for step in &steps_out {
+                if step.t & empty == 0 {
+                    continue;
+                }
+                let v = match &step.target {
+                    Target::Fill => Value::Win(1),
+                    Target::Tier {
+                        outside,
+                        mirrored,
+                        codes,
+                    } => {
+                        let mut fmask = fortress_mask(fortress | step.t);
+                        let mut off = officers;
+                        if *mirrored {
+                            fmask = FORT_MIRROR[fmask as usize];
+                            off = board::mirror_bb(off);
+                        }
+                        let free_after = board::ALL & !(outside | fortress_bits(fmask));
+                        let i = fortress_rank(fmask) as usize * placements
+                            + officer_rank(off, free_after) as usize;
+                        Value::from_code(codes[i]).back()
+                    }
+                };
+                exit = Some(exit.map_or(v, |e| e.best(v)));
             }
             g.end(node, exit);
             Ok(())
@@ -76,6 +148,7 @@ pub fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, Solv
     for (fi, &mask) in masks.iter().enumerate() {
         let soldiers = key.outside | fortress_bits(mask);
         let free = board::ALL & !soldiers;
+        let soldiers_base = n_side + fi * placements;
         for_each_officers(free, key.n, |oi, officers| {
             let node = fi * placements + oi;
             let mut exit: Option<Value> = None;
@@ -85,16 +158,21 @@ pub fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, Solv
                 let (from, to) = (path[0], path[path.len() - 1]);
                 let after_officers = officers & !from.bit() | to.bit();
                 if taken == 0 {
-                    let child = index::index_in_tier(key, soldiers, after_officers, Side::Soldiers);
+                    let child =
+                        (soldiers_base + officer_rank(after_officers, free) as usize) as u32;
                     if offenders == 0 {
                         g.push_child(child);
                     } else {
-                        let next = (2 * n_side + huff_list.len()) as u32;
-                        let id = *huff_ids.entry((child, offenders)).or_insert_with(|| {
-                            huff_list.push((child, offenders));
-                            next
-                        });
-                        g.push_child(id);
+                        // Offender code: 1 the lower officer, 2 the higher, 3 both.
+                        let low = after_officers & after_officers.wrapping_neg();
+                        let code =
+                            (offenders & low != 0) as usize + 2 * (offenders & !low != 0) as usize;
+                        let slot = (child as usize - n_side) * 3 + code - 1;
+                        if huff_slot[slot] == u32::MAX {
+                            huff_slot[slot] = (2 * n_side + huff_list.len()) as u32;
+                            huff_list.push((child, offenders, soldiers, after_officers));
+                        }
+                        g.push_child(huff_slot[slot]);
                     }
                 } else {
                     let pos = Position::from_parts_unchecked(
@@ -121,19 +199,17 @@ pub fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, Solv
     }
 
     // Huff nodes: the moves of the position without rights, plus huffs.
-    debug_assert!(huff_list.is_empty() || variant.capture == CaptureRule::Huff);
-    for (i, &(base, offenders)) in huff_list.iter().enumerate() {
+    for (i, &(base, offenders, soldiers, officers)) in huff_list.iter().enumerate() {
         let node = 2 * n_side + i;
-        let base_pos = index::position_at(key, base);
         let mut exit = g.exit_of(base as usize);
         for h in board::points(offenders) {
-            let officers = base_pos.officers() & !h.bit();
-            let v = if officers == 0 {
+            let rest = officers & !h.bit();
+            let v = if rest == 0 {
                 Value::Win(1)
             } else {
                 look.value(&Position::from_parts_unchecked(
-                    base_pos.soldiers(),
-                    officers,
+                    soldiers,
+                    rest,
                     Side::Soldiers,
                     0,
                 ))?

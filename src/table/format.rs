@@ -1,0 +1,509 @@
+//! The byte layout of table files (specified in the module doc of
+//! [`crate::table`]): constants, preamble, header, directory and block table
+//! entries, and the decompressed form of blocks.
+
+use super::Problem;
+use crate::rules::{CaptureRule, SoldierRule, TrappedRule, Variant};
+use std::fmt;
+
+/// The magic bytes at offset 0 of every table file.
+pub const MAGIC: [u8; 8] = *b"ASALTOTB";
+
+/// The format version this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Length of the preamble.
+pub(crate) const PREAMBLE_LEN: usize = 40;
+
+/// Length of the fixed part of the header (before the tool version).
+pub(crate) const HEADER_LEN: usize = 80;
+
+/// Length of a tier directory entry.
+pub(crate) const DIR_ENTRY_LEN: usize = 20;
+
+/// Length of a block table entry.
+pub(crate) const BLOCK_ENTRY_LEN: usize = 16;
+
+/// The most positions per block a reader accepts (bounds the memory a
+/// crafted header can make it allocate).
+pub(crate) const MAX_BLOCK_POSITIONS: u32 = 1 << 22;
+
+/// The two streams of a table.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Stream {
+    /// Win / draw / loss, 2 bits per position.
+    Wdl,
+    /// Distances to the end in plies.
+    Distance,
+}
+
+impl fmt::Display for Stream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stream::Wdl => "WDL",
+            Stream::Distance => "distance",
+        })
+    }
+}
+
+/// CRC-32 (IEEE).
+pub(crate) fn crc32(bytes: &[u8]) -> u32 {
+    crc32fast::hash(bytes)
+}
+
+/// Little-endian reads at offsets the caller has checked.
+pub(crate) fn u16_at(b: &[u8], off: usize) -> u16 {
+    u16::from_le_bytes([b[off], b[off + 1]])
+}
+
+pub(crate) fn u32_at(b: &[u8], off: usize) -> u32 {
+    let mut a = [0u8; 4];
+    a.copy_from_slice(&b[off..off + 4]);
+    u32::from_le_bytes(a)
+}
+
+pub(crate) fn u64_at(b: &[u8], off: usize) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&b[off..off + 8]);
+    u64::from_le_bytes(a)
+}
+
+/// The preamble at offset 0.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Preamble {
+    pub index_offset: u64,
+    pub index_len: u64,
+    pub index_crc: u32,
+}
+
+impl Preamble {
+    pub fn encode(&self) -> [u8; PREAMBLE_LEN] {
+        let mut b = [0u8; PREAMBLE_LEN];
+        b[0..8].copy_from_slice(&MAGIC);
+        b[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        b[16..24].copy_from_slice(&self.index_offset.to_le_bytes());
+        b[24..32].copy_from_slice(&self.index_len.to_le_bytes());
+        b[32..36].copy_from_slice(&self.index_crc.to_le_bytes());
+        let crc = crc32(&b[0..36]);
+        b[36..40].copy_from_slice(&crc.to_le_bytes());
+        b
+    }
+
+    /// Decode and check magic, version and checksum (in that order).
+    pub fn decode(b: &[u8]) -> Result<Preamble, Problem> {
+        if b.len() < PREAMBLE_LEN {
+            return Err(Problem::TooShort {
+                len: b.len() as u64,
+            });
+        }
+        if b[0..8] != MAGIC {
+            return Err(Problem::BadMagic);
+        }
+        let version = u32_at(b, 8);
+        if version != FORMAT_VERSION {
+            return Err(Problem::Version { found: version });
+        }
+        if crc32(&b[0..36]) != u32_at(b, 36) {
+            return Err(Problem::HeaderChecksum("preamble"));
+        }
+        if u32_at(b, 12) != 0 {
+            return Err(Problem::BadHeader(
+                "reserved preamble bytes are not zero".into(),
+            ));
+        }
+        Ok(Preamble {
+            index_offset: u64_at(b, 16),
+            index_len: u64_at(b, 24),
+            index_crc: u32_at(b, 32),
+        })
+    }
+}
+
+/// The header at the start of the index.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub(crate) struct Header {
+    pub variant: Variant,
+    pub n: u8,
+    pub k: u8,
+    pub tiers: u64,
+    pub positions: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub longest_win: u16,
+    pub longest_loss: u16,
+    pub zstd_level: i32,
+    pub wdl_block: u32,
+    pub dist_block: u32,
+    pub wdl_blocks: u64,
+    pub dist_blocks: u64,
+    pub tool_version: String,
+}
+
+fn variant_bytes(v: &Variant) -> [u8; 4] {
+    [
+        match v.soldiers {
+            SoldierRule::Closer => 0,
+            SoldierRule::Forward => 1,
+        },
+        match v.capture {
+            CaptureRule::Huff => 0,
+            CaptureRule::Mandatory => 1,
+            CaptureRule::Free => 2,
+        },
+        v.max as u8,
+        match v.trapped {
+            TrappedRule::SoldiersWin => 0,
+            TrappedRule::SoldiersLose => 1,
+        },
+    ]
+}
+
+fn variant_from_bytes(b: [u8; 4]) -> Option<Variant> {
+    Some(Variant {
+        soldiers: match b[0] {
+            0 => SoldierRule::Closer,
+            1 => SoldierRule::Forward,
+            _ => return None,
+        },
+        capture: match b[1] {
+            0 => CaptureRule::Huff,
+            1 => CaptureRule::Mandatory,
+            2 => CaptureRule::Free,
+            _ => return None,
+        },
+        max: match b[2] {
+            0 => false,
+            1 => true,
+            _ => return None,
+        },
+        trapped: match b[3] {
+            0 => TrappedRule::SoldiersWin,
+            1 => TrappedRule::SoldiersLose,
+            _ => return None,
+        },
+    })
+}
+
+/// Number of blocks of `per` positions holding `positions`.
+pub(crate) fn block_count(positions: u64, per: u32) -> u64 {
+    positions.div_ceil(per as u64)
+}
+
+impl Header {
+    /// Append the header's bytes.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        let version = self.tool_version.as_bytes();
+        let version = &version[..version.len().min(u16::MAX as usize)];
+        out.extend_from_slice(&variant_bytes(&self.variant));
+        out.push(self.n);
+        out.push(self.k);
+        out.extend_from_slice(&(version.len() as u16).to_le_bytes());
+        for x in [
+            self.tiers,
+            self.positions,
+            self.wins,
+            self.draws,
+            self.losses,
+        ] {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out.extend_from_slice(&self.longest_win.to_le_bytes());
+        out.extend_from_slice(&self.longest_loss.to_le_bytes());
+        out.extend_from_slice(&self.zstd_level.to_le_bytes());
+        out.extend_from_slice(&self.wdl_block.to_le_bytes());
+        out.extend_from_slice(&self.dist_block.to_le_bytes());
+        out.extend_from_slice(&self.wdl_blocks.to_le_bytes());
+        out.extend_from_slice(&self.dist_blocks.to_le_bytes());
+        out.extend_from_slice(version);
+    }
+
+    /// Decode the header at the start of `index` and check that its fields
+    /// agree with each other and with the index's length; returns the header
+    /// and its length in bytes.
+    pub fn decode(index: &[u8]) -> Result<(Header, usize), Problem> {
+        let bad = |s: &str| Problem::BadHeader(s.to_string());
+        if index.len() < HEADER_LEN {
+            return Err(bad("the index is shorter than its header"));
+        }
+        let variant = variant_from_bytes([index[0], index[1], index[2], index[3]])
+            .ok_or_else(|| bad("unknown variant switches"))?;
+        let vlen = u16_at(index, 6) as usize;
+        let end = HEADER_LEN + vlen;
+        if index.len() < end {
+            return Err(bad("the index is shorter than its header"));
+        }
+        let tool_version = String::from_utf8(index[HEADER_LEN..end].to_vec())
+            .map_err(|_| bad("the tool version is not UTF-8"))?;
+        let h = Header {
+            variant,
+            n: index[4],
+            k: index[5],
+            tiers: u64_at(index, 8),
+            positions: u64_at(index, 16),
+            wins: u64_at(index, 24),
+            draws: u64_at(index, 32),
+            losses: u64_at(index, 40),
+            longest_win: u16_at(index, 48),
+            longest_loss: u16_at(index, 50),
+            zstd_level: u32_at(index, 52) as i32,
+            wdl_block: u32_at(index, 56),
+            dist_block: u32_at(index, 60),
+            wdl_blocks: u64_at(index, 64),
+            dist_blocks: u64_at(index, 72),
+            tool_version,
+        };
+        if !(1..=2).contains(&h.n) || !(9..=24).contains(&h.k) {
+            return Err(Problem::BadHeader(format!(
+                "impossible material: {} officers, {} soldiers",
+                h.n, h.k
+            )));
+        }
+        if h.wdl_block == 0
+            || h.wdl_block % 4 != 0
+            || h.wdl_block > MAX_BLOCK_POSITIONS
+            || h.dist_block == 0
+            || h.dist_block > MAX_BLOCK_POSITIONS
+        {
+            return Err(bad("bad block size"));
+        }
+        if h.wdl_blocks != block_count(h.positions, h.wdl_block)
+            || h.dist_blocks != block_count(h.positions, h.dist_block)
+        {
+            return Err(bad("block counts disagree with the number of positions"));
+        }
+        let total = h
+            .wins
+            .checked_add(h.draws)
+            .and_then(|x| x.checked_add(h.losses));
+        if total != Some(h.positions) {
+            return Err(bad("wins, draws and losses do not add up to the positions"));
+        }
+        let need = (h.tiers as u128) * DIR_ENTRY_LEN as u128
+            + (h.wdl_blocks as u128 + h.dist_blocks as u128) * BLOCK_ENTRY_LEN as u128
+            + end as u128;
+        if need != index.len() as u128 {
+            return Err(bad(
+                "the index's length disagrees with its tier and block counts",
+            ));
+        }
+        Ok((h, end))
+    }
+}
+
+/// A tier directory entry.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct DirEntry {
+    pub outside: u64,
+    pub first: u64,
+    pub size: u32,
+}
+
+impl DirEntry {
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.outside.to_le_bytes());
+        out.extend_from_slice(&self.first.to_le_bytes());
+        out.extend_from_slice(&self.size.to_le_bytes());
+    }
+
+    /// The entry at `off` (checked by the caller to lie in `b`).
+    pub fn at(b: &[u8], off: usize) -> DirEntry {
+        DirEntry {
+            outside: u64_at(b, off),
+            first: u64_at(b, off + 8),
+            size: u32_at(b, off + 16),
+        }
+    }
+}
+
+/// A block table entry.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct BlockEntry {
+    pub offset: u64,
+    pub len: u32,
+    pub crc: u32,
+}
+
+impl BlockEntry {
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.offset.to_le_bytes());
+        out.extend_from_slice(&self.len.to_le_bytes());
+        out.extend_from_slice(&self.crc.to_le_bytes());
+    }
+
+    /// The entry at `off` (checked by the caller to lie in `b`).
+    pub fn at(b: &[u8], off: usize) -> BlockEntry {
+        BlockEntry {
+            offset: u64_at(b, off),
+            len: u32_at(b, off + 8),
+            crc: u32_at(b, off + 12),
+        }
+    }
+}
+
+/// The 2-bit WDL field of a value code: 0 draw, 1 win, 2 loss.
+#[inline]
+pub(crate) fn wdl_bits(code: u16) -> u8 {
+    if code == 0 { 0 } else { 2 - (code & 1) as u8 }
+}
+
+/// The distance of a value code.
+#[inline]
+pub(crate) fn distance(code: u16) -> u16 {
+    if code == 0 { 0 } else { (code - 1) / 2 }
+}
+
+/// The value code of a WDL field and a distance, if they fit a code.
+#[inline]
+pub(crate) fn code_of(wdl: u8, d: u16) -> Option<u16> {
+    match wdl {
+        0 if d == 0 => Some(0),
+        1 if d <= 32767 => Some(2 * d + 1),
+        2 if d <= 32766 => Some(2 * d + 2),
+        _ => None,
+    }
+}
+
+/// Whether a decompressed WDL block of `count` positions is well formed:
+/// the right length, no field equal to 3, unused bits zero.
+pub(crate) fn check_wdl_block(raw: &[u8], count: usize) -> Result<(), String> {
+    if raw.len() != count.div_ceil(4) {
+        return Err(format!(
+            "decompresses to {} bytes instead of {}",
+            raw.len(),
+            count.div_ceil(4)
+        ));
+    }
+    if raw.iter().any(|&b| b & (b >> 1) & 0x55 != 0) {
+        return Err("holds an invalid WDL field".into());
+    }
+    if count % 4 != 0 {
+        let used = (1u16 << (2 * (count % 4))) - 1;
+        if raw[raw.len() - 1] as u16 & !used != 0 {
+            return Err("has stray bits after its last position".into());
+        }
+    }
+    Ok(())
+}
+
+/// The WDL field of position `j` of a decoded WDL block.
+#[inline]
+pub(crate) fn wdl_at(raw: &[u8], j: usize) -> u8 {
+    (raw[j / 4] >> (2 * (j % 4))) & 3
+}
+
+/// The decompressed form of a distance block.
+pub(crate) fn encode_distances(d: &[u16], out: &mut Vec<u8>) {
+    out.clear();
+    let wide = d.iter().any(|&x| x > 255);
+    out.push(if wide { 2 } else { 1 });
+    out.extend(d.iter().map(|&x| x as u8));
+    if wide {
+        out.extend(d.iter().map(|&x| (x >> 8) as u8));
+    }
+}
+
+/// Distances from a decompressed distance block of `count` positions.
+pub(crate) fn decode_distances(raw: &[u8], count: usize) -> Result<Vec<u16>, String> {
+    let planes = raw.first().copied().unwrap_or(0) as usize;
+    if !(planes == 1 || planes == 2) {
+        return Err("has a bad plane count".into());
+    }
+    if raw.len() != 1 + planes * count {
+        return Err(format!(
+            "decompresses to {} bytes instead of {}",
+            raw.len(),
+            1 + planes * count
+        ));
+    }
+    let lo = &raw[1..1 + count];
+    if planes == 1 {
+        Ok(lo.iter().map(|&x| x as u16).collect())
+    } else {
+        let hi = &raw[1 + count..];
+        Ok(lo
+            .iter()
+            .zip(hi)
+            .map(|(&l, &h)| l as u16 | (h as u16) << 8)
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Value;
+
+    #[test]
+    fn codes_split_and_join() {
+        for c in 0..=u16::MAX {
+            let v = Value::from_code(c);
+            let w = wdl_bits(c);
+            let d = distance(c);
+            assert_eq!(d, v.plies());
+            assert_eq!(
+                w,
+                match v {
+                    Value::Draw => 0,
+                    Value::Win(_) => 1,
+                    Value::Loss(_) => 2,
+                }
+            );
+            assert_eq!(code_of(w, d), Some(c));
+        }
+        assert_eq!(code_of(3, 0), None);
+        assert_eq!(code_of(0, 1), None);
+    }
+
+    #[test]
+    fn preamble_and_header_round_trip() {
+        let p = Preamble {
+            index_offset: 1234,
+            index_len: 99,
+            index_crc: 0xdead_beef,
+        };
+        assert_eq!(Preamble::decode(&p.encode()).unwrap(), p);
+        for variant in Variant::all() {
+            let h = Header {
+                variant,
+                n: 2,
+                k: 9,
+                tiers: 0,
+                positions: 10,
+                wins: 3,
+                draws: 3,
+                losses: 4,
+                longest_win: 7,
+                longest_loss: 300,
+                zstd_level: 9,
+                wdl_block: 8,
+                dist_block: 4,
+                wdl_blocks: 2,
+                dist_blocks: 3,
+                tool_version: "0.1.0".into(),
+            };
+            let mut b = Vec::new();
+            h.encode(&mut b);
+            assert_eq!(b.len(), HEADER_LEN + 5);
+            b.resize(b.len() + 5 * BLOCK_ENTRY_LEN, 0);
+            let (g, len) = Header::decode(&b).unwrap();
+            assert_eq!(g, h);
+            assert_eq!(len, HEADER_LEN + 5);
+        }
+    }
+
+    #[test]
+    fn distance_planes() {
+        let mut out = Vec::new();
+        let d = [0u16, 1, 255, 3];
+        encode_distances(&d, &mut out);
+        assert_eq!(out.len(), 5);
+        assert_eq!(decode_distances(&out, 4).unwrap(), d);
+        let d = [0u16, 256, 32767, 3, 9];
+        encode_distances(&d, &mut out);
+        assert_eq!(out.len(), 11);
+        assert_eq!(decode_distances(&out, 5).unwrap(), d);
+        assert!(decode_distances(&out, 4).is_err());
+        assert!(decode_distances(&[], 0).is_err());
+    }
+}

@@ -1,0 +1,487 @@
+//! Tablebase files: the on-disk format, a streaming [`TableWriter`], an
+//! mmap [`Table`] reader and a [`TableSet`] over a folder of tables.
+//!
+//! One file holds the canonical tiers of one variant with `n` officers and
+//! `k` soldiers, at `<tables>/<variant slug>/<n>o<k>s.atb` (for example
+//! `tables/assaut/2o9s.atb`, see [`table_path`]).
+//!
+//! # The file format, version 1
+//!
+//! This section is the specification; it is enough to write a reader in
+//! another language. The format is stable: any change to it raises the
+//! format version, and a reader refuses versions it does not know. Every
+//! integer is **little-endian** and unsigned unless said otherwise. Every
+//! checksum is **CRC-32** (IEEE 802.3, polynomial `0xEDB88320` reflected,
+//! initial value and final xor `0xFFFFFFFF`: zlib's `crc32`, Python's
+//! `zlib.crc32`). Every byte of a valid file is covered by exactly one
+//! checksum, so a flipped byte is always detected.
+//!
+//! ```text
+//! +--------------------+ offset 0
+//! | preamble, 40 bytes |
+//! +--------------------+ offset 40
+//! | blocks             |  zstd frames of the WDL and distance streams,
+//! |                    |  back to back, in the order they were written
+//! +--------------------+ offset index_offset
+//! | index              |  header, tier directory, two block tables
+//! +--------------------+ offset index_offset + index_len = file length
+//! ```
+//!
+//! The index comes last because the writer streams the blocks out as they
+//! fill and learns the directory only at the end; the preamble at offset 0
+//! is written last, just before the file is renamed to its final name.
+//!
+//! ## Preamble (offset 0, 40 bytes)
+//!
+//! | offset | size | field |
+//! |-------:|-----:|-------|
+//! | 0  | 8 | magic: the ASCII bytes `ASALTOTB` |
+//! | 8  | 4 | format version: `1` |
+//! | 12 | 4 | reserved, `0` |
+//! | 16 | 8 | `index_offset`: where the index starts |
+//! | 24 | 8 | `index_len`: the index's length in bytes |
+//! | 32 | 4 | CRC-32 of the `index_len` bytes of the index |
+//! | 36 | 4 | CRC-32 of bytes 0..36 of the preamble |
+//!
+//! Bytes 0..12 (magic and version) keep their meaning in every future
+//! version. Check the magic, then the version, then the preamble's checksum;
+//! then `index_offset >= 40` and `index_offset + index_len` must equal the
+//! file length (shorter: truncated file), then the index's checksum.
+//!
+//! ## Index: header (80 bytes, then the tool version)
+//!
+//! | offset | size | field |
+//! |-------:|-----:|-------|
+//! | 0  | 1 | soldier rule: 0 `closer`, 1 `forward` |
+//! | 1  | 1 | capture rule: 0 `huff`, 1 `mandatory`, 2 `free` |
+//! | 2  | 1 | max: 0 `off`, 1 `on` |
+//! | 3  | 1 | trapped: 0 `soldiers-win`, 1 `soldiers-lose` |
+//! | 4  | 1 | `n`, officers (1..=2) |
+//! | 5  | 1 | `k`, soldiers (9..=24) |
+//! | 6  | 2 | `L`, length of the tool version string |
+//! | 8  | 8 | `T`, number of tiers |
+//! | 16 | 8 | `P`, number of positions (sum of the tiers' sizes) |
+//! | 24 | 8 | positions won by the side to move |
+//! | 32 | 8 | drawn positions |
+//! | 40 | 8 | positions lost by the side to move |
+//! | 48 | 2 | longest win, in plies (0 if none) |
+//! | 50 | 2 | longest loss, in plies (0 if none) |
+//! | 52 | 4 | zstd level the blocks were compressed with (i32, information only) |
+//! | 56 | 4 | `Bw`, positions per WDL block (a multiple of 4) |
+//! | 60 | 4 | `Bd`, positions per distance block |
+//! | 64 | 8 | `Nw = ceil(P / Bw)`, number of WDL blocks |
+//! | 72 | 8 | `Nd = ceil(P / Bd)`, number of distance blocks |
+//! | 80 | L | the version of `asalto-tb` that built the file (UTF-8) |
+//!
+//! Counts are over the stored positions only (canonical tiers, both sides
+//! to move); mirrored tiers are not stored.
+//!
+//! ## Index: tier directory (`T` entries of 20 bytes, right after the header)
+//!
+//! | offset | size | field |
+//! |-------:|-----:|-------|
+//! | 0  | 8 | `outside`: the tier's bitboard of soldiers outside the fortress |
+//! | 8  | 8 | `first`: the tier's first position in the position stream |
+//! | 16 | 4 | `size`: the tier's number of positions |
+//!
+//! Entries are sorted by `outside`, strictly increasing: find a tier by
+//! binary search. A tier is `(n, k, outside)` with the file's `n` and `k`;
+//! only canonical tiers are stored (see [`crate::index`]), and `size` is
+//! [`TierKey::size`]. Position `i` of a tier (its index in
+//! [`crate::index`]) is position `first + i` of the stream. The tiers'
+//! ranges partition `0..P` (tiers lie in the stream in the order they were
+//! solved, not in directory order).
+//!
+//! ## Index: block tables (`Nw` then `Nd` entries of 16 bytes)
+//!
+//! The WDL block table, then the distance block table, right after the
+//! directory; the index ends with them (`index_len = 80 + L + 20 T + 16 (Nw
+//! + Nd)`).
+//!
+//! | offset | size | field |
+//! |-------:|-----:|-------|
+//! | 0  | 8 | file offset of the block's compressed bytes |
+//! | 8  | 4 | length of the compressed bytes |
+//! | 12 | 4 | CRC-32 of the compressed bytes |
+//!
+//! The blocks of both tables tile the bytes `40..index_offset` exactly,
+//! without gaps or overlaps; within one stream the offsets increase.
+//!
+//! ## Streams and blocks
+//!
+//! The position stream holds `P` positions; each has a WDL value and a
+//! distance, kept in two streams so that a win/draw/loss probe never
+//! touches distances. Stream position `p` lies in WDL block `p / Bw` at
+//! `p % Bw`, and in distance block `p / Bd` at `p % Bd`. Every block holds
+//! `Bw` (resp. `Bd`) positions except the last of its stream, which holds
+//! the rest. A block is one zstd frame (RFC 8878) compressed independently
+//! of all others, with no dictionary. Its decompressed bytes are:
+//!
+//! * **WDL block** of `c` positions: `ceil(c / 4)` bytes; position `j` is
+//!   the 2 bits `(byte[j / 4] >> (2 * (j % 4))) & 3`: 0 draw, 1 win for the
+//!   side to move, 2 loss for the side to move (3 never occurs). Unused
+//!   bits of the last byte are 0.
+//! * **distance block** of `c` positions: one byte `planes` (1 or 2), then
+//!   `c` bytes holding the low byte of each distance, then, if `planes` is
+//!   2, `c` bytes holding the high byte of each. A distance is the number of
+//!   plies to the end with best play (0 for draws). Blocks where every
+//!   distance is below 256 have one plane.
+//!
+//! A position's value code ([`Value::code`]) follows: 0 for a draw, `2d +
+//! 1` for a win in `d` plies, `2d + 2` for a loss in `d` plies.
+//!
+//! ## Compression settings (measured)
+//!
+//! The writer's defaults are `Bw = 2^18` and `Bd = 2^16` positions and zstd
+//! level 9; see [`WriteOptions`] for the measurements behind them. A reader
+//! must accept any block sizes (this one accepts up to 2^22 positions per
+//! block).
+//!
+//! # Reading
+//!
+//! [`Table::open`] maps the file and checks everything above except the
+//! blocks' checksums; each block's checksum is checked when the block is
+//! decompressed (decompressed blocks are kept in a small per-thread cache),
+//! and [`Table::verify_checksums`] checks them all. A bad file gives a
+//! [`TableError`] naming the file and the problem, never a panic.
+
+mod format;
+mod reader;
+mod store;
+mod writer;
+
+pub use format::{FORMAT_VERSION, MAGIC, Stream};
+pub use reader::Table;
+pub use store::{TableSet, list};
+pub use writer::{TableWriter, WriteOptions};
+
+use crate::Value;
+use crate::index::TierKey;
+use crate::rules::Variant;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Win, draw or loss for the side to move, without the distance.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Wdl {
+    /// The side to move loses.
+    Loss,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move wins.
+    Win,
+}
+
+impl Wdl {
+    /// `"win"`, `"draw"` or `"loss"`.
+    pub fn result(self) -> &'static str {
+        match self {
+            Wdl::Win => "win",
+            Wdl::Draw => "draw",
+            Wdl::Loss => "loss",
+        }
+    }
+}
+
+impl From<Value> for Wdl {
+    fn from(v: Value) -> Wdl {
+        match v {
+            Value::Win(_) => Wdl::Win,
+            Value::Draw => Wdl::Draw,
+            Value::Loss(_) => Wdl::Loss,
+        }
+    }
+}
+
+impl fmt::Display for Wdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.result())
+    }
+}
+
+/// The path of the table of `variant` with `n` officers and `k` soldiers
+/// under `dir`: `<dir>/<variant slug>/<n>o<k>s.atb`.
+pub fn table_path(dir: &Path, variant: &Variant, n: u8, k: u8) -> PathBuf {
+    dir.join(variant.slug()).join(file_name(n, k))
+}
+
+/// `<n>o<k>s.atb`.
+fn file_name(n: u8, k: u8) -> String {
+    format!("{n}o{k}s.atb")
+}
+
+/// `n` and `k` from a file name `<n>o<k>s.atb`.
+fn parse_file_name(name: &str) -> Option<(u8, u8)> {
+    let stem = name.strip_suffix("s.atb")?;
+    let (n, k) = stem.split_once('o')?;
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !all_digits(n) || !all_digits(k) {
+        return None;
+    }
+    Some((n.parse().ok()?, k.parse().ok()?))
+}
+
+/// What a table file holds, from its header.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableInfo {
+    /// The rule variant.
+    pub variant: Variant,
+    /// Officers.
+    pub n: u8,
+    /// Soldiers.
+    pub k: u8,
+    /// The file's format version.
+    pub format_version: u32,
+    /// The version of `asalto-tb` that built the file.
+    pub tool_version: String,
+    /// Tiers stored (canonical tiers only).
+    pub tiers: u64,
+    /// Positions stored (both sides to move).
+    pub positions: u64,
+    /// Positions won by the side to move.
+    pub wins: u64,
+    /// Drawn positions.
+    pub draws: u64,
+    /// Positions lost by the side to move.
+    pub losses: u64,
+    /// The longest win, in plies (0 if there is none).
+    pub longest_win: u16,
+    /// The longest loss, in plies (0 if there is none).
+    pub longest_loss: u16,
+    /// zstd level the blocks were compressed with.
+    pub zstd_level: i32,
+    /// Positions per WDL block.
+    pub wdl_block_positions: u32,
+    /// Positions per distance block.
+    pub distance_block_positions: u32,
+    /// Number of WDL blocks.
+    pub wdl_blocks: u64,
+    /// Number of distance blocks.
+    pub distance_blocks: u64,
+    /// Compressed bytes of the WDL stream.
+    pub wdl_bytes: u64,
+    /// Compressed bytes of the distance stream.
+    pub distance_bytes: u64,
+    /// Bytes of the index (header, directory, block tables).
+    pub index_bytes: u64,
+    /// Size of the file.
+    pub file_bytes: u64,
+}
+
+impl TableInfo {
+    pub(crate) fn from_header(
+        h: &format::Header,
+        format_version: u32,
+        wdl_bytes: u64,
+        distance_bytes: u64,
+        index_bytes: u64,
+        file_bytes: u64,
+    ) -> TableInfo {
+        TableInfo {
+            variant: h.variant,
+            n: h.n,
+            k: h.k,
+            format_version,
+            tool_version: h.tool_version.clone(),
+            tiers: h.tiers,
+            positions: h.positions,
+            wins: h.wins,
+            draws: h.draws,
+            losses: h.losses,
+            longest_win: h.longest_win,
+            longest_loss: h.longest_loss,
+            zstd_level: h.zstd_level,
+            wdl_block_positions: h.wdl_block,
+            distance_block_positions: h.dist_block,
+            wdl_blocks: h.wdl_blocks,
+            distance_blocks: h.dist_blocks,
+            wdl_bytes,
+            distance_bytes,
+            index_bytes,
+            file_bytes,
+        }
+    }
+
+    /// Bits per position of the WDL stream (what a WDL-only table would
+    /// take).
+    pub fn wdl_bits_per_position(&self) -> f64 {
+        bits(self.wdl_bytes, self.positions)
+    }
+
+    /// Bits per position of the distance stream.
+    pub fn distance_bits_per_position(&self) -> f64 {
+        bits(self.distance_bytes, self.positions)
+    }
+
+    /// Bits per position of the whole file.
+    pub fn bits_per_position(&self) -> f64 {
+        bits(self.file_bytes, self.positions)
+    }
+}
+
+fn bits(bytes: u64, positions: u64) -> f64 {
+    if positions == 0 {
+        0.0
+    } else {
+        bytes as f64 * 8.0 / positions as f64
+    }
+}
+
+/// An error reading or writing a table file: the file and what is wrong.
+/// Its `Display` is one line, `<path>: <problem>`.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{}: {problem}", path.display())]
+pub struct TableError {
+    path: PathBuf,
+    problem: Problem,
+}
+
+impl TableError {
+    pub(crate) fn new(path: &Path, problem: Problem) -> TableError {
+        TableError {
+            path: path.to_path_buf(),
+            problem,
+        }
+    }
+
+    pub(crate) fn io(path: &Path, op: &'static str, e: std::io::Error) -> TableError {
+        TableError::new(
+            path,
+            Problem::Io {
+                op,
+                error: Arc::new(e),
+            },
+        )
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What is wrong.
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    /// Whether the error is that the file does not exist.
+    pub fn is_not_found(&self) -> bool {
+        matches!(&self.problem, Problem::Io { error, .. } if error.kind() == std::io::ErrorKind::NotFound)
+    }
+}
+
+/// What is wrong with a table file (see [`TableError`]).
+#[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Problem {
+    /// An I/O operation failed.
+    #[error("{op}: {error}")]
+    Io {
+        /// What was being done ("cannot open", ...).
+        op: &'static str,
+        /// The system's error.
+        error: Arc<std::io::Error>,
+    },
+    /// Shorter than the preamble.
+    #[error("too short to be a table ({len} bytes; file incomplete or corrupt)")]
+    TooShort {
+        /// The file's length.
+        len: u64,
+    },
+    /// The magic bytes are not `ASALTOTB`.
+    #[error("not an Asalto table file (bad magic bytes)")]
+    BadMagic,
+    /// A format version this build does not read.
+    #[error(
+        "table format version {found}, but this build reads version {} only (rebuild the table or use a matching asalto)",
+        FORMAT_VERSION
+    )]
+    Version {
+        /// The file's version.
+        found: u32,
+    },
+    /// The preamble or the index fails its checksum.
+    #[error("the {0} fails its checksum (file corrupt)")]
+    HeaderChecksum(&'static str),
+    /// The file is shorter than its header says.
+    #[error("truncated: {len} bytes, the header says {expected} (file incomplete or corrupt)")]
+    Truncated {
+        /// The file's length.
+        len: u64,
+        /// The length the header gives.
+        expected: u64,
+    },
+    /// The file is longer than its header says.
+    #[error("{len} bytes, the header says {expected} (trailing bytes; file corrupt)")]
+    TooLong {
+        /// The file's length.
+        len: u64,
+        /// The length the header gives.
+        expected: u64,
+    },
+    /// The header or directory is inconsistent.
+    #[error("bad header: {0} (file corrupt)")]
+    BadHeader(String),
+    /// A block fails its checksum.
+    #[error("block {block} of the {stream} stream fails its checksum (file corrupt)")]
+    BlockChecksum {
+        /// The stream.
+        stream: Stream,
+        /// The block's number in its stream.
+        block: u64,
+    },
+    /// A block passes its checksum but does not decode.
+    #[error("block {block} of the {stream} stream {detail} (file corrupt)")]
+    BadBlock {
+        /// The stream.
+        stream: Stream,
+        /// The block's number in its stream.
+        block: u64,
+        /// What is wrong.
+        detail: String,
+    },
+    /// The header names another variant than expected.
+    #[error("the table is for variant {found}, expected {expected} (wrong variant)")]
+    WrongVariant {
+        /// The header's variant.
+        found: String,
+        /// The variant expected.
+        expected: String,
+    },
+    /// The header names other material than the file name.
+    #[error("the table holds {found}, the file name says {expected} (wrong material)")]
+    WrongMaterial {
+        /// `<n>o<k>s` of the header.
+        found: String,
+        /// `<n>o<k>s` expected.
+        expected: String,
+    },
+    /// The file name is not `<n>o<k>s.atb`.
+    #[error("not named <officers>o<soldiers>s.atb")]
+    BadName,
+    /// A position index past the end of its tier.
+    #[error("position {index} is out of range for tier {outside:#x} of {size} positions")]
+    IndexOutOfRange {
+        /// The tier's `outside`.
+        outside: u64,
+        /// The index asked for.
+        index: u32,
+        /// The tier's size.
+        size: u64,
+    },
+    /// The writer was given a tier it cannot store.
+    #[error("cannot store tier {key:?}: {why}")]
+    BadTier {
+        /// The tier.
+        key: TierKey,
+        /// Why.
+        why: String,
+    },
+    /// The writer failed earlier and cannot go on.
+    #[error("an earlier write failed; the table cannot be completed")]
+    Poisoned,
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,530 @@
+//! Reading table files through a memory map, with a small per-thread cache
+//! of decompressed blocks.
+
+use super::format::{
+    self, BLOCK_ENTRY_LEN, BlockEntry, DIR_ENTRY_LEN, DirEntry, FORMAT_VERSION, Header,
+    PREAMBLE_LEN, Preamble, Stream,
+};
+use super::{Problem, TableError, TableInfo, Wdl};
+use crate::Value;
+use crate::index::TierKey;
+use memmap2::Mmap;
+use std::cell::RefCell;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Decompressed blocks kept per thread and per stream.
+const CACHE_BLOCKS: usize = 8;
+
+/// Identity of an open table in the block cache (never reused, unlike an
+/// address).
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+
+type Lru<T> = Vec<(u64, u64, Arc<T>)>;
+
+/// The per-thread cache: the most recently used blocks first.
+struct Cache {
+    wdl: Lru<[u8]>,
+    dist: Lru<[u16]>,
+    dctx: Option<zstd::bulk::Decompressor<'static>>,
+}
+
+thread_local! {
+    static CACHE: RefCell<Cache> = const {
+        RefCell::new(Cache {
+            wdl: Vec::new(),
+            dist: Vec::new(),
+            dctx: None,
+        })
+    };
+}
+
+/// The entry `(id, block)` of `lru`, made by `make` on a miss.
+fn cached<T: ?Sized>(
+    lru: &mut Lru<T>,
+    id: u64,
+    block: u64,
+    make: impl FnOnce() -> Result<Arc<T>, TableError>,
+) -> Result<Arc<T>, TableError> {
+    if let Some(i) = lru.iter().position(|e| e.0 == id && e.1 == block) {
+        lru[..=i].rotate_right(1);
+        return Ok(lru[0].2.clone());
+    }
+    let v = make()?;
+    if lru.len() == CACHE_BLOCKS {
+        lru.pop();
+    }
+    lru.insert(0, (id, block, v.clone()));
+    Ok(v)
+}
+
+/// An open table file (see the format in [`crate::table`]).
+pub struct Table {
+    id: u64,
+    path: PathBuf,
+    map: Mmap,
+    info: TableInfo,
+    /// Offsets in the map of the directory and of the two block tables.
+    dir_off: usize,
+    wdl_off: usize,
+    dist_off: usize,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("path", &self.path)
+            .field("info", &self.info)
+            .finish()
+    }
+}
+
+impl Table {
+    /// Open and map a table file, checking its magic, version, header
+    /// checksum, directory and block layout (not the blocks' checksums:
+    /// each is checked when the block is first read).
+    pub fn open(path: &Path) -> Result<Table, TableError> {
+        let err = |p| TableError::new(path, p);
+        let file = File::open(path).map_err(|e| TableError::io(path, "cannot open", e))?;
+        let len = file
+            .metadata()
+            .map_err(|e| TableError::io(path, "cannot read the metadata of", e))?
+            .len();
+        if len < PREAMBLE_LEN as u64 {
+            return Err(err(Problem::TooShort { len }));
+        }
+        // SAFETY: the map is only read. Tables are written under another
+        // name and renamed into place, never modified where they lie; like
+        // every mmap reader we rely on no one truncating or rewriting the
+        // file while it is open.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::io(path, "cannot map", e))?;
+        let (info, dir_off, wdl_off, dist_off) = Table::check(&map).map_err(err)?;
+        Ok(Table {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            path: path.to_path_buf(),
+            map,
+            info,
+            dir_off,
+            wdl_off,
+            dist_off,
+        })
+    }
+
+    /// Check the layout of the bytes of a table; returns its info and the
+    /// offsets of the directory and block tables.
+    fn check(b: &[u8]) -> Result<(TableInfo, usize, usize, usize), Problem> {
+        let bad = |s: String| Problem::BadHeader(s);
+        let len = b.len() as u64;
+        let pre = Preamble::decode(b)?;
+        let expected = pre
+            .index_offset
+            .checked_add(pre.index_len)
+            .ok_or_else(|| bad("the index lies past the end of any file".into()))?;
+        if expected > len {
+            return Err(Problem::Truncated { len, expected });
+        }
+        if expected < len {
+            return Err(Problem::TooLong { len, expected });
+        }
+        if pre.index_offset < PREAMBLE_LEN as u64 {
+            return Err(bad("the index overlaps the preamble".into()));
+        }
+        // Both fit in usize now: they lie within the map.
+        let index_off = pre.index_offset as usize;
+        let index = &b[index_off..];
+        if format::crc32(index) != pre.index_crc {
+            return Err(Problem::HeaderChecksum("header or tier directory"));
+        }
+        let (h, hlen) = Header::decode(index)?;
+        let tiers = h.tiers as usize;
+        let dir_off = index_off + hlen;
+        let wdl_off = dir_off + tiers * DIR_ENTRY_LEN;
+        let dist_off = wdl_off + h.wdl_blocks as usize * BLOCK_ENTRY_LEN;
+
+        // The directory: sorted, canonical tiers of the right size, whose
+        // ranges partition the position stream.
+        let mut ranges = Vec::with_capacity(tiers);
+        let mut prev = None;
+        for i in 0..tiers {
+            let e = DirEntry::at(b, dir_off + i * DIR_ENTRY_LEN);
+            if prev.is_some_and(|p| p >= e.outside) {
+                return Err(bad("the tier directory is not sorted".into()));
+            }
+            prev = Some(e.outside);
+            let key = TierKey {
+                n: h.n,
+                k: h.k,
+                outside: e.outside,
+            };
+            if !key.is_valid() || !key.is_canonical() {
+                return Err(bad(format!(
+                    "the directory lists tier {:#x}, which is not a stored tier",
+                    e.outside
+                )));
+            }
+            if e.size as u64 != key.size() {
+                return Err(bad(format!(
+                    "tier {:#x} has {} positions instead of {}",
+                    e.outside,
+                    e.size,
+                    key.size()
+                )));
+            }
+            ranges.push((e.first, e.size as u64));
+        }
+        ranges.sort_unstable();
+        let mut next = 0u64;
+        for (first, size) in ranges {
+            if first != next {
+                return Err(bad(
+                    "the tiers do not cover the position stream exactly".into()
+                ));
+            }
+            next = first + size;
+        }
+        if next != h.positions {
+            return Err(bad(
+                "the tiers do not cover the position stream exactly".into()
+            ));
+        }
+
+        // The blocks: tile the bytes between the preamble and the index.
+        let (nw, nd) = (h.wdl_blocks as usize, h.dist_blocks as usize);
+        let (mut i, mut j) = (0, 0);
+        let mut at = PREAMBLE_LEN as u64;
+        let (mut wdl_bytes, mut dist_bytes) = (0u64, 0u64);
+        while i < nw || j < nd {
+            let w = (i < nw).then(|| BlockEntry::at(b, wdl_off + i * BLOCK_ENTRY_LEN));
+            let d = (j < nd).then(|| BlockEntry::at(b, dist_off + j * BLOCK_ENTRY_LEN));
+            match (w, d) {
+                (Some(e), _) if e.offset == at && e.len > 0 => {
+                    at += e.len as u64;
+                    wdl_bytes += e.len as u64;
+                    i += 1;
+                }
+                (_, Some(e)) if e.offset == at && e.len > 0 => {
+                    at += e.len as u64;
+                    dist_bytes += e.len as u64;
+                    j += 1;
+                }
+                _ => return Err(bad("the blocks do not tile the file".into())),
+            }
+            if at > pre.index_offset {
+                return Err(bad("the blocks do not tile the file".into()));
+            }
+        }
+        if at != pre.index_offset {
+            return Err(bad("the blocks do not tile the file".into()));
+        }
+        let info = TableInfo::from_header(
+            &h,
+            FORMAT_VERSION,
+            wdl_bytes,
+            dist_bytes,
+            pre.index_len,
+            len,
+        );
+        Ok((info, dir_off, wdl_off, dist_off))
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What the table holds.
+    pub fn info(&self) -> &TableInfo {
+        &self.info
+    }
+
+    fn err(&self, p: Problem) -> TableError {
+        TableError::new(&self.path, p)
+    }
+
+    /// The canonical tiers stored, in directory order (by `outside`).
+    pub fn tier_keys(&self) -> impl Iterator<Item = TierKey> + '_ {
+        (0..self.info.tiers as usize).map(move |i| TierKey {
+            n: self.info.n,
+            k: self.info.k,
+            outside: format::u64_at(&self.map, self.dir_off + i * DIR_ENTRY_LEN),
+        })
+    }
+
+    /// Whether tier `key` is stored.
+    pub fn contains(&self, key: &TierKey) -> bool {
+        self.find(key).is_some()
+    }
+
+    /// The directory entry of `key`, by binary search.
+    fn find(&self, key: &TierKey) -> Option<DirEntry> {
+        if key.n != self.info.n || key.k != self.info.k {
+            return None;
+        }
+        let (mut lo, mut hi) = (0usize, self.info.tiers as usize);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let e = DirEntry::at(&self.map, self.dir_off + mid * DIR_ENTRY_LEN);
+            match e.outside.cmp(&key.outside) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(e),
+            }
+        }
+        None
+    }
+
+    /// Positions in block `b` of `stream`.
+    fn block_positions(&self, stream: Stream, b: u64) -> usize {
+        let per = match stream {
+            Stream::Wdl => self.info.wdl_block_positions,
+            Stream::Distance => self.info.distance_block_positions,
+        } as u64;
+        (self.info.positions - b * per).min(per) as usize
+    }
+
+    /// The compressed bytes of block `b` of `stream`, checksum checked.
+    fn block_bytes(&self, stream: Stream, b: u64) -> Result<&[u8], TableError> {
+        let table = match stream {
+            Stream::Wdl => self.wdl_off,
+            Stream::Distance => self.dist_off,
+        };
+        let e = BlockEntry::at(&self.map, table + b as usize * BLOCK_ENTRY_LEN);
+        // In range: checked by `open`.
+        let bytes = &self.map[e.offset as usize..e.offset as usize + e.len as usize];
+        if format::crc32(bytes) != e.crc {
+            return Err(self.err(Problem::BlockChecksum { stream, block: b }));
+        }
+        Ok(bytes)
+    }
+
+    /// Decompress block `b` of `stream` (checksum checked).
+    fn decompress(
+        &self,
+        stream: Stream,
+        b: u64,
+        dctx: &mut Option<zstd::bulk::Decompressor<'static>>,
+    ) -> Result<Vec<u8>, TableError> {
+        let bytes = self.block_bytes(stream, b)?;
+        let count = self.block_positions(stream, b);
+        let capacity = match stream {
+            Stream::Wdl => count.div_ceil(4),
+            Stream::Distance => 1 + 2 * count,
+        };
+        if dctx.is_none() {
+            *dctx = Some(
+                zstd::bulk::Decompressor::new()
+                    .map_err(|e| TableError::io(&self.path, "cannot start zstd", e))?,
+            );
+        }
+        let Some(z) = dctx.as_mut() else {
+            unreachable!("set above")
+        };
+        z.decompress(bytes, capacity).map_err(|e| {
+            self.err(Problem::BadBlock {
+                stream,
+                block: b,
+                detail: format!("cannot be decompressed ({e})"),
+            })
+        })
+    }
+
+    fn decode_wdl(
+        &self,
+        b: u64,
+        dctx: &mut Option<zstd::bulk::Decompressor<'static>>,
+    ) -> Result<Arc<[u8]>, TableError> {
+        let raw = self.decompress(Stream::Wdl, b, dctx)?;
+        format::check_wdl_block(&raw, self.block_positions(Stream::Wdl, b)).map_err(|detail| {
+            self.err(Problem::BadBlock {
+                stream: Stream::Wdl,
+                block: b,
+                detail,
+            })
+        })?;
+        Ok(raw.into())
+    }
+
+    fn decode_dist(
+        &self,
+        b: u64,
+        dctx: &mut Option<zstd::bulk::Decompressor<'static>>,
+    ) -> Result<Arc<[u16]>, TableError> {
+        let raw = self.decompress(Stream::Distance, b, dctx)?;
+        let d = format::decode_distances(&raw, self.block_positions(Stream::Distance, b)).map_err(
+            |detail| {
+                self.err(Problem::BadBlock {
+                    stream: Stream::Distance,
+                    block: b,
+                    detail,
+                })
+            },
+        )?;
+        Ok(d.into())
+    }
+
+    /// WDL block `b` (packed 2-bit fields), through the cache.
+    fn wdl_block(&self, b: u64) -> Result<Arc<[u8]>, TableError> {
+        let r = CACHE.try_with(|c| {
+            let mut c = c.borrow_mut();
+            let Cache { wdl, dctx, .. } = &mut *c;
+            cached(wdl, self.id, b, || self.decode_wdl(b, dctx))
+        });
+        r.unwrap_or_else(|_| self.decode_wdl(b, &mut None))
+    }
+
+    /// Distance block `b`, through the cache.
+    fn dist_block(&self, b: u64) -> Result<Arc<[u16]>, TableError> {
+        let r = CACHE.try_with(|c| {
+            let mut c = c.borrow_mut();
+            let Cache { dist, dctx, .. } = &mut *c;
+            cached(dist, self.id, b, || self.decode_dist(b, dctx))
+        });
+        r.unwrap_or_else(|_| self.decode_dist(b, &mut None))
+    }
+
+    /// The WDL field of stream position `p`.
+    fn wdl_at(&self, p: u64) -> Result<u8, TableError> {
+        let per = self.info.wdl_block_positions as u64;
+        let blk = self.wdl_block(p / per)?;
+        Ok(format::wdl_at(&blk, (p % per) as usize))
+    }
+
+    /// The value code of `p` given its WDL field.
+    fn code_at(&self, p: u64, w: u8) -> Result<u16, TableError> {
+        let per = self.info.distance_block_positions as u64;
+        let d = self.dist_block(p / per)?[(p % per) as usize];
+        format::code_of(w, d).ok_or_else(|| self.disagree(p / per))
+    }
+
+    fn disagree(&self, block: u64) -> TableError {
+        self.err(Problem::BadBlock {
+            stream: Stream::Distance,
+            block,
+            detail: "disagrees with the WDL stream".into(),
+        })
+    }
+
+    /// The stream position of position `index` of tier `key`.
+    fn position(&self, key: &TierKey, index: u32) -> Result<Option<u64>, TableError> {
+        let Some(e) = self.find(key) else {
+            return Ok(None);
+        };
+        if index >= e.size {
+            return Err(self.err(Problem::IndexOutOfRange {
+                outside: key.outside,
+                index,
+                size: e.size as u64,
+            }));
+        }
+        Ok(Some(e.first + index as u64))
+    }
+
+    /// The value codes ([`Value::code`]) of canonical tier `key`, or `None`
+    /// if this table does not hold it.
+    pub fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, TableError> {
+        let Some(e) = self.find(key) else {
+            return Ok(None);
+        };
+        let (first, end) = (e.first, e.first + e.size as u64);
+        let mut out = vec![0u16; e.size as usize];
+        // Distances first, then the WDL fields joined in.
+        let per = self.info.distance_block_positions as u64;
+        let mut p = first;
+        while p < end {
+            let b = p / per;
+            let blk = self.dist_block(b)?;
+            let start = (p - b * per) as usize;
+            let n = ((end - p) as usize).min(blk.len() - start);
+            let o = (p - first) as usize;
+            out[o..o + n].copy_from_slice(&blk[start..start + n]);
+            p += n as u64;
+        }
+        let per = self.info.wdl_block_positions as u64;
+        let mut p = first;
+        while p < end {
+            let b = p / per;
+            let blk = self.wdl_block(b)?;
+            let start = (p - b * per) as usize;
+            let n = ((end - p) as usize).min(self.block_positions(Stream::Wdl, b) - start);
+            let o = (p - first) as usize;
+            for (j, c) in out[o..o + n].iter_mut().enumerate() {
+                let w = format::wdl_at(&blk, start + j);
+                *c = format::code_of(w, *c).ok_or_else(|| {
+                    self.disagree((p + j as u64) / self.info.distance_block_positions as u64)
+                })?;
+            }
+            p += n as u64;
+        }
+        Ok(Some(out.into()))
+    }
+
+    /// The value of position `index` of canonical tier `key`, or `None` if
+    /// this table does not hold the tier. A draw reads no distance block.
+    pub fn probe(&self, key: &TierKey, index: u32) -> Result<Option<Value>, TableError> {
+        let Some(p) = self.position(key, index)? else {
+            return Ok(None);
+        };
+        let w = self.wdl_at(p)?;
+        if w == 0 {
+            return Ok(Some(Value::Draw));
+        }
+        Ok(Some(Value::from_code(self.code_at(p, w)?)))
+    }
+
+    /// Win, draw or loss of position `index` of canonical tier `key`, or
+    /// `None` if this table does not hold the tier. Reads WDL blocks only.
+    pub fn probe_wdl(&self, key: &TierKey, index: u32) -> Result<Option<Wdl>, TableError> {
+        let Some(p) = self.position(key, index)? else {
+            return Ok(None);
+        };
+        Ok(Some(match self.wdl_at(p)? {
+            0 => Wdl::Draw,
+            1 => Wdl::Win,
+            _ => Wdl::Loss,
+        }))
+    }
+
+    /// Check the checksum of every block (the header's was checked by
+    /// [`Table::open`]); decompresses nothing.
+    pub fn verify_checksums(&self) -> Result<(), TableError> {
+        for b in 0..self.info.wdl_blocks {
+            self.block_bytes(Stream::Wdl, b)?;
+        }
+        for b in 0..self.info.distance_blocks {
+            self.block_bytes(Stream::Distance, b)?;
+        }
+        Ok(())
+    }
+
+    /// Check every block's checksum, decompress every block and check that
+    /// the two streams agree at every position (slower than
+    /// [`Table::verify_checksums`]; bypasses the cache).
+    pub fn verify_contents(&self) -> Result<(), TableError> {
+        self.verify_checksums()?;
+        let mut dctx = None;
+        let (bw, bd) = (
+            self.info.wdl_block_positions as u64,
+            self.info.distance_block_positions as u64,
+        );
+        let mut wdl: Option<(u64, Arc<[u8]>)> = None;
+        for db in 0..self.info.distance_blocks {
+            let dist = self.decode_dist(db, &mut dctx)?;
+            for (j, &d) in dist.iter().enumerate() {
+                let p = db * bd + j as u64;
+                let wb = p / bw;
+                if wdl.as_ref().is_none_or(|(b, _)| *b != wb) {
+                    wdl = Some((wb, self.decode_wdl(wb, &mut dctx)?));
+                }
+                let Some((_, w)) = &wdl else {
+                    unreachable!("set above")
+                };
+                if format::code_of(format::wdl_at(w, (p - wb * bw) as usize), d).is_none() {
+                    return Err(self.disagree(db));
+                }
+            }
+        }
+        Ok(())
+    }
+}

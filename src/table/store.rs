@@ -1,0 +1,168 @@
+//! A folder of tables: [`TableSet`] opens the tables of one variant lazily
+//! and serves them to the solver and the prober as a [`TierStore`];
+//! [`list`] finds every table under a folder.
+
+use super::{Problem, Table, TableError, TableInfo, file_name, parse_file_name, table_path};
+use crate::index::TierKey;
+use crate::rules::Variant;
+use crate::solve::{SolveError, TierStore};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+/// Open the table at `path`, checking that its header names `variant` (by
+/// slug, when given) and the material `(n, k)` (when given).
+fn open_checked(
+    path: &Path,
+    slug: Option<&str>,
+    material: Option<(u8, u8)>,
+) -> Result<Table, TableError> {
+    let t = Table::open(path)?;
+    let info = t.info();
+    if let Some(slug) = slug {
+        if info.variant.slug() != slug {
+            return Err(TableError::new(
+                path,
+                Problem::WrongVariant {
+                    found: info.variant.to_string(),
+                    expected: slug.to_string(),
+                },
+            ));
+        }
+    }
+    if let Some((n, k)) = material {
+        if (info.n, info.k) != (n, k) {
+            return Err(TableError::new(
+                path,
+                Problem::WrongMaterial {
+                    found: format!("{}o{}s", info.n, info.k),
+                    expected: format!("{n}o{k}s"),
+                },
+            ));
+        }
+    }
+    Ok(t)
+}
+
+/// The tables of one variant under a folder, opened on first use and kept
+/// open. Thread-safe. A table that is absent is looked for again at each
+/// use, so tables written while the set is in use are found.
+pub struct TableSet {
+    dir: PathBuf,
+    variant: Variant,
+    open: RwLock<HashMap<(u8, u8), Arc<Table>>>,
+}
+
+impl TableSet {
+    /// The tables of `variant` under `dir` (at `<dir>/<slug>/<n>o<k>s.atb`).
+    /// Opens nothing yet.
+    pub fn open(dir: &Path, variant: &Variant) -> TableSet {
+        TableSet {
+            dir: dir.to_path_buf(),
+            variant: *variant,
+            open: RwLock::new(HashMap::new()),
+        }
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    /// The path of the table with `n` officers and `k` soldiers.
+    pub fn path(&self, n: u8, k: u8) -> PathBuf {
+        table_path(&self.dir, &self.variant, n, k)
+    }
+
+    /// Whether the table with `n` officers and `k` soldiers is open or its
+    /// file exists (whether it is sound is only known on opening).
+    pub fn has(&self, n: u8, k: u8) -> bool {
+        self.cached(n, k).is_some() || self.path(n, k).is_file()
+    }
+
+    fn cached(&self, n: u8, k: u8) -> Option<Arc<Table>> {
+        let open = self.open.read().unwrap_or_else(|e| e.into_inner());
+        open.get(&(n, k)).cloned()
+    }
+
+    /// The table with `n` officers and `k` soldiers, opened if need be;
+    /// `None` if its file does not exist, an error if it is unsound or
+    /// holds another variant or material.
+    pub fn table(&self, n: u8, k: u8) -> Result<Option<Arc<Table>>, TableError> {
+        if let Some(t) = self.cached(n, k) {
+            return Ok(Some(t));
+        }
+        let mut open = self.open.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = open.get(&(n, k)) {
+            return Ok(Some(t.clone()));
+        }
+        let path = self.path(n, k);
+        let slug = self.variant.slug();
+        match open_checked(&path, Some(&slug), Some((n, k))) {
+            Ok(t) => {
+                let t = Arc::new(t);
+                open.insert((n, k), t.clone());
+                Ok(Some(t))
+            }
+            Err(e) if e.is_not_found() => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl TierStore for TableSet {
+    fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError> {
+        let store = |e: TableError| SolveError::Store(e.to_string());
+        match self.table(key.n, key.k).map_err(store)? {
+            None => Ok(None),
+            Some(t) => t.tier(key).map_err(store),
+        }
+    }
+}
+
+/// Every table file (`*.atb`) in the variant folders under `dir`, sorted by
+/// path, each with its info or what is wrong with it (including a header
+/// naming another variant than its folder or other material than its
+/// name). Unreadable folders are skipped.
+pub fn list(dir: &Path) -> Vec<(PathBuf, Result<TableInfo, TableError>)> {
+    let mut out = Vec::new();
+    for folder in sorted_entries(dir) {
+        if !folder.is_dir() {
+            continue;
+        }
+        let slug = folder
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for path in sorted_entries(&folder) {
+            let Some(name) = path.file_name().and_then(|s| s.to_str()) else {
+                continue;
+            };
+            if !name.ends_with(".atb") || !path.is_file() {
+                continue;
+            }
+            let r = match parse_file_name(name) {
+                Some((n, k)) if file_name(n, k) == name => {
+                    open_checked(&path, Some(&slug), Some((n, k))).map(|t| t.info().clone())
+                }
+                _ => Err(TableError::new(&path, Problem::BadName)),
+            };
+            out.push((path, r));
+        }
+    }
+    out
+}
+
+fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+        Err(_) => Vec::new(),
+    };
+    v.sort();
+    v
+}

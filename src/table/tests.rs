@@ -1,0 +1,626 @@
+//! Tests of the table format, writer, reader and store.
+
+use super::*;
+use crate::board::{self, OUTSIDE};
+use crate::solve::{SolveError, TierStore};
+use std::collections::BTreeMap;
+use std::fs;
+
+/// splitmix64: a small deterministic generator for test data.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Distinct canonical tiers with `n` officers and `k` soldiers, `outside`
+/// of `count` random bits each (sizes vary with the count).
+fn random_tiers(rng: &mut Rng, n: u8, k: u8, counts: &[u32]) -> Vec<TierKey> {
+    let points: Vec<u64> = board::points(OUTSIDE).map(|p| p.bit()).collect();
+    let mut out: Vec<TierKey> = Vec::new();
+    for &c in counts {
+        loop {
+            let mut s = 0u64;
+            while s.count_ones() < c {
+                s |= points[rng.below(points.len() as u64) as usize];
+            }
+            let key = TierKey { n, k, outside: s }.canonical();
+            assert!(key.is_valid(), "{key:?}");
+            if !out.contains(&key) {
+                out.push(key);
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Codes with long runs, draws, wins and losses, distances past 255.
+fn random_codes(rng: &mut Rng, len: usize, wide: bool) -> Vec<u16> {
+    let mut v = Vec::with_capacity(len);
+    while v.len() < len {
+        let long = rng.below(4) == 0;
+        let run = 1 + rng.below(if long { 200 } else { 5 }) as usize;
+        let max_d = if wide && rng.below(8) == 0 { 32766 } else { 60 };
+        let code = match rng.below(3) {
+            0 => 0,
+            1 => 2 * rng.below(max_d + 1) as u16 + 1,
+            _ => 2 * rng.below(max_d + 1) as u16 + 2,
+        };
+        for _ in 0..run.min(len - v.len()) {
+            v.push(code);
+        }
+    }
+    v
+}
+
+fn small_opts() -> WriteOptions {
+    WriteOptions {
+        wdl_block_positions: 1024,
+        distance_block_positions: 700,
+        zstd_level: 3,
+    }
+}
+
+fn write(
+    dir: &Path,
+    variant: &Variant,
+    n: u8,
+    k: u8,
+    opts: &WriteOptions,
+    tiers: &[(TierKey, Vec<u16>)],
+) -> TableInfo {
+    let mut w = TableWriter::create_with(dir, variant, n, k, opts).unwrap();
+    for (key, codes) in tiers {
+        w.push_tier(key, codes).unwrap();
+    }
+    w.finish().unwrap()
+}
+
+fn check_all(t: &Table, tiers: &[(TierKey, Vec<u16>)]) {
+    for (key, codes) in tiers {
+        let got = t.tier(key).unwrap().unwrap();
+        assert_eq!(&got[..], &codes[..], "tier {key:?}");
+        for (i, &c) in codes.iter().enumerate().step_by(7) {
+            let v = Value::from_code(c);
+            assert_eq!(t.probe(key, i as u32).unwrap(), Some(v));
+            assert_eq!(t.probe_wdl(key, i as u32).unwrap(), Some(Wdl::from(v)));
+        }
+        let size = codes.len() as u32;
+        let e = t.probe(key, size).unwrap_err();
+        assert!(
+            matches!(e.problem(), Problem::IndexOutOfRange { .. }),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng(1);
+    let keys = random_tiers(&mut rng, 2, 9, &[1, 2, 3, 4, 5, 2, 3, 1, 9, 8]);
+    let tiers: Vec<(TierKey, Vec<u16>)> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, key)| {
+            (
+                *key,
+                random_codes(&mut rng, key.size() as usize, i % 3 != 0),
+            )
+        })
+        .collect();
+    for opts in [small_opts(), WriteOptions::default()] {
+        let info = write(dir.path(), &Variant::ASSAUT, 2, 9, &opts, &tiers);
+        let path = table_path(dir.path(), &Variant::ASSAUT, 2, 9);
+        assert_eq!(path, dir.path().join("assaut").join("2o9s.atb"));
+        let t = Table::open(&path).unwrap();
+        assert_eq!(t.info(), &info);
+        let all: Vec<u16> = tiers.iter().flat_map(|(_, c)| c.iter().copied()).collect();
+        let count =
+            |f: fn(&Value) -> bool| all.iter().filter(|&&c| f(&Value::from_code(c))).count() as u64;
+        assert_eq!(info.positions, all.len() as u64);
+        assert_eq!(info.tiers, tiers.len() as u64);
+        assert_eq!(info.wins, count(|v| matches!(v, Value::Win(_))));
+        assert_eq!(info.draws, count(|v| matches!(v, Value::Draw)));
+        assert_eq!(info.losses, count(|v| matches!(v, Value::Loss(_))));
+        let longest = |win: bool| {
+            all.iter()
+                .filter_map(|&c| match Value::from_code(c) {
+                    Value::Win(d) if win => Some(d),
+                    Value::Loss(d) if !win => Some(d),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0)
+        };
+        assert_eq!(info.longest_win, longest(true));
+        assert_eq!(info.longest_loss, longest(false));
+        assert!(info.longest_loss > 255);
+        assert_eq!(info.tool_version, env!("CARGO_PKG_VERSION"));
+        assert_eq!(info.file_bytes, fs::metadata(&path).unwrap().len());
+        let mut sorted: Vec<TierKey> = keys.clone();
+        sorted.sort_by_key(|k| k.outside);
+        assert_eq!(t.tier_keys().collect::<Vec<_>>(), sorted);
+        check_all(&t, &tiers);
+        t.verify_checksums().unwrap();
+        t.verify_contents().unwrap();
+        // Another thread has its own cache.
+        std::thread::scope(|s| {
+            s.spawn(|| check_all(&t, &tiers));
+        });
+    }
+}
+
+#[test]
+fn empty_and_single_tier_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let info = write(dir.path(), &Variant::ASALTO, 1, 12, &small_opts(), &[]);
+    assert_eq!((info.positions, info.tiers, info.wdl_blocks), (0, 0, 0));
+    let t = Table::open(&table_path(dir.path(), &Variant::ASALTO, 1, 12)).unwrap();
+    assert_eq!(t.tier_keys().count(), 0);
+    t.verify_contents().unwrap();
+    let key = TierKey {
+        n: 1,
+        k: 12,
+        outside: 0,
+    };
+    assert_eq!(t.tier(&key).unwrap(), None);
+    let mut rng = Rng(2);
+    let key = random_tiers(&mut rng, 1, 24, &[24])[0];
+    let tiers = vec![(key, random_codes(&mut rng, key.size() as usize, true))];
+    write(
+        dir.path(),
+        &Variant::ASALTO,
+        1,
+        24,
+        &WriteOptions::default(),
+        &tiers,
+    );
+    let t = Table::open(&table_path(dir.path(), &Variant::ASALTO, 1, 24)).unwrap();
+    check_all(&t, &tiers);
+}
+
+#[test]
+fn absent_tiers() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng(3);
+    let keys = random_tiers(&mut rng, 2, 10, &[3, 4, 5, 6]);
+    let tiers: Vec<(TierKey, Vec<u16>)> = keys[..3]
+        .iter()
+        .map(|key| (*key, random_codes(&mut rng, key.size() as usize, false)))
+        .collect();
+    write(dir.path(), &Variant::ASSAULT, 2, 10, &small_opts(), &tiers);
+    let t = Table::open(&table_path(dir.path(), &Variant::ASSAULT, 2, 10)).unwrap();
+    let absent = [
+        keys[3],
+        TierKey { k: 11, ..keys[0] },
+        TierKey { n: 1, ..keys[0] },
+        TierKey {
+            outside: 0,
+            ..keys[0]
+        },
+        TierKey {
+            outside: u64::MAX,
+            ..keys[0]
+        },
+    ];
+    for key in absent {
+        assert!(!t.contains(&key));
+        assert_eq!(t.tier(&key).unwrap(), None);
+        assert_eq!(t.probe(&key, 0).unwrap(), None);
+        assert_eq!(t.probe_wdl(&key, 0).unwrap(), None);
+    }
+    // A non-canonical tier is not stored: its mirror image is.
+    let asym = tiers.iter().find(|(k, _)| k.mirror() != *k).unwrap().0;
+    assert!(t.contains(&asym));
+    assert_eq!(t.tier(&asym.mirror()).unwrap(), None);
+}
+
+#[test]
+fn writer_refuses_bad_tiers() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng(4);
+    let key = random_tiers(&mut rng, 2, 9, &[3])[0];
+    let codes = vec![0u16; key.size() as usize];
+    let mut w = TableWriter::create(dir.path(), &Variant::ASSAUT, 2, 9).unwrap();
+    let bad = |w: &mut TableWriter, key: TierKey, len: usize| {
+        let e = w.push_tier(&key, &vec![0u16; len]).unwrap_err();
+        assert!(matches!(e.problem(), Problem::BadTier { .. }), "{e}");
+        assert!(e.to_string().starts_with(&w.path().display().to_string()));
+    };
+    bad(&mut w, TierKey { k: 10, ..key }, codes.len());
+    bad(&mut w, key, codes.len() - 1);
+    let mut asym = key;
+    while asym.is_canonical() {
+        asym = random_tiers(&mut rng, 2, 9, &[3])[0].mirror();
+    }
+    bad(&mut w, asym, asym.size() as usize);
+    bad(
+        &mut w,
+        TierKey {
+            outside: 1 << board::FORTRESS.trailing_zeros(),
+            ..key
+        },
+        4,
+    );
+    w.push_tier(&key, &codes).unwrap();
+    w.push_tier(&key, &codes).unwrap();
+    let e = w.finish().unwrap_err();
+    assert!(e.to_string().contains("pushed twice"), "{e}");
+    assert!(!table_path(dir.path(), &Variant::ASSAUT, 2, 9).exists());
+    assert!(TableWriter::create(dir.path(), &Variant::ASSAUT, 3, 9).is_err());
+    let opts = WriteOptions {
+        wdl_block_positions: 6,
+        ..small_opts()
+    };
+    assert!(TableWriter::create_with(dir.path(), &Variant::ASSAUT, 2, 9, &opts).is_err());
+}
+
+#[test]
+fn temporary_file_until_finish() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = table_path(dir.path(), &Variant::ASSAUT, 2, 9);
+    let tmp = path.with_file_name("2o9s.atb.tmp");
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&tmp, b"stale junk from a crashed build").unwrap();
+    let mut rng = Rng(5);
+    let keys = random_tiers(&mut rng, 2, 9, &[2, 3, 4]);
+    // Dropped before finish: no table, no temporary file.
+    let mut w =
+        TableWriter::create_with(dir.path(), &Variant::ASSAUT, 2, 9, &small_opts()).unwrap();
+    for key in &keys {
+        w.push_tier(key, &random_codes(&mut rng, key.size() as usize, true))
+            .unwrap();
+        assert!(!path.exists());
+        assert!(tmp.exists());
+    }
+    drop(w);
+    assert!(!path.exists());
+    assert!(!tmp.exists());
+    // Finished: the table, no temporary file.
+    let mut w =
+        TableWriter::create_with(dir.path(), &Variant::ASSAUT, 2, 9, &small_opts()).unwrap();
+    for key in &keys {
+        w.push_tier(key, &random_codes(&mut rng, key.size() as usize, true))
+            .unwrap();
+        assert!(!path.exists());
+    }
+    // What a crash before the rename leaves is not a table.
+    let e = Table::open(&tmp).unwrap_err();
+    assert!(
+        matches!(e.problem(), Problem::BadMagic | Problem::TooShort { .. }),
+        "{e}"
+    );
+    w.finish().unwrap();
+    assert!(path.exists());
+    assert!(!tmp.exists());
+    Table::open(&path).unwrap().verify_contents().unwrap();
+    // The temporary file is not listed as a table.
+    let listed = list(dir.path());
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].0, path);
+}
+
+/// A small table with many blocks, and its tiers.
+fn small_table(dir: &Path) -> (PathBuf, Vec<(TierKey, Vec<u16>)>) {
+    let mut rng = Rng(6);
+    // One officer, 24 soldiers: tiers of 18 and 162 positions.
+    let keys = random_tiers(&mut rng, 1, 24, &[24, 23, 23, 23]);
+    let tiers: Vec<(TierKey, Vec<u16>)> = keys
+        .iter()
+        .map(|key| (*key, random_codes(&mut rng, key.size() as usize, true)))
+        .collect();
+    let opts = WriteOptions {
+        wdl_block_positions: 64,
+        distance_block_positions: 48,
+        zstd_level: 1,
+    };
+    write(dir, &Variant::ASSAUT, 1, 24, &opts, &tiers);
+    (table_path(dir, &Variant::ASSAUT, 1, 24), tiers)
+}
+
+/// Open a damaged copy and read everything: errors are fine, wrong data
+/// or a panic are not. Returns whether an error was seen.
+fn read_damaged(path: &Path, tiers: &[(TierKey, Vec<u16>)]) -> bool {
+    let t = match Table::open(path) {
+        Ok(t) => t,
+        Err(e) => {
+            let msg = e.to_string();
+            assert!(!msg.contains('\n'), "{msg}");
+            assert!(msg.starts_with(&path.display().to_string()), "{msg}");
+            return true;
+        }
+    };
+    let mut failed = false;
+    for (key, codes) in tiers {
+        match t.tier(key) {
+            Ok(Some(got)) => assert_eq!(&got[..], &codes[..]),
+            Ok(None) => panic!("tier {key:?} lost"),
+            Err(_) => failed = true,
+        }
+        for (i, &c) in codes.iter().enumerate() {
+            match t.probe(key, i as u32) {
+                Ok(v) => assert_eq!(v, Some(Value::from_code(c))),
+                Err(_) => failed = true,
+            }
+            match t.probe_wdl(key, i as u32) {
+                Ok(v) => assert_eq!(v, Some(Wdl::from(Value::from_code(c)))),
+                Err(_) => failed = true,
+            }
+        }
+    }
+    let checked = t.verify_checksums().is_err();
+    failed || checked || t.verify_contents().is_err()
+}
+
+#[test]
+fn every_flipped_byte_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, tiers) = small_table(dir.path());
+    let good = fs::read(&path).unwrap();
+    assert!(Table::open(&path).unwrap().info().wdl_blocks > 4);
+    let bad = dir.path().join("bad.atb");
+    fs::write(&bad, &good).unwrap();
+    // Rewriting one byte in place is much cheaper than writing a new file.
+    let mut file = fs::OpenOptions::new().write(true).open(&bad).unwrap();
+    let mut put = |i: usize, b: u8| {
+        use std::io::{Seek, SeekFrom, Write};
+        file.seek(SeekFrom::Start(i as u64)).unwrap();
+        file.write_all(&[b]).unwrap();
+    };
+    for i in 0..good.len() {
+        for flip in [0x01u8, 0x80, 0xff] {
+            put(i, good[i] ^ flip);
+            assert!(
+                read_damaged(&bad, &tiers),
+                "byte {i} ^ {flip:#x} of {} not caught",
+                good.len()
+            );
+            // Every flip is caught by open or by the block checksums.
+            let caught = match Table::open(&bad) {
+                Err(_) => true,
+                Ok(t) => t.verify_checksums().is_err(),
+            };
+            assert!(caught, "byte {i} ^ {flip:#x} passes the checksums");
+            put(i, good[i]);
+        }
+    }
+}
+
+#[test]
+fn every_truncation_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, tiers) = small_table(dir.path());
+    let good = fs::read(&path).unwrap();
+    let bad = dir.path().join("bad.atb");
+    fs::write(&bad, &good).unwrap();
+    let file = fs::OpenOptions::new().write(true).open(&bad).unwrap();
+    for len in (0..good.len()).rev() {
+        file.set_len(len as u64).unwrap();
+        let e = Table::open(&bad).unwrap_err();
+        assert!(!e.to_string().contains('\n'));
+        assert!(read_damaged(&bad, &tiers));
+    }
+    let mut longer = good.clone();
+    longer.push(0);
+    fs::write(&bad, &longer).unwrap();
+    let e = Table::open(&bad).unwrap_err();
+    assert!(matches!(e.problem(), Problem::TooLong { .. }), "{e}");
+}
+
+#[test]
+fn wrong_magic_and_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = small_table(dir.path());
+    let good = fs::read(&path).unwrap();
+    let mut b = good.clone();
+    b[8..12].copy_from_slice(&2u32.to_le_bytes());
+    fs::write(&path, &b).unwrap();
+    let e = Table::open(&path).unwrap_err();
+    assert!(matches!(e.problem(), Problem::Version { found: 2 }), "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: table format version 2, but this build reads version 1 only (rebuild the table or use a matching asalto)",
+            path.display()
+        )
+    );
+    let mut b = good.clone();
+    b[0..8].copy_from_slice(b"SYZYGY!!");
+    fs::write(&path, &b).unwrap();
+    let e = Table::open(&path).unwrap_err();
+    assert!(matches!(e.problem(), Problem::BadMagic), "{e}");
+    // A corrupt block is named in one line.
+    let mut b = good.clone();
+    b[format::PREAMBLE_LEN] ^= 1;
+    fs::write(&path, &b).unwrap();
+    let t = Table::open(&path).unwrap();
+    let e = t.verify_checksums().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: block 0 of the WDL stream fails its checksum (file corrupt)",
+            path.display()
+        )
+    );
+    let e = Table::open(&dir.path().join("none.atb")).unwrap_err();
+    assert!(e.is_not_found());
+}
+
+#[test]
+fn table_set_serves_tiers() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, tiers) = small_table(dir.path());
+    let set = TableSet::open(dir.path(), &Variant::ASSAUT);
+    assert!(set.has(1, 24));
+    assert!(!set.has(2, 24));
+    for (key, codes) in &tiers {
+        assert_eq!(&set.tier(key).unwrap().unwrap()[..], &codes[..]);
+    }
+    let missing = TierKey {
+        n: 2,
+        k: 24,
+        outside: tiers[0].0.outside,
+    };
+    assert!(set.table(2, 24).unwrap().is_none());
+    assert!(set.tier(&missing).unwrap().is_none());
+    let mut rng = Rng(7);
+    let absent = loop {
+        let k = random_tiers(&mut rng, 1, 24, &[23])[0];
+        if tiers.iter().all(|(t, _)| *t != k) {
+            break k;
+        }
+    };
+    assert!(set.tier(&absent).unwrap().is_none());
+    assert!(Arc::ptr_eq(
+        &set.table(1, 24).unwrap().unwrap(),
+        &set.table(1, 24).unwrap().unwrap()
+    ));
+
+    // The same file under another variant's folder, and under a wrong name.
+    let other = TableSet::open(dir.path(), &Variant::ASALTO);
+    let moved = other.path(1, 24);
+    fs::create_dir_all(moved.parent().unwrap()).unwrap();
+    fs::copy(&path, &moved).unwrap();
+    let e = other.table(1, 24).unwrap_err();
+    assert!(e.to_string().contains("(wrong variant)"), "{e}");
+    let e = other.tier(&tiers[0].0).unwrap_err();
+    assert!(
+        matches!(&e, SolveError::Store(s) if s.contains("wrong variant")),
+        "{e}"
+    );
+    fs::copy(&path, set.path(1, 23)).unwrap();
+    let e = set.table(1, 23).unwrap_err();
+    assert!(e.to_string().contains("(wrong material)"), "{e}");
+    fs::write(set.path(2, 23), b"garbage").unwrap();
+    assert!(set.table(2, 23).is_err());
+
+    let listed: BTreeMap<PathBuf, bool> = list(dir.path())
+        .into_iter()
+        .map(|(p, r)| (p, r.is_ok()))
+        .collect();
+    let want: BTreeMap<PathBuf, bool> = [
+        (path.clone(), true),
+        (set.path(1, 23), false),
+        (set.path(2, 23), false),
+        (moved.clone(), false),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(listed, want);
+}
+
+#[test]
+fn solved_tiers_through_tables() {
+    use crate::Position;
+    use crate::solve::{Lookup, Solver};
+    let p: Position = "SSS/SSS/O1SS3/4S2/6O/3/3 s".parse().unwrap();
+    let solver = Solver::new(Variant::ASSAUT).threads(1);
+    let sol = solver.solve_closure(&p).unwrap();
+    let keys = solver.closure_of(&p);
+    let dir = tempfile::tempdir().unwrap();
+    let mut by_material: BTreeMap<(u8, u8), Vec<TierKey>> = BTreeMap::new();
+    for key in &keys {
+        by_material.entry((key.n, key.k)).or_default().push(*key);
+    }
+    for ((n, k), keys) in &by_material {
+        let mut w = TableWriter::create(dir.path(), &Variant::ASSAUT, *n, *k).unwrap();
+        for key in keys {
+            w.push_tier(key, &sol.store().tier(key).unwrap().unwrap())
+                .unwrap();
+        }
+        w.finish().unwrap();
+    }
+    let set = TableSet::open(dir.path(), &Variant::ASSAUT);
+    for key in &keys {
+        assert_eq!(set.tier(key).unwrap(), sol.store().tier(key).unwrap());
+    }
+    let mut look = Lookup::new(&set, Variant::ASSAUT);
+    assert_eq!(look.value(&p).unwrap(), sol.value(&p).unwrap());
+}
+
+/// Compressed sizes and speeds on solved tiers, for choosing the block
+/// sizes and zstd level: `cargo test --release --lib measure_compression
+/// -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn measure_compression() {
+    use crate::Position;
+    use crate::solve::{MemoryStore, Solver};
+    use std::time::Instant;
+    let p: Position = "S2/3/O6/SSSSSSS/1S5/3/O2 s".parse().unwrap();
+    let solver = Solver::new(Variant::ASSAUT);
+    let keys = solver.closure_of(&p);
+    let store = MemoryStore::new();
+    let mut tiers: Vec<(TierKey, Arc<[u16]>)> = Vec::new();
+    let t0 = Instant::now();
+    solver
+        .solve_into(&keys, &store, |key, codes| {
+            store.insert(*key, codes);
+            tiers.push((*key, store.tier(key)?.unwrap()));
+            Ok(())
+        })
+        .unwrap();
+    let (n, k) = (tiers[0].0.n, tiers[0].0.k);
+    tiers.retain(|(key, _)| (key.n, key.k) == (n, k));
+    let positions: u64 = tiers.iter().map(|(key, _)| key.size()).sum();
+    eprintln!(
+        "{n}o{k}s: {} tiers, {positions} positions, solved in {:.1} s",
+        tiers.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for (bw, bd) in [(16, 14), (16, 16), (18, 16), (20, 18)] {
+        for level in [1, 3, 9, 19] {
+            let opts = WriteOptions {
+                wdl_block_positions: 1 << bw,
+                distance_block_positions: 1 << bd,
+                zstd_level: level,
+            };
+            let t0 = Instant::now();
+            let mut w =
+                TableWriter::create_with(dir.path(), &Variant::ASSAUT, n, k, &opts).unwrap();
+            for (key, codes) in &tiers {
+                w.push_tier(key, codes).unwrap();
+            }
+            let info = w.finish().unwrap();
+            let write = t0.elapsed().as_secs_f64();
+            let t = Table::open(&table_path(dir.path(), &Variant::ASSAUT, n, k)).unwrap();
+            let t0 = Instant::now();
+            for (key, codes) in &tiers {
+                assert_eq!(t.tier(key).unwrap().unwrap(), *codes);
+            }
+            let read = t0.elapsed().as_secs_f64();
+            let mut rng = Rng(9);
+            let t0 = Instant::now();
+            let probes = 20_000;
+            for _ in 0..probes {
+                let (key, codes) = &tiers[rng.below(tiers.len() as u64) as usize];
+                let i = rng.below(codes.len() as u64) as u32;
+                assert!(t.probe_wdl(key, i).unwrap().is_some());
+            }
+            let probe = t0.elapsed().as_secs_f64() / probes as f64;
+            eprintln!(
+                "Bw 2^{bw} Bd 2^{bd} level {level:2}: WDL {:.3} bits/pos, distance {:.3} bits/pos, file {} bytes {:.3} bits/pos; write {:.0} Mpos/s, tier read {:.0} Mpos/s, random WDL probe {:.1} us",
+                info.wdl_bits_per_position(),
+                info.distance_bits_per_position(),
+                info.file_bytes,
+                info.bits_per_position(),
+                positions as f64 / write / 1e6,
+                positions as f64 / read / 1e6,
+                probe * 1e6
+            );
+        }
+    }
+}

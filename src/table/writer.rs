@@ -1,0 +1,404 @@
+//! The streaming table writer: blocks are compressed and appended as soon as
+//! they fill, so memory holds only the tier directory and the block tables;
+//! the index and preamble are written by [`TableWriter::finish`], which then
+//! renames the temporary file to its final name.
+
+use super::format::{
+    self, BLOCK_ENTRY_LEN, BlockEntry, DIR_ENTRY_LEN, DirEntry, FORMAT_VERSION, HEADER_LEN,
+    MAX_BLOCK_POSITIONS, PREAMBLE_LEN, Preamble,
+};
+use super::{Problem, TableError, TableInfo, table_path};
+use crate::index::TierKey;
+use crate::rules::Variant;
+use std::fs::{self, File};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// Block sizes and compression level of a new table.
+///
+/// Defaults, measured on solved tiers (2 officers, 9 soldiers, assaut):
+/// <!-- measurements are filled in below -->
+/// see [`WriteOptions::default`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Positions per WDL block (a multiple of 4, at most 2^22).
+    pub wdl_block_positions: u32,
+    /// Positions per distance block (at most 2^22).
+    pub distance_block_positions: u32,
+    /// zstd compression level.
+    pub zstd_level: i32,
+}
+
+impl Default for WriteOptions {
+    fn default() -> WriteOptions {
+        WriteOptions {
+            wdl_block_positions: 1 << 18,
+            distance_block_positions: 1 << 16,
+            zstd_level: 9,
+        }
+    }
+}
+
+/// Writes one table file, tier by tier (see the format in [`crate::table`]).
+///
+/// The file is written under a temporary name (`<n>o<k>s.atb.tmp`) in the
+/// same folder and renamed to its final name by [`TableWriter::finish`];
+/// a writer dropped before `finish` removes its temporary file, and a stale
+/// one left by a crash is overwritten by the next writer.
+pub struct TableWriter {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: Option<BufWriter<File>>,
+    /// File offset of the next block.
+    offset: u64,
+    variant: Variant,
+    n: u8,
+    k: u8,
+    opts: WriteOptions,
+    compressor: zstd::bulk::Compressor<'static>,
+    /// WDL fields (one per byte) of the block being filled.
+    wdl: Vec<u8>,
+    /// Distances of the block being filled.
+    dist: Vec<u16>,
+    /// Scratch for a block's decompressed bytes.
+    raw: Vec<u8>,
+    wdl_blocks: Vec<BlockEntry>,
+    dist_blocks: Vec<BlockEntry>,
+    dir: Vec<DirEntry>,
+    positions: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    longest_win: u16,
+    longest_loss: u16,
+    poisoned: bool,
+    done: bool,
+}
+
+impl TableWriter {
+    /// Start the table of `variant` with `n` officers and `k` soldiers under
+    /// `dir` (at [`table_path`]), with the default [`WriteOptions`].
+    pub fn create(dir: &Path, variant: &Variant, n: u8, k: u8) -> Result<TableWriter, TableError> {
+        TableWriter::create_with(dir, variant, n, k, &WriteOptions::default())
+    }
+
+    /// Start a table with the given block sizes and compression level.
+    pub fn create_with(
+        dir: &Path,
+        variant: &Variant,
+        n: u8,
+        k: u8,
+        opts: &WriteOptions,
+    ) -> Result<TableWriter, TableError> {
+        let path = table_path(dir, variant, n, k);
+        let bad_opts = |why: &str| TableError::new(&path, Problem::BadHeader(why.to_string()));
+        if !(1..=2).contains(&n) || !(9..=24).contains(&k) {
+            return Err(TableError::new(
+                &path,
+                Problem::BadHeader(format!("impossible material: {n} officers, {k} soldiers")),
+            ));
+        }
+        if opts.wdl_block_positions == 0
+            || opts.wdl_block_positions % 4 != 0
+            || opts.wdl_block_positions > MAX_BLOCK_POSITIONS
+            || opts.distance_block_positions == 0
+            || opts.distance_block_positions > MAX_BLOCK_POSITIONS
+        {
+            return Err(bad_opts("bad block size in the write options"));
+        }
+        let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
+        tmp_name.push(".tmp");
+        let tmp = path.with_file_name(tmp_name);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)
+                .map_err(|e| TableError::io(parent, "cannot create the folder", e))?;
+        }
+        let file = File::create(&tmp).map_err(|e| TableError::io(&tmp, "cannot create", e))?;
+        let mut file = BufWriter::with_capacity(1 << 20, file);
+        file.write_all(&[0u8; PREAMBLE_LEN])
+            .map_err(|e| TableError::io(&tmp, "cannot write", e))?;
+        let compressor = zstd::bulk::Compressor::new(opts.zstd_level)
+            .map_err(|e| TableError::io(&tmp, "cannot start zstd", e))?;
+        Ok(TableWriter {
+            path,
+            tmp,
+            file: Some(file),
+            offset: PREAMBLE_LEN as u64,
+            variant: *variant,
+            n,
+            k,
+            opts: *opts,
+            compressor,
+            wdl: Vec::with_capacity(opts.wdl_block_positions as usize),
+            dist: Vec::with_capacity(opts.distance_block_positions as usize),
+            raw: Vec::new(),
+            wdl_blocks: Vec::new(),
+            dist_blocks: Vec::new(),
+            dir: Vec::new(),
+            positions: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            longest_win: 0,
+            longest_loss: 0,
+            poisoned: false,
+            done: false,
+        })
+    }
+
+    /// The final path of the table.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Positions pushed so far.
+    pub fn positions(&self) -> u64 {
+        self.positions
+    }
+
+    /// Append the value codes ([`crate::Value::code`]) of canonical tier
+    /// `key`, which must have this table's material and `key.size()` codes.
+    /// Tiers may come in any order, each once.
+    pub fn push_tier(&mut self, key: &TierKey, codes: &[u16]) -> Result<(), TableError> {
+        if self.poisoned {
+            return Err(TableError::new(&self.path, Problem::Poisoned));
+        }
+        let why = if key.n != self.n || key.k != self.k {
+            Some(format!(
+                "this table holds {}o{}s, not {}o{}s",
+                self.n, self.k, key.n, key.k
+            ))
+        } else if !key.is_valid() {
+            Some("not a valid tier".to_string())
+        } else if !key.is_canonical() {
+            Some("not canonical (store its mirror image)".to_string())
+        } else if codes.len() as u64 != key.size() {
+            Some(format!(
+                "{} codes given for {} positions",
+                codes.len(),
+                key.size()
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(TableError::new(
+                &self.path,
+                Problem::BadTier { key: *key, why },
+            ));
+        }
+        self.dir.push(DirEntry {
+            outside: key.outside,
+            first: self.positions,
+            size: codes.len() as u32,
+        });
+        self.positions += codes.len() as u64;
+        for &c in codes {
+            let d = format::distance(c);
+            match format::wdl_bits(c) {
+                0 => self.draws += 1,
+                1 => {
+                    self.wins += 1;
+                    self.longest_win = self.longest_win.max(d);
+                }
+                _ => {
+                    self.losses += 1;
+                    self.longest_loss = self.longest_loss.max(d);
+                }
+            }
+        }
+        let r = self.append(codes);
+        if r.is_err() {
+            self.poisoned = true;
+        }
+        r
+    }
+
+    fn append(&mut self, codes: &[u16]) -> Result<(), TableError> {
+        let bw = self.opts.wdl_block_positions as usize;
+        let mut rest = codes;
+        while !rest.is_empty() {
+            let take = (bw - self.wdl.len()).min(rest.len());
+            self.wdl
+                .extend(rest[..take].iter().map(|&c| format::wdl_bits(c)));
+            rest = &rest[take..];
+            if self.wdl.len() == bw {
+                self.flush_wdl()?;
+            }
+        }
+        let bd = self.opts.distance_block_positions as usize;
+        let mut rest = codes;
+        while !rest.is_empty() {
+            let take = (bd - self.dist.len()).min(rest.len());
+            self.dist
+                .extend(rest[..take].iter().map(|&c| format::distance(c)));
+            rest = &rest[take..];
+            if self.dist.len() == bd {
+                self.flush_dist()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Compress and append the WDL block being filled.
+    fn flush_wdl(&mut self) -> Result<(), TableError> {
+        self.raw.clear();
+        for four in self.wdl.chunks(4) {
+            let mut b = 0u8;
+            for (j, &w) in four.iter().enumerate() {
+                b |= w << (2 * j);
+            }
+            self.raw.push(b);
+        }
+        self.wdl.clear();
+        let e = self.write_block()?;
+        self.wdl_blocks.push(e);
+        Ok(())
+    }
+
+    /// Compress and append the distance block being filled.
+    fn flush_dist(&mut self) -> Result<(), TableError> {
+        format::encode_distances(&self.dist, &mut self.raw);
+        self.dist.clear();
+        let e = self.write_block()?;
+        self.dist_blocks.push(e);
+        Ok(())
+    }
+
+    /// Compress `self.raw` and append it to the file.
+    fn write_block(&mut self) -> Result<BlockEntry, TableError> {
+        let packed = self
+            .compressor
+            .compress(&self.raw)
+            .map_err(|e| TableError::io(&self.tmp, "cannot compress", e))?;
+        let e = BlockEntry {
+            offset: self.offset,
+            len: packed.len() as u32,
+            crc: format::crc32(&packed),
+        };
+        self.file
+            .as_mut()
+            .ok_or_else(|| TableError::new(&self.path, Problem::Poisoned))?
+            .write_all(&packed)
+            .map_err(|e| TableError::io(&self.tmp, "cannot write", e))?;
+        self.offset += packed.len() as u64;
+        Ok(e)
+    }
+
+    /// Write the last blocks, the index and the preamble, sync the file and
+    /// rename it to its final name.
+    pub fn finish(mut self) -> Result<TableInfo, TableError> {
+        if self.poisoned {
+            return Err(TableError::new(&self.path, Problem::Poisoned));
+        }
+        let info = self.finish_inner();
+        if info.is_ok() {
+            self.done = true;
+        }
+        info
+    }
+
+    fn finish_inner(&mut self) -> Result<TableInfo, TableError> {
+        if !self.wdl.is_empty() {
+            self.flush_wdl()?;
+        }
+        if !self.dist.is_empty() {
+            self.flush_dist()?;
+        }
+        self.dir.sort_unstable_by_key(|e| e.outside);
+        if let Some(w) = self.dir.windows(2).find(|w| w[0].outside == w[1].outside) {
+            let key = TierKey {
+                n: self.n,
+                k: self.k,
+                outside: w[0].outside,
+            };
+            return Err(TableError::new(
+                &self.path,
+                Problem::BadTier {
+                    key,
+                    why: "pushed twice".into(),
+                },
+            ));
+        }
+        let header = format::Header {
+            variant: self.variant,
+            n: self.n,
+            k: self.k,
+            tiers: self.dir.len() as u64,
+            positions: self.positions,
+            wins: self.wins,
+            draws: self.draws,
+            losses: self.losses,
+            longest_win: self.longest_win,
+            longest_loss: self.longest_loss,
+            zstd_level: self.opts.zstd_level,
+            wdl_block: self.opts.wdl_block_positions,
+            dist_block: self.opts.distance_block_positions,
+            wdl_blocks: self.wdl_blocks.len() as u64,
+            dist_blocks: self.dist_blocks.len() as u64,
+            tool_version: env!("CARGO_PKG_VERSION").to_string(),
+        };
+        let mut index = Vec::with_capacity(
+            HEADER_LEN
+                + header.tool_version.len()
+                + self.dir.len() * DIR_ENTRY_LEN
+                + (self.wdl_blocks.len() + self.dist_blocks.len()) * BLOCK_ENTRY_LEN,
+        );
+        header.encode(&mut index);
+        for e in &self.dir {
+            e.encode(&mut index);
+        }
+        for e in self.wdl_blocks.iter().chain(&self.dist_blocks) {
+            e.encode(&mut index);
+        }
+        let preamble = Preamble {
+            index_offset: self.offset,
+            index_len: index.len() as u64,
+            index_crc: format::crc32(&index),
+        };
+        let tmp = self.tmp.clone();
+        let io = |op| {
+            let tmp = tmp.clone();
+            move |e| TableError::io(&tmp, op, e)
+        };
+        let mut file = self
+            .file
+            .take()
+            .ok_or_else(|| TableError::new(&self.path, Problem::Poisoned))?;
+        file.write_all(&index).map_err(io("cannot write"))?;
+        let mut file = file
+            .into_inner()
+            .map_err(|e| TableError::io(&self.tmp, "cannot write", e.into_error()))?;
+        file.seek(SeekFrom::Start(0)).map_err(io("cannot seek"))?;
+        file.write_all(&preamble.encode())
+            .map_err(io("cannot write"))?;
+        file.sync_all().map_err(io("cannot sync"))?;
+        drop(file);
+        fs::rename(&self.tmp, &self.path).map_err(io("cannot rename to its final name"))?;
+        if let Some(parent) = self.path.parent() {
+            // Make the rename durable; not every platform can sync a folder.
+            if let Ok(d) = File::open(parent) {
+                let _ = d.sync_all();
+            }
+        }
+        let wdl_bytes = self.wdl_blocks.iter().map(|e| e.len as u64).sum();
+        let distance_bytes = self.dist_blocks.iter().map(|e| e.len as u64).sum();
+        Ok(TableInfo::from_header(
+            &header,
+            FORMAT_VERSION,
+            wdl_bytes,
+            distance_bytes,
+            index.len() as u64,
+            self.offset + index.len() as u64,
+        ))
+    }
+}
+
+impl Drop for TableWriter {
+    fn drop(&mut self) {
+        if !self.done {
+            self.file = None;
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
+}

@@ -611,6 +611,9 @@ fn measure_compression() {
                 assert!(t.probe_wdl(key, i).unwrap().is_some());
             }
             let probe = t0.elapsed().as_secs_f64() / probes as f64;
+            if bw == 16 && bd == 14 && level == 1 {
+                eprintln!("{info:?}");
+            }
             eprintln!(
                 "Bw 2^{bw} Bd 2^{bd} level {level:2}: WDL {:.3} bits/pos, distance {:.3} bits/pos, file {} bytes {:.3} bits/pos; write {:.0} Mpos/s, tier read {:.0} Mpos/s, random WDL probe {:.1} us",
                 info.wdl_bits_per_position(),

@@ -9,6 +9,7 @@
 //! time. Clarity comes before speed everywhere.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::OnceLock;
 
 // ---------------------------------------------------------------------------
 // Board geometry (RULES.md section 1)
@@ -28,16 +29,8 @@ pub fn on_board(p: Pt) -> bool {
 }
 
 /// Every point, in notation order: rank 7 down to rank 1, files left to right.
-pub fn points_in_notation_order() -> Vec<Pt> {
-    let mut v = Vec::new();
-    for r in (1..=7).rev() {
-        for f in 0..=6 {
-            if on_board((f, r)) {
-                v.push((f, r));
-            }
-        }
-    }
-    v
+pub fn points_in_notation_order() -> &'static [Pt] {
+    &geometry().points
 }
 
 pub fn name(p: Pt) -> String {
@@ -76,8 +69,8 @@ pub fn is_segment(a: Pt, b: Pt) -> bool {
     let df = (b.0 - a.0).abs();
     let dr = (b.1 - a.1).abs();
     match (df, dr) {
-        (1, 0) | (0, 1) => true,                        // orthogonal neighbours
-        (1, 1) => is_junction(a) && is_junction(b),     // Alquerque diagonals
+        (1, 0) | (0, 1) => true,                    // orthogonal neighbours
+        (1, 1) => is_junction(a) && is_junction(b), // Alquerque diagonals
         _ => false,
     }
 }
@@ -89,40 +82,79 @@ fn add(p: Pt, d: (i8, i8)) -> Pt {
     (p.0 + d.0, p.1 + d.1)
 }
 
+/// The geometry, evaluated once from the definitions above (a cache only:
+/// building it is where the definitions are used).
+struct Geometry {
+    points: Vec<Pt>,
+    /// `[file][rank]`: points joined by a segment.
+    neighbours: Vec<Vec<Vec<Pt>>>,
+    /// `[file][rank]`: `(over, landing)` of every jump.
+    jumps: Vec<Vec<Vec<(Pt, Pt)>>>,
+    /// `[file][rank]`: distance to the fortress.
+    distance: Vec<Vec<u32>>,
+}
+
+fn geometry() -> &'static Geometry {
+    static G: OnceLock<Geometry> = OnceLock::new();
+    G.get_or_init(|| {
+        let mut points = Vec::new();
+        for r in (1..=7).rev() {
+            for f in 0..=6 {
+                if on_board((f, r)) {
+                    points.push((f, r));
+                }
+            }
+        }
+        let mut neighbours = vec![vec![vec![]; 8]; 7];
+        let mut jumps = vec![vec![vec![]; 8]; 7];
+        for &p in &points {
+            // Neighbours: one step in any of the eight directions along a segment.
+            neighbours[p.0 as usize][p.1 as usize] =
+                DIRS.iter().map(|&d| add(p, d)).filter(|&q| is_segment(p, q)).collect();
+            // Jumps: two steps in the same direction, both along segments.
+            jumps[p.0 as usize][p.1 as usize] = DIRS
+                .iter()
+                .map(|&d| (add(p, d), add(add(p, d), d)))
+                .filter(|&(q, r)| is_segment(p, q) && is_segment(q, r))
+                .collect();
+        }
+        // Distance to the fortress: breadth-first search from its nine points.
+        let mut distance = vec![vec![u32::MAX; 8]; 7];
+        let mut queue = VecDeque::new();
+        for &q in &points {
+            if in_fortress(q) {
+                distance[q.0 as usize][q.1 as usize] = 0;
+                queue.push_back(q);
+            }
+        }
+        while let Some(q) = queue.pop_front() {
+            let d = distance[q.0 as usize][q.1 as usize];
+            for &n in &neighbours[q.0 as usize][q.1 as usize] {
+                if distance[n.0 as usize][n.1 as usize] == u32::MAX {
+                    distance[n.0 as usize][n.1 as usize] = d + 1;
+                    queue.push_back(n);
+                }
+            }
+        }
+        Geometry { points, neighbours, jumps, distance }
+    })
+}
+
 /// Points joined to `p` by a segment.
-pub fn neighbours(p: Pt) -> Vec<Pt> {
-    DIRS.iter().map(|&d| add(p, d)).filter(|&q| is_segment(p, q)).collect()
+pub fn neighbours(p: Pt) -> &'static [Pt] {
+    &geometry().neighbours[p.0 as usize][p.1 as usize]
 }
 
 /// Jumps from `p`: `(over, landing)` pairs on a straight line, both segments
 /// existing.
-pub fn jumps(p: Pt) -> Vec<(Pt, Pt)> {
-    DIRS.iter()
-        .map(|&d| (add(p, d), add(add(p, d), d)))
-        .filter(|&(q, r)| is_segment(p, q) && is_segment(q, r))
-        .collect()
+pub fn jumps(p: Pt) -> &'static [(Pt, Pt)] {
+    &geometry().jumps[p.0 as usize][p.1 as usize]
 }
 
 /// Distance to the fortress in segments along lines (0 inside).
 pub fn fortress_distance(p: Pt) -> u32 {
-    let mut dist: BTreeMap<Pt, u32> = BTreeMap::new();
-    let mut queue = VecDeque::new();
-    for q in points_in_notation_order() {
-        if in_fortress(q) {
-            dist.insert(q, 0);
-            queue.push_back(q);
-        }
-    }
-    while let Some(q) = queue.pop_front() {
-        let d = dist[&q];
-        for n in neighbours(q) {
-            if !dist.contains_key(&n) {
-                dist.insert(n, d + 1);
-                queue.push_back(n);
-            }
-        }
-    }
-    dist[&p]
+    assert!(on_board(p), "not a point: {p:?}");
+    geometry().distance[p.0 as usize][p.1 as usize]
 }
 
 /// Mirror a<->g, b<->f, c<->e.
@@ -205,7 +237,7 @@ pub fn all_switch_strings() -> Vec<String> {
 
 /// May a soldier step from `from` to `to` (ignoring occupancy)?
 pub fn soldier_step_allowed(var: &Var, from: Pt, to: Pt) -> bool {
-    if !is_segment(from, to) {
+    if !neighbours(from).contains(&to) {
         return false;
     }
     if in_fortress(from) {
@@ -214,8 +246,8 @@ pub fn soldier_step_allowed(var: &Var, from: Pt, to: Pt) -> bool {
     }
     if var.forward {
         // Up (straight or diagonal), or the sideways steps a5-b5-c5, g5-f5-e5.
-        let sideways = [("a5", "b5"), ("b5", "c5"), ("g5", "f5"), ("f5", "e5")];
-        to.1 > from.1 || sideways.contains(&(name(from).as_str(), name(to).as_str()))
+        let sideways = [((0, 5), (1, 5)), ((1, 5), (2, 5)), ((6, 5), (5, 5)), ((5, 5), (4, 5))]; // a5-b5 b5-c5 g5-f5 f5-e5
+        to.1 > from.1 || sideways.contains(&(from, to))
     } else {
         fortress_distance(to) < fortress_distance(from)
     }
@@ -243,7 +275,7 @@ impl Pos {
         self.grid[p.0 as usize][p.1 as usize] = c;
     }
     pub fn pieces(&self, c: char) -> Vec<Pt> {
-        points_in_notation_order().into_iter().filter(|&p| self.at(p) == c).collect()
+        points_in_notation_order().iter().copied().filter(|&p| self.at(p) == c).collect()
     }
 }
 
@@ -327,7 +359,7 @@ pub fn canonical(s: &str) -> String {
 pub fn mirror(s: &str) -> String {
     let pos = parse_pos(s);
     let mut m = pos.clone();
-    for p in points_in_notation_order() {
+    for &p in points_in_notation_order() {
         m.set(mirror_point(p), pos.at(p));
     }
     m.huff = pos.huff.iter().map(|&p| mirror_point(p)).collect();
@@ -351,7 +383,7 @@ pub fn capture_chains(pos: &Pos, start: Pt) -> Vec<Chain> {
     fn go(pos: &Pos, start: Pt, path: &mut Vec<Pt>, taken: &mut BTreeSet<Pt>, out: &mut Vec<Chain>) {
         let here = *path.last().unwrap();
         let mut went_on = false;
-        for (over, land) in jumps(here) {
+        for &(over, land) in jumps(here) {
             // Only soldiers are jumped, each at most once; jumped soldiers
             // stay on the board until the move ends (so they block landing).
             let over_ok = pos.at(over) == 'S' && !taken.contains(&over);
@@ -403,7 +435,7 @@ fn officer_moves(pos: &Pos, var: &Var) -> Vec<SlowMove> {
     // Candidate moves: (start, end, taken) -> all paths.
     let mut candidates: BTreeMap<(Pt, Pt, BTreeSet<Pt>), Vec<Vec<Pt>>> = BTreeMap::new();
     for &o in &officers {
-        for n in neighbours(o) {
+        for &n in neighbours(o) {
             if pos.at(n) == '.' {
                 candidates.entry((o, n, BTreeSet::new())).or_default().push(vec![o, n]);
             }
@@ -474,7 +506,7 @@ fn officer_moves(pos: &Pos, var: &Var) -> Vec<SlowMove> {
 fn soldier_steps(pos: &Pos, var: &Var) -> Vec<(Pt, Pt)> {
     let mut v = Vec::new();
     for s in pos.pieces('S') {
-        for n in neighbours(s) {
+        for &n in neighbours(s) {
             if pos.at(n) == '.' && soldier_step_allowed(var, s, n) {
                 v.push((s, n));
             }

@@ -14,7 +14,7 @@ mod lookup;
 mod tier;
 
 pub use lookup::{Lookup, MemoryStore, TierStore};
-pub use tier::{solve_tier, stuck_value};
+pub use tier::{Inconsistency, check_tier, solve_tier, stuck_value};
 
 use crate::Value;
 use crate::index::{self, TierKey};
@@ -238,5 +238,52 @@ impl Solution {
     /// What the solve did.
     pub fn stats(&self) -> &Stats {
         &self.stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solved(variant: Variant, pos: &str, threads: usize) -> (Vec<TierKey>, Solution) {
+        let p: Position = pos.parse().unwrap();
+        let solver = Solver::new(variant).threads(threads);
+        let tiers = solver.closure_of(&p);
+        (tiers, solver.solve_closure(&p).unwrap())
+    }
+
+    #[test]
+    fn solutions_are_locally_consistent_and_a_planted_error_is_caught() {
+        for v in [Variant::ASSAUT, Variant::ASSAUT_MDJ, Variant::ASALTO, Variant::ASSAULT] {
+            let (tiers, sol) = solved(v, "S1S/1S1/1S1O1S1/2SSS2/2S1S2/3/3 o", 1);
+            for key in &tiers {
+                let codes = sol.store().tier(key).unwrap().unwrap();
+                let mut look = Lookup::new(sol.store(), v);
+                let bad = check_tier(key, &mut look, &codes).unwrap();
+                assert!(bad.is_empty(), "{v} {key:?}: {:?}", &bad[..bad.len().min(3)]);
+            }
+            // Plant a wrong value in the largest tier: a draw becomes a win and
+            // a decided value shifts by two plies.
+            let key = tiers.iter().max_by_key(|t| t.size()).unwrap();
+            let mut codes = sol.store().tier(key).unwrap().unwrap().to_vec();
+            let i = codes.iter().position(|&c| c != 0).unwrap();
+            codes[i] += 4;
+            let mut look = Lookup::new(sol.store(), v);
+            let bad = check_tier(key, &mut look, &codes).unwrap();
+            assert!(bad.iter().any(|b| b.index as usize == i), "{v}");
+        }
+    }
+
+    #[test]
+    fn serial_and_parallel_agree() {
+        let pos = "S1S/1S1/1S1O1S1/2SSS2/2S1S2/3/3 o";
+        let (tiers, a) = solved(Variant::ASALTO, pos, 1);
+        let (_, b) = solved(Variant::ASALTO, pos, 2);
+        for key in &tiers {
+            assert_eq!(
+                a.store().tier(key).unwrap().unwrap(),
+                b.store().tier(key).unwrap().unwrap()
+            );
+        }
     }
 }

@@ -56,6 +56,76 @@ struct ExitStep {
 /// Solve tier `key`, reading exits through `look`. Returns the value codes
 /// of the tier's `2N` positions (officers to move first).
 pub fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, SolveError> {
+    let g = build_graph(key, look)?;
+    let values = g.retrograde();
+    Ok(values[..g.stored].iter().map(|v| v.code()).collect())
+}
+
+/// An inconsistent stored value found by [`check_tier`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Inconsistency {
+    /// Index of the position in its tier.
+    pub index: u32,
+    /// The value stored.
+    pub stored: Value,
+    /// The best value over the position's moves, from the stored values of
+    /// its successors (or the value of a position without moves).
+    pub derived: Value,
+}
+
+/// Check the stored `codes` of tier `key` against its successors: every
+/// value must equal the best over its moves of the successors' values
+/// (in-tier successors read from `codes`, the others through `look`), and a
+/// position without moves must have the value the rules give it. A
+/// labelling that passes is the exact solution (by induction on the
+/// distance). Returns the positions that fail, in index order.
+pub fn check_tier(
+    key: &TierKey,
+    look: &mut Lookup<'_>,
+    codes: &[u16],
+) -> Result<Vec<Inconsistency>, SolveError> {
+    let g = build_graph(key, look)?;
+    let n = g.start.len();
+    let mut derived: Vec<Value> = vec![Value::Draw; n];
+    let value_of = |node: usize, known: &[Value]| -> Value {
+        let kids = &g.children[g.start[node] as usize..(g.start[node] + g.len[node]) as usize];
+        if kids.is_empty() && g.exit[node].is_none() {
+            return g.stuck(node);
+        }
+        let mut v = g.exit[node];
+        for &c in kids {
+            let c = c as usize;
+            let cv = if c < g.stored {
+                Value::from_code(codes[c])
+            } else {
+                known[c]
+            };
+            let b = cv.back();
+            v = Some(v.map_or(b, |x| x.best(b)));
+        }
+        v.expect("a node with moves has a value")
+    };
+    // Huff nodes only have stored children: derive them first.
+    for node in g.stored..n {
+        derived[node] = value_of(node, &derived);
+    }
+    let mut bad = Vec::new();
+    for node in 0..g.stored {
+        let d = value_of(node, &derived);
+        let stored = Value::from_code(codes[node]);
+        if d != stored {
+            bad.push(Inconsistency {
+                index: node as u32,
+                stored,
+                derived: d,
+            });
+        }
+    }
+    Ok(bad)
+}
+
+/// The in-tier move graph of tier `key` with the best exit of every node.
+fn build_graph(key: &TierKey, look: &mut Lookup<'_>) -> Result<Graph, SolveError> {
     let variant = *look.variant();
     let n_side = key.size_per_side() as usize;
     let placements = key.officer_placements() as usize;
@@ -222,15 +292,9 @@ pub fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, Solv
         g.copy_children(node, base as usize, exit);
     }
 
-    let stuck_officers = stuck_value(Side::Officers, &variant);
-    let values = g.retrograde(|node| {
-        if node < n_side {
-            stuck_officers
-        } else {
-            Value::WORST
-        }
-    });
-    Ok(values[..2 * n_side].iter().map(|v| v.code()).collect())
+    g.stored = 2 * n_side;
+    g.stuck_officers = stuck_value(Side::Officers, &variant);
+    Ok(g)
 }
 
 /// The value for `side` to move with no legal move (RULES.md section 6).
@@ -273,6 +337,10 @@ struct Graph {
     children: Vec<u32>,
     /// Best exit value (for the node's mover), `None` when it has none.
     exit: Vec<Option<Value>>,
+    /// Nodes below this are stored positions (the rest are huff nodes).
+    stored: usize,
+    /// Value of officers to move without a move.
+    stuck_officers: Value,
 }
 
 impl Graph {
@@ -282,6 +350,18 @@ impl Graph {
             len: vec![0; n],
             children: Vec::with_capacity(n * 4),
             exit: vec![None; n],
+            stored: n,
+            stuck_officers: Value::WORST,
+        }
+    }
+
+    /// The value of a node without any move: officers to move (nodes below
+    /// N) by the `trapped` rule, soldiers always lose.
+    fn stuck(&self, node: usize) -> Value {
+        if node < self.stored / 2 {
+            self.stuck_officers
+        } else {
+            Value::WORST
         }
     }
 
@@ -319,8 +399,8 @@ impl Graph {
         self.exit[node] = exit;
     }
 
-    /// Solve; `stuck(node)` is the value of a node without any move.
-    fn retrograde(&self, stuck: impl Fn(usize) -> Value) -> Vec<Value> {
+    /// Solve every node.
+    fn retrograde(&self) -> Vec<Value> {
         let n = self.start.len();
         // Reverse edges.
         let mut rstart = vec![0u32; n + 1];
@@ -359,7 +439,7 @@ impl Graph {
         for node in 0..n {
             let exit = self.exit[node];
             if self.len[node] == 0 {
-                let v = exit.unwrap_or_else(|| stuck(node));
+                let v = exit.unwrap_or_else(|| self.stuck(node));
                 if v != Value::Draw {
                     push(&mut buckets, node, v);
                 }

@@ -572,7 +572,14 @@ fn measure_compression() {
             Ok(())
         })
         .unwrap();
-    let (n, k) = (tiers[0].0.n, tiers[0].0.k);
+    // The material with the most positions.
+    let (n, k) = (1..=2)
+        .map(|n| (n, 9))
+        .max_by_key(|&(n, k)| {
+            let t = tiers.iter().filter(|(key, _)| (key.n, key.k) == (n, k));
+            t.map(|(key, _)| key.size()).sum::<u64>()
+        })
+        .unwrap();
     tiers.retain(|(key, _)| (key.n, key.k) == (n, k));
     let positions: u64 = tiers.iter().map(|(key, _)| key.size()).sum();
     eprintln!(

@@ -17,6 +17,7 @@
 //! ```
 
 pub mod board;
+pub mod build;
 pub mod position;
 pub mod probe;
 pub mod rules;
@@ -28,4 +29,5 @@ pub mod index;
 pub mod solve;
 pub mod table;
 pub mod value;
+pub mod verify;
 pub use value::Value;

@@ -5,15 +5,18 @@
 //! Exit codes: 0 success, 1 an error (bad position, unknown variant, a
 //! table problem, ...), 2 a usage error reported by the argument parser.
 
+mod bars;
 mod output;
 
 use anyhow::{Context, Result, bail};
 use asalto_tb::index::TierKey;
 use asalto_tb::probe::{self, Analysis};
-use asalto_tb::solve::{Progress, Solver};
-use asalto_tb::{Position, Variant, rules};
+use asalto_tb::solve::{Layered, MemoryStore, Progress, Solver, Stats, TierStore};
+use asalto_tb::table::TableSet;
+use asalto_tb::{Position, Variant, build, rules, verify};
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 const POSITION_HELP: &str = "Position: notation '<board> <side> [<huff>]' (RULES.md section 9; \
@@ -80,14 +83,103 @@ enum Command {
     },
     /// Value of a position and of every legal move, best first.
     ///
-    /// Solves the needed tiers on demand (saying how many first).
+    /// Reads the table files under --tables; tiers whose file is missing are
+    /// solved on demand in memory (saying how many first).
     Query {
         #[command(flatten)]
         pos: PositionArgs,
+        /// Folder of table files.
+        #[arg(long, default_value = "tables")]
+        tables: PathBuf,
         /// Worker threads for on-demand solving (1 = serial; default: one per core).
         #[arg(long, short, default_value_t = 0)]
         threads: usize,
     },
+    /// Build table files: every position with the given soldier counts,
+    /// one and two officers, solved exactly.
+    ///
+    /// Files go to <tables>/<variant>/<n>o<k>s.atb, written under a
+    /// temporary name and renamed when complete. Files already built are
+    /// skipped, so an interrupted build resumes where it stopped.
+    Build {
+        #[command(flatten)]
+        variants: VariantChoice,
+        /// Soldier counts: K (meaning 9..=K), or A..=B.
+        #[arg(long, short, default_value = "9")]
+        soldiers: String,
+        /// Folder of table files.
+        #[arg(long, default_value = "tables")]
+        tables: PathBuf,
+        /// Worker threads (1 = serial; default: one per core). Files are
+        /// byte-identical whatever the count.
+        #[arg(long, short, default_value_t = 0)]
+        threads: usize,
+        /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check built tables: every block checksum, then every stored value
+    /// against the values of its moves. Exit 1 on any problem.
+    Verify {
+        #[arg(long, short, default_value = "assaut", help = VARIANT_HELP)]
+        variant: String,
+        /// Folder of table files.
+        #[arg(long, default_value = "tables")]
+        tables: PathBuf,
+        /// Worker threads (default: one per core).
+        #[arg(long, short, default_value_t = 0)]
+        threads: usize,
+        /// Print at most this many inconsistent positions.
+        #[arg(long, default_value_t = 10)]
+        show: usize,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the table files present, with their variant, sizes and counts.
+    Info {
+        /// Folder of table files.
+        #[arg(long, default_value = "tables")]
+        tables: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Args)]
+struct VariantChoice {
+    #[arg(long, short, default_value = "assaut", help = VARIANT_HELP, conflicts_with = "all_presets")]
+    variant: String,
+    /// All four presets, one after the other.
+    #[arg(long)]
+    all_presets: bool,
+}
+
+impl VariantChoice {
+    fn list(&self) -> Result<Vec<Variant>> {
+        if self.all_presets {
+            Ok(Variant::PRESETS.iter().map(|(_, v, _)| *v).collect())
+        } else {
+            Ok(vec![self.variant.parse()?])
+        }
+    }
+}
+
+/// Parse `K`, `A..=B` or `A-B` into an inclusive soldier range.
+fn soldier_range(text: &str) -> Result<(u8, u8)> {
+    let t = text.trim();
+    let (a, b) = if let Some((a, b)) = t.split_once("..=") {
+        (a.trim().parse::<u8>(), b.trim().parse::<u8>())
+    } else if let Some((a, b)) = t.split_once('-') {
+        (a.trim().parse::<u8>(), b.trim().parse::<u8>())
+    } else {
+        (Ok(9), t.parse::<u8>())
+    };
+    match (a, b) {
+        (Ok(a), Ok(b)) if (9..=24).contains(&a) && (a..=24).contains(&b) => Ok((a, b)),
+        _ => bail!("bad soldier range '{text}': use K (9..=K) or A..=B, within 9..=24"),
+    }
 }
 
 #[derive(Args)]
@@ -153,16 +245,98 @@ fn dispatch(command: Command) -> Result<()> {
             output::analysis(&analysis, &variant, pos.json);
             Ok(())
         }
-        Command::Query { pos, threads } => {
+        Command::Query {
+            pos,
+            tables,
+            threads,
+        } => {
             let (variant, p) = pos.parse()?;
-            let (analysis, summary) = solve_on_demand(&p, &variant, threads)?;
+            let set = TableSet::open(&tables, &variant);
+            let (analysis, summary) = query(&p, &variant, &set, threads)?;
             if !pos.json {
-                eprintln!("no tables given: solved on demand. {summary}");
+                if let Some(s) = summary {
+                    eprintln!("{s}");
+                }
             }
             output::analysis(&analysis, &variant, pos.json);
             Ok(())
         }
+        Command::Build {
+            variants,
+            soldiers,
+            tables,
+            threads,
+            json,
+        } => {
+            let (k_min, k_max) = soldier_range(&soldiers)?;
+            let mut all = Vec::new();
+            for variant in variants.list()? {
+                let start = std::time::Instant::now();
+                let observer = bars::BuildBars::new(&variant, json);
+                let reports = build::build(&tables, &variant, k_min, k_max, threads, &observer)?;
+                observer.finish();
+                all.push((variant, reports, start.elapsed().as_secs_f64()));
+            }
+            output::build_summary(&all, &tables, json);
+            Ok(())
+        }
+        Command::Verify {
+            variant,
+            tables,
+            threads,
+            show,
+            json,
+        } => {
+            let variant: Variant = variant.parse()?;
+            let bar = progress_bar(0, "verifying");
+            let progress = |done: u64, total: u64| {
+                bar.set_length(total);
+                bar.set_position(done);
+            };
+            let report = verify::verify(&tables, &variant, threads, show, &progress)?;
+            bar.finish_and_clear();
+            output::verify(&report, &variant, json);
+            if report.bad_count > 0 {
+                bail!(
+                    "{} stored values disagree with their successors",
+                    report.bad_count
+                );
+            }
+            Ok(())
+        }
+        Command::Info { tables, json } => {
+            output::info(&tables, json);
+            Ok(())
+        }
     }
+}
+
+/// Analyse a position from the tables, solving in memory the tiers whose
+/// table file is missing; a note saying what was solved, if anything.
+fn query(
+    pos: &Position,
+    variant: &Variant,
+    set: &TableSet,
+    threads: usize,
+) -> Result<(Analysis, Option<String>)> {
+    let tiers = needed_tiers(pos, variant);
+    let missing: Vec<TierKey> = tiers
+        .into_iter()
+        .filter(|t| !set.path(t.n, t.k).exists())
+        .collect();
+    if missing.is_empty() {
+        return Ok((probe::analyse(set, variant, pos)?, None));
+    }
+    let memory = MemoryStore::new();
+    let layered = Layered(&memory, set);
+    let stats = solve_tiers(&missing, variant, &layered, &memory, threads)?;
+    let analysis = probe::analyse(&layered, variant, pos)?;
+    let note = format!(
+        "tables missing under {}: solved on demand. {}",
+        set.dir().display(),
+        summary(&stats)
+    );
+    Ok((analysis, Some(note)))
 }
 
 /// A progress bar over positions for a multi-tier solve.
@@ -178,13 +352,9 @@ fn progress_bar(total: u64, label: &str) -> ProgressBar {
     bar
 }
 
-/// Solve the closure of a position and its children in memory; the
-/// analysis and a one-line summary.
-fn solve_on_demand(
-    pos: &Position,
-    variant: &Variant,
-    threads: usize,
-) -> Result<(Analysis, String)> {
+/// The canonical tiers needed to value a position and its moves, in solving
+/// order.
+fn needed_tiers(pos: &Position, variant: &Variant) -> Vec<TierKey> {
     let mut roots: Vec<TierKey> = Vec::new();
     // The position's own tiers and those of every child (a child may sit in
     // a tier the position itself never needs, e.g. after a huff).
@@ -200,7 +370,28 @@ fn solve_on_demand(
             }
         }
     }
-    let tiers = asalto_tb::index::closure(&roots, variant);
+    asalto_tb::index::closure(&roots, variant)
+}
+
+fn summary(stats: &Stats) -> String {
+    format!(
+        "{} tiers, {} positions in {:.2} s ({:.3e} positions/s)",
+        stats.tiers,
+        stats.positions,
+        stats.seconds,
+        stats.rate()
+    )
+}
+
+/// Solve `tiers` into `memory` (readable through `store`), with a progress
+/// bar and a warning when it is large.
+fn solve_tiers(
+    tiers: &[TierKey],
+    variant: &Variant,
+    store: &dyn TierStore,
+    memory: &MemoryStore,
+    threads: usize,
+) -> Result<Stats> {
     let positions: u64 = tiers.iter().map(|t| t.size()).sum();
     if positions > 50_000_000 {
         eprintln!(
@@ -210,26 +401,24 @@ fn solve_on_demand(
         );
     }
     let bar = progress_bar(positions, "solving");
-    let b2 = bar.clone();
-    let solver = Solver::new(*variant)
-        .threads(threads)
-        .on_progress(move |p: &Progress| b2.set_position(p.positions_done));
-    let store = asalto_tb::solve::MemoryStore::new();
-    let stats = solver.solve_into(&tiers, &store, |k, codes| {
-        store.insert(*k, codes);
+    let solver = Solver::new(*variant).threads(threads);
+    let progress = |p: &Progress| bar.set_position(p.positions_done);
+    let stats = solver.solve_into(tiers, store, &progress, |k, codes| {
+        memory.insert(*k, codes);
         Ok(())
     })?;
     bar.finish_and_clear();
-    let analysis = probe::analyse(&store, variant, pos)?;
-    let summary = format!(
-        "{} tiers, {} positions in {:.2} s ({:.3e} positions/s)",
-        stats.tiers,
-        stats.positions,
-        stats.seconds,
-        stats.rate()
-    );
-    if analysis.moves.is_empty() && analysis.over.is_none() {
-        bail!("internal error: a position that is not over has no moves");
-    }
-    Ok((analysis, summary))
+    Ok(stats)
+}
+
+/// Solve everything a position needs in memory; the analysis and a summary.
+fn solve_on_demand(
+    pos: &Position,
+    variant: &Variant,
+    threads: usize,
+) -> Result<(Analysis, String)> {
+    let tiers = needed_tiers(pos, variant);
+    let memory = MemoryStore::new();
+    let stats = solve_tiers(&tiers, variant, &memory, &memory, threads)?;
+    Ok((probe::analyse(&memory, variant, pos)?, summary(&stats)))
 }

@@ -184,3 +184,186 @@ pub fn analysis(a: &Analysis, variant: &Variant, json: bool) {
         println!("  {:<16} {}{fault}", m.mv.to_string(), m.value);
     }
 }
+
+/// Summary of `asalto build`.
+pub fn build_summary(
+    runs: &[(Variant, Vec<asalto_tb::build::FileReport>, f64)],
+    dir: &std::path::Path,
+    json: bool,
+) {
+    let peak = asalto_tb::build::peak_rss_bytes();
+    if json {
+        let list: Vec<Json> = runs
+            .iter()
+            .map(|(v, reports, secs)| {
+                let files: Vec<Json> = reports
+                    .iter()
+                    .map(|r| {
+                        let i = &r.info;
+                        json!({
+                            "file": format!("{}o{}s", r.n, r.k),
+                            "officers": r.n, "soldiers": r.k,
+                            "skipped": r.skipped, "seconds": r.seconds,
+                            "positions": i.positions, "wins": i.wins, "draws": i.draws,
+                            "losses": i.losses, "longest_win": i.longest_win,
+                            "bytes": i.file_bytes,
+                            "wdl_bits_per_position": i.wdl_bits_per_position(),
+                            "bits_per_position": i.bits_per_position(),
+                        })
+                    })
+                    .collect();
+                json!({"variant": v.to_string(), "seconds": secs, "files": files})
+            })
+            .collect();
+        println!(
+            "{}",
+            json!({"tables": dir.display().to_string(), "peak_rss_bytes": peak, "builds": list})
+        );
+        return;
+    }
+    for (v, reports, secs) in runs {
+        println!("variant {v}: tables under {}", dir.join(v.slug()).display());
+        println!(
+            "  {:<6} {:>14} {:>7} {:>7} {:>7} {:>8} {:>12} {:>9} {:>9}",
+            "file",
+            "positions",
+            "win%",
+            "draw%",
+            "loss%",
+            "longest",
+            "bytes",
+            "bits/pos",
+            "seconds"
+        );
+        let (mut pos, mut bytes, mut w, mut d, mut l) = (0u64, 0u64, 0u64, 0u64, 0u64);
+        for r in reports {
+            let i = &r.info;
+            let pct = |x: u64| 100.0 * x as f64 / i.positions.max(1) as f64;
+            println!(
+                "  {:<6} {:>14} {:>7.2} {:>7.2} {:>7.2} {:>8} {:>12} {:>9.3} {:>9}",
+                format!("{}o{}s", r.n, r.k),
+                i.positions,
+                pct(i.wins),
+                pct(i.draws),
+                pct(i.losses),
+                i.longest_win,
+                i.file_bytes,
+                i.bits_per_position(),
+                if r.skipped {
+                    "skipped".to_string()
+                } else {
+                    format!("{:.1}", r.seconds)
+                }
+            );
+            pos += i.positions;
+            bytes += i.file_bytes;
+            w += i.wins;
+            d += i.draws;
+            l += i.losses;
+        }
+        println!(
+            "  total: {pos} positions (both sides to move, after the mirror): {w} wins, {d} draws, {l} losses for the side to move; {bytes} bytes ({:.3} bits/position); {secs:.1} s",
+            bytes as f64 * 8.0 / pos.max(1) as f64
+        );
+    }
+    if let Some(p) = peak {
+        println!("peak memory: {:.2} GiB", p as f64 / (1u64 << 30) as f64);
+    }
+}
+
+/// Result of `asalto verify`.
+pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool) {
+    if json {
+        let bad: Vec<Json> = r
+            .bad
+            .iter()
+            .map(|b| {
+                json!({
+                    "file": b.file.display().to_string(),
+                    "position": b.position.to_string(),
+                    "stored": {"result": b.stored.result(), "plies": b.stored.plies()},
+                    "derived": {"result": b.derived.result(), "plies": b.derived.plies()},
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            json!({
+                "variant": variant.to_string(),
+                "files": r.files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
+                "tiers": r.tiers, "positions": r.positions,
+                "inconsistent": r.bad_count, "examples": bad,
+                "ok": r.bad_count == 0,
+            })
+        );
+        return;
+    }
+    for f in &r.files {
+        println!("checksums ok: {}", f.display());
+    }
+    for b in &r.bad {
+        println!(
+            "INCONSISTENT {}: {} stored {}, its moves give {}",
+            b.file.display(),
+            b.position,
+            b.stored,
+            b.derived
+        );
+    }
+    if r.bad_count == 0 {
+        println!(
+            "verified {variant}: {} tables, {} tiers, {} positions, every value equals the best of its moves",
+            r.files.len(),
+            r.tiers,
+            r.positions
+        );
+    }
+}
+
+/// `asalto info`.
+pub fn info(dir: &std::path::Path, json: bool) {
+    let list = asalto_tb::table::list(dir);
+    if json {
+        let items: Vec<Json> = list
+            .iter()
+            .map(|(p, r)| match r {
+                Ok(i) => json!({
+                    "file": p.display().to_string(), "variant": i.variant.to_string(),
+                    "officers": i.n, "soldiers": i.k, "tiers": i.tiers, "positions": i.positions,
+                    "wins": i.wins, "draws": i.draws, "losses": i.losses,
+                    "longest_win": i.longest_win, "bytes": i.file_bytes,
+                    "wdl_bits_per_position": i.wdl_bits_per_position(),
+                    "bits_per_position": i.bits_per_position(),
+                    "format_version": i.format_version, "tool_version": i.tool_version,
+                }),
+                Err(e) => json!({"file": p.display().to_string(), "error": e.to_string()}),
+            })
+            .collect();
+        println!("{}", json!({ "tables": items }));
+        return;
+    }
+    if list.is_empty() {
+        println!("no tables under {}", dir.display());
+        return;
+    }
+    println!(
+        "{:<40} {:<12} {:>5} {:>14} {:>8} {:>12} {:>9} {:>8}",
+        "file", "variant", "mat.", "positions", "longest", "bytes", "bits/pos", "built by"
+    );
+    for (p, r) in &list {
+        match r {
+            Ok(i) => println!(
+                "{:<40} {:<12} {:>5} {:>14} {:>8} {:>12} {:>9.3} {:>8}",
+                p.display().to_string(),
+                i.variant.to_string(),
+                format!("{}o{}s", i.n, i.k),
+                i.positions,
+                i.longest_win,
+                i.file_bytes,
+                i.bits_per_position(),
+                i.tool_version
+            ),
+            Err(e) => println!("{:<40} error: {e}", p.display().to_string()),
+        }
+    }
+}

@@ -39,6 +39,14 @@ impl MemoryStore {
             .insert(key, codes.into());
     }
 
+    /// Keep only the tiers for which `keep` is true.
+    pub fn retain(&self, mut keep: impl FnMut(&TierKey) -> bool) {
+        self.tiers
+            .write()
+            .expect("store lock")
+            .retain(|k, _| keep(k));
+    }
+
     /// Whether a tier is present.
     pub fn contains(&self, key: &TierKey) -> bool {
         self.tiers.read().expect("store lock").contains_key(key)
@@ -58,6 +66,18 @@ impl MemoryStore {
 impl TierStore for MemoryStore {
     fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError> {
         Ok(self.tiers.read().expect("store lock").get(key).cloned())
+    }
+}
+
+/// Two stores read in turn: the first that has a tier answers.
+pub struct Layered<'a>(pub &'a dyn TierStore, pub &'a dyn TierStore);
+
+impl TierStore for Layered<'_> {
+    fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError> {
+        match self.0.tier(key)? {
+            Some(t) => Ok(Some(t)),
+            None => self.1.tier(key),
+        }
     }
 }
 

@@ -13,7 +13,7 @@
 mod lookup;
 mod tier;
 
-pub use lookup::{Lookup, MemoryStore, TierStore};
+pub use lookup::{Layered, Lookup, MemoryStore, TierStore};
 pub use tier::{Inconsistency, check_tier, solve_tier, stuck_value};
 
 use crate::Value;
@@ -21,7 +21,6 @@ use crate::index::{self, TierKey};
 use crate::position::Position;
 use crate::rules::Variant;
 use rayon::prelude::*;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Errors of the solver.
@@ -77,14 +76,11 @@ impl Stats {
     }
 }
 
-type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
-
 /// Solves sets of tiers for one variant.
 #[derive(Clone)]
 pub struct Solver {
     variant: Variant,
     threads: usize,
-    progress: Option<ProgressFn>,
 }
 
 impl Solver {
@@ -93,7 +89,6 @@ impl Solver {
         Solver {
             variant,
             threads: 0,
-            progress: None,
         }
     }
 
@@ -101,12 +96,6 @@ impl Solver {
     /// on it.
     pub fn threads(mut self, n: usize) -> Solver {
         self.threads = n;
-        self
-    }
-
-    /// Call `f` after each solved tier.
-    pub fn on_progress(mut self, f: impl Fn(&Progress) + Send + Sync + 'static) -> Solver {
-        self.progress = Some(Arc::new(f));
         self
     }
 
@@ -133,7 +122,7 @@ impl Solver {
     pub fn solve_closure(&self, pos: &Position) -> Result<Solution, SolveError> {
         let tiers = self.closure_of(pos);
         let store = MemoryStore::new();
-        let stats = self.solve_into(&tiers, &store, |k, codes| {
+        let stats = self.solve_into(&tiers, &store, &|_| {}, |k, codes| {
             store.insert(*k, codes);
             Ok(())
         })?;
@@ -146,12 +135,15 @@ impl Solver {
 
     /// Solve `tiers` (sorted in solving order, lower tiers readable from
     /// `store` or earlier in the list), handing each solved tier to `sink`
-    /// once its whole level is done, in list order. `sink` must make the tier
-    /// readable through `store` for the levels above.
+    /// once its whole level is done, in list order (so the output does not
+    /// depend on the number of threads). `sink` must make the tier readable
+    /// through `store` for the levels above. `progress` is called after each
+    /// tier (from worker threads).
     pub fn solve_into(
         &self,
         tiers: &[TierKey],
         store: &dyn TierStore,
+        progress: &(dyn Fn(&Progress) + Sync),
         mut sink: impl FnMut(&TierKey, Vec<u16>) -> Result<(), SolveError>,
     ) -> Result<Stats, SolveError> {
         let start = Instant::now();
@@ -160,7 +152,7 @@ impl Solver {
             .build()
             .map_err(|_| SolveError::Threads(self.threads))?;
         let total_positions: u64 = tiers.iter().map(|t| t.size()).sum();
-        let mut progress = Progress {
+        let base = Progress {
             tiers_done: 0,
             tiers_total: tiers.len(),
             positions_done: 0,
@@ -186,13 +178,11 @@ impl Solver {
                         let p = done.fetch_add(key.size(), std::sync::atomic::Ordering::Relaxed)
                             + key.size();
                         let t = done_tiers.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                        if let Some(f) = &self.progress {
-                            f(&Progress {
-                                tiers_done: t,
-                                positions_done: p,
-                                ..progress
-                            });
-                        }
+                        progress(&Progress {
+                            tiers_done: t,
+                            positions_done: p,
+                            ..base
+                        });
                         r
                     })
                     .collect()
@@ -200,7 +190,6 @@ impl Solver {
             for (key, r) in group.iter().zip(results) {
                 sink(key, r?)?;
             }
-            progress.tiers_done = j;
             i = j;
         }
         Ok(Stats {
@@ -254,13 +243,22 @@ mod tests {
 
     #[test]
     fn solutions_are_locally_consistent_and_a_planted_error_is_caught() {
-        for v in [Variant::ASSAUT, Variant::ASSAUT_MDJ, Variant::ASALTO, Variant::ASSAULT] {
+        for v in [
+            Variant::ASSAUT,
+            Variant::ASSAUT_MDJ,
+            Variant::ASALTO,
+            Variant::ASSAULT,
+        ] {
             let (tiers, sol) = solved(v, "S1S/1S1/1S1O1S1/2SSS2/2S1S2/3/3 o", 1);
             for key in &tiers {
                 let codes = sol.store().tier(key).unwrap().unwrap();
                 let mut look = Lookup::new(sol.store(), v);
                 let bad = check_tier(key, &mut look, &codes).unwrap();
-                assert!(bad.is_empty(), "{v} {key:?}: {:?}", &bad[..bad.len().min(3)]);
+                assert!(
+                    bad.is_empty(),
+                    "{v} {key:?}: {:?}",
+                    &bad[..bad.len().min(3)]
+                );
             }
             // Plant a wrong value in the largest tier: a draw becomes a win and
             // a decided value shifts by two plies.

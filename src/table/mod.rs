@@ -478,6 +478,9 @@ pub enum Problem {
         /// Why.
         why: String,
     },
+    /// The writer cannot write a table like that.
+    #[error("cannot write: {0}")]
+    CannotWrite(String),
     /// The writer failed earlier and cannot go on.
     #[error("an earlier write failed; the table cannot be completed")]
     Poisoned,

@@ -459,6 +459,49 @@ fn wrong_magic_and_version() {
 }
 
 #[test]
+fn wdl_probes_read_no_distance_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, tiers) = small_table(dir.path());
+    // Find the distance blocks through the index and corrupt them all.
+    let mut b = fs::read(&path).unwrap();
+    let pre = format::Preamble::decode(&b).unwrap();
+    let index_off = pre.index_offset as usize;
+    let (h, hlen) = format::Header::decode(&b[index_off..]).unwrap();
+    let dist_table = index_off
+        + hlen
+        + h.tiers as usize * format::DIR_ENTRY_LEN
+        + h.wdl_blocks as usize * format::BLOCK_ENTRY_LEN;
+    for i in 0..h.dist_blocks as usize {
+        let e = format::BlockEntry::at(&b, dist_table + i * format::BLOCK_ENTRY_LEN);
+        b[e.offset as usize] ^= 0x40;
+    }
+    fs::write(&path, &b).unwrap();
+    let t = Table::open(&path).unwrap();
+    let mut decisive = 0;
+    for (key, codes) in &tiers {
+        assert!(t.tier(key).is_err());
+        for (i, &c) in codes.iter().enumerate() {
+            let v = Value::from_code(c);
+            assert_eq!(t.probe_wdl(key, i as u32).unwrap(), Some(Wdl::from(v)));
+            match v {
+                // Draws need no distance.
+                Value::Draw => assert_eq!(t.probe(key, i as u32).unwrap(), Some(v)),
+                _ => {
+                    let e = t.probe(key, i as u32).unwrap_err();
+                    assert!(
+                        e.to_string()
+                            .contains("of the distance stream fails its checksum")
+                    );
+                    decisive += 1;
+                }
+            }
+        }
+    }
+    assert!(decisive > 0);
+    assert!(list(&dir.path().join("nowhere")).is_empty());
+}
+
+#[test]
 fn table_set_serves_tiers() {
     let dir = tempfile::tempdir().unwrap();
     let (path, tiers) = small_table(dir.path());
@@ -566,7 +609,7 @@ fn measure_compression() {
     let mut tiers: Vec<(TierKey, Arc<[u16]>)> = Vec::new();
     let t0 = Instant::now();
     solver
-        .solve_into(&keys, &store, |key, codes| {
+        .solve_into(&keys, &store, &|_| {}, |key, codes| {
             store.insert(*key, codes);
             tiers.push((*key, store.tier(key)?.unwrap()));
             Ok(())

@@ -108,11 +108,13 @@ impl TableWriter {
         opts: &WriteOptions,
     ) -> Result<TableWriter, TableError> {
         let path = table_path(dir, variant, n, k);
-        let bad_opts = |why: &str| TableError::new(&path, Problem::BadHeader(why.to_string()));
+        let bad_opts = |why: &str| TableError::new(&path, Problem::CannotWrite(why.to_string()));
         if !(1..=2).contains(&n) || !(9..=24).contains(&k) {
             return Err(TableError::new(
                 &path,
-                Problem::BadHeader(format!("impossible material: {n} officers, {k} soldiers")),
+                Problem::CannotWrite(format!(
+                    "no table for {n} officers and {k} soldiers (1-2 officers, 9-24 soldiers)"
+                )),
             ));
         }
         if opts.wdl_block_positions == 0
@@ -121,7 +123,9 @@ impl TableWriter {
             || opts.distance_block_positions == 0
             || opts.distance_block_positions > MAX_BLOCK_POSITIONS
         {
-            return Err(bad_opts("bad block size in the write options"));
+            return Err(bad_opts(
+                "bad block size in the write options (WDL: a multiple of 4; both at most 2^22)",
+            ));
         }
         let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
         tmp_name.push(".tmp");

@@ -1,0 +1,123 @@
+//! Verifying built tables: every block checksum, then every stored value
+//! re-derived from its successors' stored values ([`check_tier`]).
+
+use crate::Value;
+use crate::build::BuildError;
+use crate::index::{self, TierKey};
+use crate::position::Position;
+use crate::rules::Variant;
+use crate::solve::{Lookup, check_tier};
+use crate::table::{Table, TableSet, table_path};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// A stored value that disagrees with its successors.
+#[derive(Clone, Debug)]
+pub struct BadValue {
+    /// The table file.
+    pub file: PathBuf,
+    /// The position (canonical, without huff rights).
+    pub position: Position,
+    /// The stored value.
+    pub stored: Value,
+    /// The value its moves give.
+    pub derived: Value,
+}
+
+/// The outcome of a verification.
+#[derive(Clone, Debug, Default)]
+pub struct VerifyReport {
+    /// Table files checked.
+    pub files: Vec<PathBuf>,
+    /// Tiers checked.
+    pub tiers: u64,
+    /// Positions checked.
+    pub positions: u64,
+    /// Inconsistent positions in all.
+    pub bad_count: u64,
+    /// The first inconsistencies found (at most the limit asked for), in
+    /// file and index order.
+    pub bad: Vec<BadValue>,
+}
+
+/// Verify every table of `variant` under `dir` (all soldier counts
+/// present). Checksum failures and unreadable files are errors;
+/// inconsistent values are reported in the result. `progress(positions)` is
+/// called as positions are checked.
+pub fn verify(
+    dir: &Path,
+    variant: &Variant,
+    threads: usize,
+    limit: usize,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<VerifyReport, BuildError> {
+    let tables = TableSet::open(dir, variant);
+    let mut files: Vec<(PathBuf, Arc<Table>)> = Vec::new();
+    for k in 9..=24u8 {
+        for n in 1..=2u8 {
+            let path = table_path(dir, variant, n, k);
+            if path.exists() {
+                let t = tables
+                    .table(n, k)?
+                    .ok_or_else(|| BuildError::Request(format!("{}: vanished", path.display())))?;
+                t.verify_checksums()?;
+                files.push((path, t));
+            }
+        }
+    }
+    if files.is_empty() {
+        return Err(BuildError::Request(format!(
+            "no tables of variant {variant} under {}",
+            dir.display()
+        )));
+    }
+    let total: u64 = files.iter().map(|(_, t)| t.info().positions).sum();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|_| BuildError::Request(format!("cannot start {threads} threads")))?;
+    let mut report = VerifyReport::default();
+    let checked = AtomicU64::new(0);
+    for (path, table) in &files {
+        let keys: Vec<TierKey> = table.tier_keys().collect();
+        let bad: Mutex<Vec<(TierKey, crate::solve::Inconsistency)>> = Mutex::new(Vec::new());
+        let count = AtomicU64::new(0);
+        pool.install(|| {
+            keys.par_iter()
+                .try_for_each(|key| -> Result<(), BuildError> {
+                    let codes = table.tier(key)?.ok_or_else(|| {
+                        BuildError::Request(format!("{}: tier vanished", path.display()))
+                    })?;
+                    let mut look = Lookup::new(&tables, *variant);
+                    let found = check_tier(key, &mut look, &codes)?;
+                    if !found.is_empty() {
+                        count.fetch_add(found.len() as u64, Ordering::Relaxed);
+                        let mut b = bad.lock().expect("lock");
+                        b.extend(found.into_iter().take(limit).map(|f| (*key, f)));
+                    }
+                    let c = checked.fetch_add(key.size(), Ordering::Relaxed) + key.size();
+                    progress(c, total);
+                    Ok(())
+                })
+        })?;
+        let mut b = bad.into_inner().expect("lock");
+        b.sort_by_key(|(k, f)| (*k, f.index));
+        for (key, f) in b {
+            if report.bad.len() < limit {
+                report.bad.push(BadValue {
+                    file: path.clone(),
+                    position: index::position_at(&key, f.index),
+                    stored: f.stored,
+                    derived: f.derived,
+                });
+            }
+        }
+        report.bad_count += count.into_inner();
+        report.tiers += keys.len() as u64;
+        report.positions += table.info().positions;
+        report.files.push(path.clone());
+    }
+    Ok(report)
+}

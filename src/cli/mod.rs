@@ -105,8 +105,12 @@ enum Command {
         #[command(flatten)]
         variants: VariantChoice,
         /// Soldier counts: K (meaning 9..=K), or A..=B.
-        #[arg(long, short, default_value = "9")]
+        #[arg(long, short, default_value = "9", conflicts_with = "only_for")]
         soldiers: String,
+        /// Build only the tiers this position needs (partial files, enough to
+        /// query it and every position it can reach).
+        #[arg(long = "for", value_name = "POSITION", allow_hyphen_values = true)]
+        only_for: Option<String>,
         /// Folder of table files.
         #[arg(long, default_value = "tables")]
         tables: PathBuf,
@@ -264,16 +268,32 @@ fn dispatch(command: Command) -> Result<()> {
         Command::Build {
             variants,
             soldiers,
+            only_for,
             tables,
             threads,
             json,
         } => {
             let (k_min, k_max) = soldier_range(&soldiers)?;
+            let target = match &only_for {
+                Some(text) => Some(
+                    Position::from_arg(text).with_context(|| format!("bad position '{text}'"))?,
+                ),
+                None => None,
+            };
             let mut all = Vec::new();
             for variant in variants.list()? {
                 let start = std::time::Instant::now();
                 let observer = bars::BuildBars::new(&variant, json);
-                let reports = build::build(&tables, &variant, k_min, k_max, threads, &observer)?;
+                let reports = match &target {
+                    Some(p) => {
+                        let tiers = needed_tiers(p, &variant);
+                        if tiers.is_empty() {
+                            bail!("the game is over in {p}: it needs no tables");
+                        }
+                        build::build_tiers(&tables, &variant, &tiers, threads, &observer)?
+                    }
+                    None => build::build(&tables, &variant, k_min, k_max, threads, &observer)?,
+                };
                 observer.finish();
                 all.push((variant, reports, start.elapsed().as_secs_f64()));
             }

@@ -125,9 +125,15 @@ fn has_legal_move(pos: &Position, variant: &Variant) -> bool {
                 officers == 0 || soldier_steps_exist(pos.soldiers(), pos.empty() | h.bit(), variant)
             })
         }
-        // An officer with an empty neighbour can step, and with none it
-        // cannot jump either; every variant keeps at least the best move.
-        Side::Officers => board::points(pos.officers()).any(|o| o.adjacent() & pos.empty() != 0),
+        // Captures jump over soldiers, so an officer with no empty
+        // neighbour may still move: ask the generator.
+        Side::Officers => {
+            let mut any = false;
+            for_each_officer_move(pos.soldiers(), pos.officers(), variant, |_, _, _| {
+                any = true
+            });
+            any
+        }
     }
 }
 

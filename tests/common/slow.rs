@@ -6,7 +6,7 @@
 //! the board is a small character grid, positions go in and come out as
 //! notation strings (RULES.md section 9), and every table (lines, jumps,
 //! distances, soldier steps) is derived from the prose of the rules at run
-//! time. Clarity comes before speed everywhere.
+//! time (once, then cached). Clarity comes before speed everywhere.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::OnceLock;
@@ -76,7 +76,16 @@ pub fn is_segment(a: Pt, b: Pt) -> bool {
 }
 
 /// The eight directions.
-pub const DIRS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+pub const DIRS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
 
 fn add(p: Pt, d: (i8, i8)) -> Pt {
     (p.0 + d.0, p.1 + d.1)
@@ -109,8 +118,11 @@ fn geometry() -> &'static Geometry {
         let mut jumps = vec![vec![vec![]; 8]; 7];
         for &p in &points {
             // Neighbours: one step in any of the eight directions along a segment.
-            neighbours[p.0 as usize][p.1 as usize] =
-                DIRS.iter().map(|&d| add(p, d)).filter(|&q| is_segment(p, q)).collect();
+            neighbours[p.0 as usize][p.1 as usize] = DIRS
+                .iter()
+                .map(|&d| add(p, d))
+                .filter(|&q| is_segment(p, q))
+                .collect();
             // Jumps: two steps in the same direction, both along segments.
             jumps[p.0 as usize][p.1 as usize] = DIRS
                 .iter()
@@ -136,7 +148,12 @@ fn geometry() -> &'static Geometry {
                 }
             }
         }
-        Geometry { points, neighbours, jumps, distance }
+        Geometry {
+            points,
+            neighbours,
+            jumps,
+            distance,
+        }
     })
 }
 
@@ -198,7 +215,9 @@ pub fn parse_variant(s: &str) -> Var {
     let mut max_on = None;
     let mut trapped = None;
     for item in s.split(',') {
-        let (k, v) = item.split_once('=').unwrap_or_else(|| panic!("bad variant {s:?}"));
+        let (k, v) = item
+            .split_once('=')
+            .unwrap_or_else(|| panic!("bad variant {s:?}"));
         match (k, v) {
             ("soldiers", "closer") => forward = Some(false),
             ("soldiers", "forward") => forward = Some(true),
@@ -246,7 +265,12 @@ pub fn soldier_step_allowed(var: &Var, from: Pt, to: Pt) -> bool {
     }
     if var.forward {
         // Up (straight or diagonal), or the sideways steps a5-b5-c5, g5-f5-e5.
-        let sideways = [((0, 5), (1, 5)), ((1, 5), (2, 5)), ((6, 5), (5, 5)), ((5, 5), (4, 5))]; // a5-b5 b5-c5 g5-f5 f5-e5
+        let sideways = [
+            ((0, 5), (1, 5)),
+            ((1, 5), (2, 5)),
+            ((6, 5), (5, 5)),
+            ((5, 5), (4, 5)),
+        ]; // a5-b5 b5-c5 g5-f5 f5-e5
         to.1 > from.1 || sideways.contains(&(from, to))
     } else {
         fortress_distance(to) < fortress_distance(from)
@@ -275,7 +299,11 @@ impl Pos {
         self.grid[p.0 as usize][p.1 as usize] = c;
     }
     pub fn pieces(&self, c: char) -> Vec<Pt> {
-        points_in_notation_order().iter().copied().filter(|&p| self.at(p) == c).collect()
+        points_in_notation_order()
+            .iter()
+            .copied()
+            .filter(|&p| self.at(p) == c)
+            .collect()
     }
 }
 
@@ -284,7 +312,11 @@ pub fn parse_pos(s: &str) -> Pos {
     assert!(fields.len() == 2 || fields.len() == 3, "bad position {s:?}");
     let ranks: Vec<&str> = fields[0].split('/').collect();
     assert_eq!(ranks.len(), 7, "bad position {s:?}");
-    let mut pos = Pos { grid: [['.'; 8]; 7], side: 's', huff: vec![] };
+    let mut pos = Pos {
+        grid: [['.'; 8]; 7],
+        side: 's',
+        huff: vec![],
+    };
     for (i, text) in ranks.iter().enumerate() {
         let r = 7 - i as i8;
         let files: Vec<i8> = (0..=6).filter(|&f| on_board((f, r))).collect();
@@ -345,7 +377,11 @@ pub fn print_pos(pos: &Pos) -> String {
     let huff = if pos.huff.is_empty() {
         "-".to_string()
     } else {
-        pos.huff.iter().map(|&p| name(p)).collect::<Vec<_>>().join(",")
+        pos.huff
+            .iter()
+            .map(|&p| name(p))
+            .collect::<Vec<_>>()
+            .join(",")
     };
     format!("{} {} {}", rows.join("/"), pos.side, huff)
 }
@@ -380,7 +416,13 @@ pub struct Chain {
 
 /// All complete capture chains of the officer on `start`.
 pub fn capture_chains(pos: &Pos, start: Pt) -> Vec<Chain> {
-    fn go(pos: &Pos, start: Pt, path: &mut Vec<Pt>, taken: &mut BTreeSet<Pt>, out: &mut Vec<Chain>) {
+    fn go(
+        pos: &Pos,
+        start: Pt,
+        path: &mut Vec<Pt>,
+        taken: &mut BTreeSet<Pt>,
+        out: &mut Vec<Chain>,
+    ) {
         let here = *path.last().unwrap();
         let mut went_on = false;
         for &(over, land) in jumps(here) {
@@ -399,7 +441,10 @@ pub fn capture_chains(pos: &Pos, start: Pt) -> Vec<Chain> {
             }
         }
         if !went_on && path.len() > 1 {
-            out.push(Chain { path: path.clone(), taken: taken.clone() });
+            out.push(Chain {
+                path: path.clone(),
+                taken: taken.clone(),
+            });
         }
     }
     let mut out = Vec::new();
@@ -409,7 +454,11 @@ pub fn capture_chains(pos: &Pos, start: Pt) -> Vec<Chain> {
 
 /// `best(o)`: the most soldiers the officer on `o` could take in one move.
 pub fn best(pos: &Pos, o: Pt) -> usize {
-    capture_chains(pos, o).iter().map(|c| c.taken.len()).max().unwrap_or(0)
+    capture_chains(pos, o)
+        .iter()
+        .map(|c| c.taken.len())
+        .max()
+        .unwrap_or(0)
 }
 
 /// A move found by the slow generator.
@@ -437,19 +486,29 @@ fn officer_moves(pos: &Pos, var: &Var) -> Vec<SlowMove> {
     for &o in &officers {
         for &n in neighbours(o) {
             if pos.at(n) == '.' {
-                candidates.entry((o, n, BTreeSet::new())).or_default().push(vec![o, n]);
+                candidates
+                    .entry((o, n, BTreeSet::new()))
+                    .or_default()
+                    .push(vec![o, n]);
             }
         }
         for chain in capture_chains(pos, o) {
             let end = *chain.path.last().unwrap();
-            candidates.entry((o, end, chain.taken.clone())).or_default().push(chain.path);
+            candidates
+                .entry((o, end, chain.taken.clone()))
+                .or_default()
+                .push(chain.path);
         }
     }
 
     let mut out = Vec::new();
     for ((start, end, taken), paths) in candidates {
         let c = taken.len();
-        let enough = if var.max_on { c >= m_all } else { m_all == 0 || c > 0 };
+        let enough = if var.max_on {
+            c >= m_all
+        } else {
+            m_all == 0 || c > 0
+        };
         let legal = match var.capture {
             Capture::Mandatory => enough,
             Capture::Huff | Capture::Free => true,
@@ -479,7 +538,13 @@ fn officer_moves(pos: &Pos, var: &Var) -> Vec<SlowMove> {
         let is_step = c == 0;
         let mut spellings: Vec<String> = paths
             .iter()
-            .map(|p| if is_step { format!("{}-{}", name(p[0]), name(p[1])) } else { path_notation(p) })
+            .map(|p| {
+                if is_step {
+                    format!("{}-{}", name(p[0]), name(p[1]))
+                } else {
+                    path_notation(p)
+                }
+            })
             .collect();
         // Printed with the path whose list of point names sorts first.
         let first = paths
@@ -493,7 +558,11 @@ fn officer_moves(pos: &Pos, var: &Var) -> Vec<SlowMove> {
         };
         spellings.sort();
         spellings.dedup();
-        out.push(SlowMove { notation, spellings, result: print_pos(&after) });
+        out.push(SlowMove {
+            notation,
+            spellings,
+            result: print_pos(&after),
+        });
     }
     out
 }
@@ -532,7 +601,11 @@ fn soldier_moves(pos: &Pos, var: &Var) -> Vec<SlowMove> {
             after.side = 'o';
             after.huff = vec![];
             let n = prefix.unwrap();
-            out.push(SlowMove { notation: n.clone(), spellings: vec![n], result: print_pos(&after) });
+            out.push(SlowMove {
+                notation: n.clone(),
+                spellings: vec![n],
+                result: print_pos(&after),
+            });
             continue;
         }
         for (from, to) in soldier_steps(&board, var) {
@@ -546,7 +619,11 @@ fn soldier_moves(pos: &Pos, var: &Var) -> Vec<SlowMove> {
                 Some(p) => format!("{p}:{step}"),
                 None => step,
             };
-            out.push(SlowMove { notation: n.clone(), spellings: vec![n], result: print_pos(&after) });
+            out.push(SlowMove {
+                notation: n.clone(),
+                spellings: vec![n],
+                result: print_pos(&after),
+            });
         }
     }
     out
@@ -616,5 +693,8 @@ pub fn perft(pos: &str, variant: &str, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    successors(pos, variant).iter().map(|c| perft(c, variant, depth - 1)).sum()
+    successors(pos, variant)
+        .iter()
+        .map(|c| perft(c, variant, depth - 1))
+        .sum()
 }

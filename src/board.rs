@@ -442,9 +442,39 @@ pub fn points(mut b: Bitboard) -> impl Iterator<Item = Point> {
     })
 }
 
-/// Mirror every point of a bitboard.
+/// Mirror images of each byte of a bitboard: `MIRROR_BYTES[i][x]` is the
+/// mirror of the points `8i..8i+8` given by the bits of `x`.
+const MIRROR_BYTES: [[u64; 256]; 5] = {
+    let mut t = [[0u64; 256]; 5];
+    let mut i = 0;
+    while i < 5 {
+        let mut x = 0;
+        while x < 256 {
+            let mut out = 0u64;
+            let mut j = 0;
+            while j < 8 {
+                let p = i * 8 + j;
+                if (x >> j) & 1 == 1 && p < NUM_POINTS {
+                    out |= 1 << MIRROR[p];
+                }
+                j += 1;
+            }
+            t[i][x] = out;
+            x += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Mirror every point of a bitboard (five table lookups).
+#[inline]
 pub fn mirror_bb(b: Bitboard) -> Bitboard {
-    points(b).fold(0, |acc, p| acc | p.mirror().bit())
+    MIRROR_BYTES[0][(b & 0xff) as usize]
+        | MIRROR_BYTES[1][((b >> 8) & 0xff) as usize]
+        | MIRROR_BYTES[2][((b >> 16) & 0xff) as usize]
+        | MIRROR_BYTES[3][((b >> 24) & 0xff) as usize]
+        | MIRROR_BYTES[4][((b >> 32) & 0xff) as usize]
 }
 
 /// The number of line segments on the board (each counted once).
@@ -623,6 +653,19 @@ mod tests {
         let mut j: Vec<_> = p("c6").jumps().map(|j| j.land.name()).collect();
         j.sort();
         assert_eq!(j, ["c4", "e6"]);
+    }
+
+    #[test]
+    fn mirror_table_matches_points() {
+        let mut x = 0x1234_5678_9u64 & ALL;
+        for _ in 0..1000 {
+            x = (x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407))
+                & ALL;
+            let slow = points(x).fold(0, |acc, p| acc | p.mirror().bit());
+            assert_eq!(mirror_bb(x), slow);
+        }
     }
 
     #[test]

@@ -107,12 +107,16 @@ impl Ord for Value {
     }
 }
 
+fn plies_word(d: u16) -> &'static str {
+    if d == 1 { "ply" } else { "plies" }
+}
+
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Value::Win(d) => write!(f, "win in {d} plies"),
+            Value::Win(d) => write!(f, "win in {d} {}", plies_word(*d)),
             Value::Draw => f.write_str("draw"),
-            Value::Loss(d) => write!(f, "loss in {d} plies"),
+            Value::Loss(d) => write!(f, "loss in {d} {}", plies_word(*d)),
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::board;
 use crate::index::{self, TierKey};
 use crate::position::{Position, Side};
 use crate::rules::{self, Variant};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, RwLock};
 
 /// Read access to the values of solved canonical tiers.
@@ -94,7 +94,7 @@ impl<'a> Lookup<'a> {
         Lookup {
             store,
             variant,
-            cache: HashMap::new(),
+            cache: HashMap::default(),
         }
     }
 

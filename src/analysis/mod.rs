@@ -1,0 +1,360 @@
+//! Variant-balance statistics from built tables (DESIGN.md, the users' third
+//! job): who wins how often under each rule variant, the longest forced
+//! wins, the *critical mass* of soldiers, and how much one rule switch
+//! changes the values.
+//!
+//! Everything here is computed **from the table files** (nothing is solved
+//! again) into plain serde-serialisable structs ([`Report`]), then rendered
+//! into the files of a report folder ([`render`]: Markdown, JSON, CSV and
+//! SVG plots) as strings. Nothing here prints or writes files; the
+//! `asalto report` command does.
+//!
+//! # What the numbers count
+//!
+//! Tables store only *canonical* tiers (a tier whose soldiers outside the
+//! fortress are not larger than their mirror image, see [`crate::index`]).
+//! Two counts are given for every population:
+//!
+//! * **stored**: positions stored in the tables, after the mirror (the sums
+//!   equal the table headers' counts);
+//! * **positions**: every position those tiers stand for, mirror images
+//!   counted: a stored position of a tier that is not its own mirror image
+//!   counts twice (its mirror image lies in the mirrored tier, which is not
+//!   stored), one of a self-mirror tier once (both images are stored).
+//!
+//! Shares are taken over *positions*. Win, draw and loss are for the side
+//! to move, with best play (RULES.md section 8). Positions whose game is
+//! already over (fewer than 9 soldiers, fortress full, no officer) are in
+//! no table and in no count; stored positions never carry huff rights.
+//!
+//! On partial tables (built with `asalto build --for`) every number covers
+//! the tiers present only, and the report says so.
+//!
+//! ```no_run
+//! use asalto_tb::analysis::{self, Request};
+//! use asalto_tb::Variant;
+//! let req = Request::new("tables", vec![Variant::ASSAUT, Variant::ASALTO], 9, 10);
+//! let report = analysis::analyse(&req, &|_| {}).unwrap();
+//! for file in analysis::render(&report).unwrap() {
+//!     std::fs::write(file.name, file.contents).unwrap();
+//! }
+//! ```
+
+mod critical;
+mod plots;
+mod report;
+mod sensitivity;
+mod stats;
+
+pub use critical::{
+    CriticalMass, CriticalMassSection, CriticalRow, FORMATION_RULE, PlacementValue, critical_mass,
+    formation, formation_order, placements,
+};
+pub use report::{OutputFile, render, summary_text};
+pub use sensitivity::{
+    DiffCounts, Pair, PairTable, Sensitivity, SwitchSummary, differing_switch, sensitivity,
+};
+pub use stats::{
+    Example, Population, TableStats, WdlCounts, complete_positions, complete_tiers,
+    table_stats,
+};
+
+use crate::rules::Variant;
+use crate::solve::SolveError;
+use crate::table::{TableError, TableSet, table_path};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// What to report on.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The folder of table files.
+    pub tables: PathBuf,
+    /// The variants, in report order.
+    pub variants: Vec<Variant>,
+    /// Fewest soldiers.
+    pub k_min: u8,
+    /// Most soldiers.
+    pub k_max: u8,
+    /// Report over the tables present when some are missing (listing the
+    /// missing ones) instead of failing.
+    pub allow_missing: bool,
+    /// Worker threads (0 = one per core). Results do not depend on it.
+    pub threads: usize,
+}
+
+impl Request {
+    /// A request for `variants` with `k_min..=k_max` soldiers over the tables
+    /// under `tables`, failing on missing tables, all cores.
+    pub fn new(tables: impl Into<PathBuf>, variants: Vec<Variant>, k_min: u8, k_max: u8) -> Self {
+        Request {
+            tables: tables.into(),
+            variants,
+            k_min,
+            k_max,
+            allow_missing: false,
+            threads: 0,
+        }
+    }
+}
+
+/// Progress of an analysis, passed to the progress callback.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// What is being done, e.g. `assaut 2o9s: counting`.
+    pub what: String,
+    /// Positions done in this step.
+    pub done: u64,
+    /// Positions in this step.
+    pub total: u64,
+}
+
+/// Why an analysis failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    /// Table files the report needs are missing.
+    #[error("missing tables: {} (build them with `asalto build`, or pass --build)", list_paths(.0))]
+    Missing(Vec<PathBuf>),
+    /// A table file is unsound.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// Reading values failed.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// The request makes no sense.
+    #[error("{0}")]
+    Request(String),
+    /// A plot could not be drawn.
+    #[error("cannot draw plot {name}: {why}")]
+    Plot {
+        /// The plot's file name.
+        name: String,
+        /// What went wrong.
+        why: String,
+    },
+}
+
+fn list_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A variant as described in a report.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantSummary {
+    /// Its name: the preset name or the switch list.
+    pub name: String,
+    /// Its folder name under the tables folder.
+    pub slug: String,
+    /// Soldier rule.
+    pub soldiers: String,
+    /// Capture rule.
+    pub capture: String,
+    /// `on` or `off`.
+    pub max: String,
+    /// Trapped rule.
+    pub trapped: String,
+    /// The rule sheet of a preset.
+    pub source: Option<String>,
+}
+
+impl VariantSummary {
+    /// The summary of `v`.
+    pub fn of(v: &Variant) -> VariantSummary {
+        VariantSummary {
+            name: v.to_string(),
+            slug: v.slug(),
+            soldiers: v.soldiers.name().to_string(),
+            capture: v.capture.name().to_string(),
+            max: if v.max { "on" } else { "off" }.to_string(),
+            trapped: v.trapped.name().to_string(),
+            source: Variant::PRESETS
+                .iter()
+                .find(|(_, p, _)| p == v)
+                .map(|(_, _, s)| s.to_string()),
+        }
+    }
+}
+
+/// A term of the report and what it means.
+#[derive(Clone, Debug, Serialize)]
+pub struct Definition {
+    /// The term, as used in column names.
+    pub term: String,
+    /// What it counts or means.
+    pub meaning: String,
+}
+
+/// A variant-balance report: every number the report files show.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// The version of `asalto-tb` that made the report.
+    pub tool_version: String,
+    /// The folder of table files read.
+    pub tables_dir: String,
+    /// Fewest soldiers asked for.
+    pub soldiers_min: u8,
+    /// Most soldiers asked for.
+    pub soldiers_max: u8,
+    /// The variants, in report order.
+    pub variants: Vec<VariantSummary>,
+    /// Whether some table read holds only part of its tiers (built with
+    /// `asalto build --for`) or some table is missing: then every number
+    /// covers the tiers present only.
+    pub partial: bool,
+    /// Table files asked for but missing (only with
+    /// [`Request::allow_missing`]).
+    pub missing_tables: Vec<String>,
+    /// What the terms and counts mean.
+    pub definitions: Vec<Definition>,
+    /// Statistics of each table read, by variant, soldiers, officers.
+    pub tables: Vec<TableStats>,
+    /// Critical mass of soldiers, per variant.
+    pub critical_mass: CriticalMassSection,
+    /// How much each rule switch changes the values (when more than one
+    /// variant is reported).
+    pub sensitivity: Option<Sensitivity>,
+}
+
+impl Report {
+    /// The statistics of one table, if it was read.
+    pub fn table(&self, variant: &str, n: u8, k: u8) -> Option<&TableStats> {
+        self.tables
+            .iter()
+            .find(|t| t.variant == variant && t.n == n && t.k == k)
+    }
+}
+
+/// The table files `(variant, n, k)` of a request that do not exist, in
+/// report order.
+pub fn missing_tables(dir: &Path, variants: &[Variant], k_min: u8, k_max: u8) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for v in variants {
+        for k in k_min..=k_max {
+            for n in 1..=2u8 {
+                let p = table_path(dir, v, n, k);
+                if !p.is_file() {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The definitions printed with every report.
+fn definitions() -> Vec<Definition> {
+    let d = |term: &str, meaning: &str| Definition {
+        term: term.to_string(),
+        meaning: meaning.to_string(),
+    };
+    vec![
+        d(
+            "stored",
+            "positions stored in the tables, after the mirror: only canonical tiers (soldiers outside the fortress not larger than their mirror image) are stored; sums equal the table headers' counts",
+        ),
+        d(
+            "positions",
+            "every position the stored tiers stand for, mirror images counted: a stored position of a tier that is not its own mirror image counts twice, one of a self-mirror tier once",
+        ),
+        d(
+            "win / draw / loss",
+            "the game-theoretic result for the side to move with best play (RULES.md section 8); shares (%) are taken over 'positions'",
+        ),
+        d(
+            "officers to move / soldiers to move",
+            "the positions of a table with that side to move (every stored position, any placement of the pieces)",
+        ),
+        d(
+            "natural",
+            "two officers, both inside the fortress, soldiers to move, no huff rights (stored positions never carry huff rights); the result is the soldiers'",
+        ),
+        d(
+            "plies",
+            "one player's turn (a huff and the move after it count as one ply); a longest win is the largest distance to the end among positions won by the side to move, a longest loss the largest among positions it loses",
+        ),
+        d("critical mass", FORMATION_RULE),
+        d(
+            "rule sensitivity",
+            "for two variants that differ in exactly one switch: the share of positions (of the tiers stored in both tables, both sides to move, mirror images counted) whose win/draw/loss differs; 'toward soldiers' counts positions where the second variant is better for the soldiers",
+        ),
+    ]
+}
+
+/// Compute a report from the tables of a request. `progress` is called
+/// from worker threads as positions are read.
+pub fn analyse(
+    req: &Request,
+    progress: &(dyn Fn(&Step) + Sync),
+) -> Result<Report, AnalysisError> {
+    if req.variants.is_empty() {
+        return Err(AnalysisError::Request("no variant to report on".into()));
+    }
+    if req.k_min < 9 || req.k_max > 24 || req.k_min > req.k_max {
+        return Err(AnalysisError::Request(format!(
+            "soldiers must be a range within 9..=24, not {}..={}",
+            req.k_min, req.k_max
+        )));
+    }
+    let mut variants = req.variants.clone();
+    let mut seen = std::collections::HashSet::new();
+    variants.retain(|v| seen.insert(*v));
+    let missing = missing_tables(&req.tables, &variants, req.k_min, req.k_max);
+    if !missing.is_empty() && !req.allow_missing {
+        return Err(AnalysisError::Missing(missing));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(req.threads)
+        .build()
+        .map_err(|_| AnalysisError::Request(format!("cannot start {} threads", req.threads)))?;
+    let sets: Vec<TableSet> = variants
+        .iter()
+        .map(|v| TableSet::open(&req.tables, v))
+        .collect();
+
+    let mut tables = Vec::new();
+    for set in &sets {
+        for k in req.k_min..=req.k_max {
+            for n in 1..=2u8 {
+                if let Some(t) = set.table(n, k)? {
+                    tables.push(pool.install(|| table_stats(&t, progress))?);
+                }
+            }
+        }
+    }
+    if tables.is_empty() {
+        return Err(AnalysisError::Request(format!(
+            "no table to report on under {}",
+            req.tables.display()
+        )));
+    }
+    let mut critical = Vec::new();
+    for set in &sets {
+        critical.push(critical_mass(set, req.k_min, req.k_max)?);
+    }
+    let sens = if variants.len() > 1 {
+        Some(pool.install(|| sensitivity(&sets, req.k_min, req.k_max, progress))?)
+    } else {
+        None
+    };
+    let partial = !missing.is_empty() || tables.iter().any(|t| !t.complete);
+    Ok(Report {
+        tool_version: env!("CARGO_PKG_VERSION").to_string(),
+        tables_dir: req.tables.display().to_string(),
+        soldiers_min: req.k_min,
+        soldiers_max: req.k_max,
+        variants: variants.iter().map(VariantSummary::of).collect(),
+        partial,
+        missing_tables: missing.iter().map(|p| p.display().to_string()).collect(),
+        definitions: definitions(),
+        tables,
+        critical_mass: CriticalMassSection {
+            rule: FORMATION_RULE.to_string(),
+            variants: critical,
+        },
+        sensitivity: sens,
+    })
+}

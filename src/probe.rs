@@ -46,7 +46,7 @@ pub fn analyse(
     variant: &Variant,
     pos: &Position,
 ) -> Result<Analysis, SolveError> {
-    let mut look = Lookup::new(store, *variant);
+    let mut look = Lookup::probing(store, *variant);
     let over = rules::outcome(pos, variant);
     let value = match over {
         Some(w) if w == pos.side() => Value::Win(0),

@@ -6,6 +6,7 @@
 //! table problem, ...), 2 a usage error reported by the argument parser.
 
 mod bars;
+mod bench;
 mod output;
 
 use anyhow::{Context, Result, bail};
@@ -22,7 +23,7 @@ use std::process::ExitCode;
 const POSITION_HELP: &str = "Position: notation '<board> <side> [<huff>]' (RULES.md section 9; \
 quote it or pass it as separate words), 'start' (officers on c6 e6) or 'start:c7,e5'";
 
-const VARIANT_HELP: &str = "Rule variant: a preset (assaut, assaut-mdj, asalto, assault) or \
+pub(crate) const VARIANT_HELP: &str = "Rule variant: a preset (assaut, assaut-mdj, asalto, assault) or \
 soldiers=closer|forward,capture=huff|mandatory|free,max=on|off,trapped=soldiers-win|soldiers-lose";
 
 /// Solver and tablebase tool for Asalto (Assaut, Officers and Sepoys).
@@ -140,6 +141,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Measure speed and size: solving rate (1 and 2 threads), optionally a
+    /// full build, table size per position, probe time, query process time.
+    /// Writes scripts/bench-runs/<date>-<host>/bench.json.
+    Bench(bench::BenchArgs),
     /// List the table files present, with their variant, sizes and counts.
     Info {
         /// Folder of table files.
@@ -324,6 +329,7 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
+        Command::Bench(args) => bench::run(args),
         Command::Info { tables, json } => {
             output::info(&tables, json);
             Ok(())

@@ -17,6 +17,13 @@ pub trait TierStore: Sync {
     /// The value codes ([`Value::code`]) of canonical tier `key`, indexed as in
     /// [`crate::index`], or `None` when the tier is not available.
     fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError>;
+
+    /// The value code of one position of canonical tier `key`, or `None`
+    /// when the tier is not available. Stores that can read one value
+    /// without the whole tier (table files) override this.
+    fn code(&self, key: &TierKey, index: u32) -> Result<Option<u16>, SolveError> {
+        Ok(self.tier(key)?.map(|t| t[index as usize]))
+    }
 }
 
 /// Solved tiers held in memory.
@@ -79,6 +86,13 @@ impl TierStore for Layered<'_> {
             None => self.1.tier(key),
         }
     }
+
+    fn code(&self, key: &TierKey, index: u32) -> Result<Option<u16>, SolveError> {
+        match self.0.code(key, index)? {
+            Some(c) => Ok(Some(c)),
+            None => self.1.code(key, index),
+        }
+    }
 }
 
 /// Values of positions from a store, with a cache of the tiers it touched.
@@ -86,15 +100,29 @@ pub struct Lookup<'a> {
     store: &'a dyn TierStore,
     variant: Variant,
     cache: HashMap<TierKey, Arc<[u16]>>,
+    /// Read single values instead of caching whole tiers.
+    single: bool,
 }
 
 impl<'a> Lookup<'a> {
-    /// A lookup over `store` for `variant`.
+    /// A lookup over `store` for `variant` that caches every tier it reads
+    /// (for solving, where a tier's neighbours are read over and over).
     pub fn new(store: &'a dyn TierStore, variant: Variant) -> Lookup<'a> {
         Lookup {
             store,
             variant,
             cache: HashMap::default(),
+            single: false,
+        }
+    }
+
+    /// A lookup that reads single values and caches no tiers (for probing
+    /// a few positions: a table file then decompresses one block per
+    /// stream, not the whole tier).
+    pub fn probing(store: &'a dyn TierStore, variant: Variant) -> Lookup<'a> {
+        Lookup {
+            single: true,
+            ..Lookup::new(store, variant)
         }
     }
 
@@ -120,6 +148,13 @@ impl<'a> Lookup<'a> {
     /// tier (the game not over by rules 1-3).
     pub fn stored(&mut self, pos: &Position) -> Result<Value, SolveError> {
         let (key, i) = index::locate(pos).ok_or(SolveError::NotInTier(*pos))?;
+        if self.single {
+            let code = self
+                .store
+                .code(&key, i)?
+                .ok_or(SolveError::MissingTier(key))?;
+            return Ok(Value::from_code(code));
+        }
         Ok(Value::from_code(self.tier(&key)?[i as usize]))
     }
 

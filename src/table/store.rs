@@ -123,6 +123,14 @@ impl TierStore for TableSet {
             Some(t) => t.tier(key).map_err(store),
         }
     }
+
+    fn code(&self, key: &TierKey, index: u32) -> Result<Option<u16>, SolveError> {
+        let store = |e: TableError| SolveError::Store(e.to_string());
+        match self.table(key.n, key.k).map_err(store)? {
+            None => Ok(None),
+            Some(t) => Ok(t.probe(key, index).map_err(store)?.map(|v| v.code())),
+        }
+    }
 }
 
 /// Every table file (`*.atb`) in the variant folders under `dir`, sorted by

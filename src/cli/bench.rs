@@ -1,0 +1,298 @@
+//! `asalto bench`: measures the figures of the speed issue and records them
+//! with their provenance (command, machine, version, raw numbers) in
+//! `scripts/bench-runs/<date>-<host>/bench.json`.
+
+use anyhow::{Context, Result, bail};
+use asalto_tb::build::{self, Quiet};
+use asalto_tb::index::{self, TierKey};
+use asalto_tb::solve::{Lookup, MemoryStore, Solver, Stats};
+use asalto_tb::table::{TableSet, table_path};
+use asalto_tb::{Position, Variant};
+use clap::Args;
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+/// The closure solved in memory to measure the solving rate: two officers,
+/// ten soldiers, about 13.5 million positions.
+const RATE_POSITION: &str = "S1S/3/OSS1S1O/2SSS2/3S3/1S1/3 s";
+
+/// Arguments of `asalto bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    #[arg(long, short, default_value = "assaut", help = super::VARIANT_HELP)]
+    variant: String,
+    /// Folder of built tables to measure size and probe speed on (the
+    /// tables of the variant up to 9 soldiers; see --build-to).
+    #[arg(long, default_value = "tables")]
+    tables: PathBuf,
+    /// Also time a complete build of every table up to this many soldiers
+    /// into a fresh folder under target/ (9 takes tens of minutes here).
+    #[arg(long, value_name = "K")]
+    build_to: Option<u8>,
+    /// Position whose closure is solved in memory for the rate.
+    #[arg(long, default_value = RATE_POSITION, allow_hyphen_values = true)]
+    rate_position: String,
+    /// Random probes for the probe timing.
+    #[arg(long, default_value_t = 20_000)]
+    probes: usize,
+    /// Folder for the results (a subfolder <date>-<host> is made).
+    #[arg(long, default_value = "scripts/bench-runs")]
+    out: PathBuf,
+}
+
+fn machine() -> serde_json::Value {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".into());
+    let mem = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
+        s.lines()
+            .find(|l| l.starts_with("MemTotal"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<u64>().ok())
+            .map(|kb| kb * 1024)
+    });
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|_| "unknown".into());
+    json!({
+        "cores": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        "memory_bytes": mem,
+        "cpu": cpu,
+        "host": host,
+        "os": std::env::consts::OS,
+        "arch": std::env::consts::ARCH,
+    })
+}
+
+fn solve_rate(variant: &Variant, pos: &Position, threads: usize) -> Result<Stats> {
+    let solver = Solver::new(*variant).threads(threads);
+    let tiers = solver.closure_of(pos);
+    let memory = MemoryStore::new();
+    Ok(solver.solve_into(&tiers, &memory, &|_| {}, |k, c| {
+        memory.insert(*k, c);
+        Ok(())
+    })?)
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(|a, b| a.partial_cmp(b).expect("no NaN"));
+    Some(v[v.len() / 2])
+}
+
+/// Run the benchmark.
+pub fn run(args: BenchArgs) -> Result<()> {
+    let variant: Variant = args.variant.parse()?;
+    let command: Vec<String> = std::env::args().collect();
+    let pos = Position::from_arg(&args.rate_position).context("bad --rate-position")?;
+    let mut raw = serde_json::Map::new();
+
+    // 1. Solving rate, 1 and 2 threads.
+    eprintln!("rate: solving the closure of {pos} in memory, 1 thread, then 2 ...");
+    let one = solve_rate(&variant, &pos, 1)?;
+    let two = solve_rate(&variant, &pos, 2)?;
+    let rate_per_core = one.rate();
+    let speedup = two.rate() / one.rate();
+    raw.insert(
+        "rate_run".into(),
+        json!({"position": pos.to_string(), "tiers": one.tiers, "positions": one.positions,
+               "seconds_1_thread": one.seconds, "seconds_2_threads": two.seconds}),
+    );
+
+    // 2. Optional full build.
+    let mut seconds_to = serde_json::Map::new();
+    let mut build_tables = None;
+    if let Some(k) = args.build_to {
+        if !(9..=24).contains(&k) {
+            bail!("--build-to must be within 9..=24");
+        }
+        let dir = PathBuf::from("target/bench-tables");
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).context("clear target/bench-tables")?;
+        }
+        eprintln!(
+            "build: every {variant} table up to {k} soldiers into {} ...",
+            dir.display()
+        );
+        let start = Instant::now();
+        let reports = build::build(&dir, &variant, 9, k, 0, &Quiet)?;
+        let secs = start.elapsed().as_secs_f64();
+        let positions: u64 = reports.iter().map(|r| r.info.positions).sum();
+        seconds_to.insert(format!("seconds_to_{k}"), json!(secs));
+        raw.insert(
+            "build_run".into(),
+            json!({"soldiers": k, "seconds": secs, "positions": positions,
+                   "files": reports.iter().map(|r| json!({"file": format!("{}o{}s", r.n, r.k),
+                        "positions": r.info.positions, "seconds": r.seconds})).collect::<Vec<_>>()}),
+        );
+        build_tables = Some(dir);
+    }
+    let peak = build::peak_rss_bytes();
+    let tables_dir = build_tables.unwrap_or(args.tables.clone());
+
+    // 3. Sizes, probes and a cold query, from tables up to 9 soldiers.
+    let set = TableSet::open(&tables_dir, &variant);
+    let mut present = Vec::new();
+    for n in 1..=2u8 {
+        if let Some(t) = set.table(n, 9)? {
+            present.push(t);
+        }
+    }
+    let (mut wdl_bits, mut total_bits, mut probe_us, mut cold_ms) = (None, None, None, None);
+    if !present.is_empty() {
+        let positions: u64 = present.iter().map(|t| t.info().positions).sum();
+        let wdl: u64 = present.iter().map(|t| t.info().wdl_bytes).sum();
+        let all: u64 = present.iter().map(|t| t.info().file_bytes).sum();
+        wdl_bits = Some(wdl as f64 * 8.0 / positions as f64);
+        total_bits = Some(all as f64 * 8.0 / positions as f64);
+        raw.insert(
+            "tables".into(),
+            json!(
+                present
+                    .iter()
+                    .map(|t| json!({"file": t.path().display().to_string(),
+                "positions": t.info().positions, "wdl_bytes": t.info().wdl_bytes,
+                "file_bytes": t.info().file_bytes}))
+                    .collect::<Vec<_>>()
+            ),
+        );
+        // Random positions of the biggest table, probed through the prober.
+        let table = present.last().expect("non-empty");
+        let keys: Vec<TierKey> = table.tier_keys().collect();
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let sample: Vec<Position> = (0..args.probes)
+            .map(|_| {
+                let key = keys[(next() % keys.len() as u64) as usize];
+                index::position_at(&key, (next() % key.size()) as u32)
+            })
+            .collect();
+        // Single-value probes (one block per stream decompressed unless the
+        // per-thread block cache has it); a first pass warms the page cache.
+        let mut look = Lookup::probing(&set, variant);
+        for p in &sample {
+            look.value(p)?;
+        }
+        let mut times = Vec::with_capacity(sample.len());
+        for p in &sample {
+            let t = Instant::now();
+            std::hint::black_box(look.value(p)?);
+            times.push(t.elapsed().as_secs_f64() * 1e6);
+        }
+        probe_us = median(times);
+        // A fresh process answering a query from the tables.
+        let exe = std::env::current_exe()?;
+        let q = index::position_at(&keys[keys.len() / 2], 0).to_string();
+        let mut runs = Vec::new();
+        for _ in 0..7 {
+            let t = Instant::now();
+            let o = Command::new(&exe)
+                .args([
+                    "query",
+                    "--json",
+                    "--variant",
+                    &variant.to_string(),
+                    "--tables",
+                ])
+                .arg(&tables_dir)
+                .arg(&q)
+                .output()?;
+            if !o.status.success() {
+                bail!(
+                    "query failed: {}",
+                    String::from_utf8_lossy(&o.stderr).trim()
+                );
+            }
+            runs.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        cold_ms = median(runs.clone());
+        raw.insert("query_runs_ms".into(), json!(runs));
+        raw.insert("query_position".into(), json!(q));
+    } else {
+        eprintln!(
+            "no {variant} tables with 9 soldiers under {} (e.g. {}): sizes and probes not measured",
+            tables_dir.display(),
+            table_path(&tables_dir, &variant, 2, 9).display()
+        );
+    }
+
+    let result = json!({
+        "command": command.join(" "),
+        "machine": machine(),
+        "tool_version": env!("CARGO_PKG_VERSION"),
+        "variant": variant.to_string(),
+        "rate_per_core": rate_per_core,
+        "speedup_2_threads": speedup,
+        "seconds_to_9": seconds_to.get("seconds_to_9").cloned().unwrap_or(serde_json::Value::Null),
+        "seconds_to_12": seconds_to.get("seconds_to_12").cloned().unwrap_or(serde_json::Value::Null),
+        "peak_rss_bytes": peak,
+        "wdl_bits_per_position": wdl_bits,
+        "total_bits_per_position": total_bits,
+        "probe_median_us": probe_us,
+        "query_cold_ms": cold_ms,
+        "raw": raw,
+    });
+
+    let fmt = |v: Option<f64>, unit: &str| {
+        v.map_or("not measured".to_string(), |x| format!("{x:.3} {unit}"))
+    };
+    println!(
+        "asalto bench ({variant}), {}",
+        machine()["cpu"].as_str().unwrap_or("?")
+    );
+    println!(
+        "  rate per core (1 thread)     {:.3e} positions/s",
+        rate_per_core
+    );
+    println!("  speedup with 2 threads       {speedup:.2}x");
+    for (k, v) in &seconds_to {
+        println!("  {k:<28} {:.1} s", v.as_f64().unwrap_or(0.0));
+    }
+    println!(
+        "  peak memory                  {}",
+        fmt(peak.map(|b| b as f64 / (1u64 << 30) as f64), "GiB")
+    );
+    println!(
+        "  WDL size                     {}",
+        fmt(wdl_bits, "bits/position")
+    );
+    println!(
+        "  total size                   {}",
+        fmt(total_bits, "bits/position")
+    );
+    println!("  random probe, warm, median   {}", fmt(probe_us, "us"));
+    println!("  query process, median        {}", fmt(cold_ms, "ms"));
+
+    let date = std::process::Command::new("date")
+        .arg("+%Y-%m-%d")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "undated".into());
+    let host = result["machine"]["host"]
+        .as_str()
+        .unwrap_or("host")
+        .to_string();
+    let dir = args.out.join(format!("{date}-{host}"));
+    std::fs::create_dir_all(&dir).with_context(|| format!("create {}", dir.display()))?;
+    let path = dir.join("bench.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&result)? + "\n")
+        .with_context(|| format!("write {}", path.display()))?;
+    println!("results: {}", path.display());
+    Ok(())
+}

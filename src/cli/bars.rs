@@ -5,13 +5,19 @@ use asalto_tb::Variant;
 use asalto_tb::build::{BuildObserver, FileReport};
 use asalto_tb::solve::Progress;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::sync::Mutex;
+use std::time::Instant;
 
 /// Shows one bar for the table file being built and a line per file done.
+/// When stderr is not a terminal (a log file), prints a progress line every
+/// minute instead of the bar.
 pub struct BuildBars {
     variant: String,
     bar: Mutex<Option<ProgressBar>>,
     quiet: bool,
+    /// Start of the current file and time of the last log line.
+    log: Mutex<(Instant, Instant, String)>,
 }
 
 impl BuildBars {
@@ -21,6 +27,7 @@ impl BuildBars {
             variant: variant.to_string(),
             bar: Mutex::new(None),
             quiet,
+            log: Mutex::new((Instant::now(), Instant::now(), String::new())),
         }
     }
 
@@ -42,6 +49,11 @@ impl BuildObserver for BuildBars {
             .expect("valid template"),
         );
         bar.set_message(format!("{} {n}o{k}s ({tiers} tiers)", self.variant));
+        *self.log.lock().expect("log lock") = (
+            Instant::now(),
+            Instant::now(),
+            format!("{} {n}o{k}s", self.variant),
+        );
         if let Some(old) = self.bar.lock().expect("bar lock").replace(bar) {
             old.finish_and_clear();
         }
@@ -50,6 +62,28 @@ impl BuildObserver for BuildBars {
     fn progress(&self, p: &Progress) {
         if let Some(b) = self.bar.lock().expect("bar lock").as_ref() {
             b.set_position(p.positions_done);
+        }
+        if self.quiet || std::io::stderr().is_terminal() {
+            return;
+        }
+        let mut log = self.log.lock().expect("log lock");
+        if log.1.elapsed().as_secs() >= 60 {
+            log.1 = Instant::now();
+            let secs = log.0.elapsed().as_secs_f64();
+            let rate = p.positions_done as f64 / secs.max(1e-9);
+            let left = p.positions_total.saturating_sub(p.positions_done) as f64 / rate.max(1.0);
+            eprintln!(
+                "{}: {}/{} tiers, {}/{} positions ({:.1}%), {:.3e} positions/s, {:.0} s so far, about {:.0} s left",
+                log.2,
+                p.tiers_done,
+                p.tiers_total,
+                p.positions_done,
+                p.positions_total,
+                100.0 * p.positions_done as f64 / p.positions_total.max(1) as f64,
+                rate,
+                secs,
+                left
+            );
         }
     }
 

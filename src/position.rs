@@ -478,7 +478,8 @@ mod tests {
 
     #[test]
     fn errors() {
-        let cases: &[(&str, fn(&PositionError) -> bool)] = &[
+        type Check = fn(&PositionError) -> bool;
+        let cases: &[(&str, Check)] = &[
             ("3/O1O/7/7/7/3 s", |e| {
                 matches!(e, PositionError::RankCount(6))
             }),

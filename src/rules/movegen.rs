@@ -80,9 +80,8 @@ pub fn capture_chains(start: Point, soldiers: Bitboard, blockers: Bitboard) -> V
 pub fn static_outcome(pos: &Position) -> Option<Side> {
     if pos.soldiers().count_ones() < 9 {
         Some(Side::Officers)
-    } else if pos.soldiers() & FORTRESS == FORTRESS {
-        Some(Side::Soldiers)
-    } else if pos.officers() == 0 {
+    } else if pos.soldiers() & FORTRESS == FORTRESS || pos.officers() == 0 {
+        // Rule 2 (fortress full) or rule 3 (no officer left).
         Some(Side::Soldiers)
     } else {
         None

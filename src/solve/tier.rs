@@ -110,9 +110,9 @@ pub fn check_tier(
         derived[node] = value_of(node, &derived);
     }
     let mut bad = Vec::new();
-    for node in 0..g.stored {
+    for (node, &code) in codes.iter().enumerate().take(g.stored) {
         let d = value_of(node, &derived);
-        let stored = Value::from_code(codes[node]);
+        let stored = Value::from_code(code);
         if d != stored {
             bad.push(Inconsistency {
                 index: node as u32,

@@ -558,6 +558,17 @@ mod tests {
         }
     }
 
+    /// The left-half step lists of RULES.md section 3, and their mirrors.
+    fn check_steps(table: &[Bitboard; NUM_POINTS], want: &[(&str, &[&str])]) {
+        for (from, to) in want {
+            assert_eq!(names(table[p(from).index()]), *to, "{from}");
+            let m = p(from).mirror();
+            let mut mirrored: Vec<_> = to.iter().map(|t| p(t).mirror().name()).collect();
+            mirrored.sort();
+            assert_eq!(names(table[m.index()]), mirrored, "{m}");
+        }
+    }
+
     #[test]
     fn closer_table_matches_rules() {
         let want: &[(&str, &[&str])] = &[
@@ -576,13 +587,7 @@ mod tests {
             ("c1", &["c2", "d2"]),
             ("d1", &["d2"]),
         ];
-        for (from, to) in want {
-            assert_eq!(names(CLOSER_MOVES[p(from).index()]), *to, "{from}");
-            let m = p(from).mirror();
-            let mut mirrored: Vec<_> = to.iter().map(|t| p(t).mirror().name()).collect();
-            mirrored.sort();
-            assert_eq!(names(CLOSER_MOVES[m.index()]), mirrored, "{m}");
-        }
+        check_steps(&CLOSER_MOVES, want);
     }
 
     #[test]
@@ -603,13 +608,7 @@ mod tests {
             ("c1", &["c2", "d2"]),
             ("d1", &["d2"]),
         ];
-        for (from, to) in want {
-            assert_eq!(names(FORWARD_MOVES[p(from).index()]), *to, "{from}");
-            let m = p(from).mirror();
-            let mut mirrored: Vec<_> = to.iter().map(|t| p(t).mirror().name()).collect();
-            mirrored.sort();
-            assert_eq!(names(FORWARD_MOVES[m.index()]), mirrored, "{m}");
-        }
+        check_steps(&FORWARD_MOVES, want);
     }
 
     #[test]

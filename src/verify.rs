@@ -81,7 +81,10 @@ pub fn verify(
     let mut report = VerifyReport::default();
     let checked = AtomicU64::new(0);
     for (path, table) in &files {
-        let keys: Vec<TierKey> = table.tier_keys().collect();
+        // In solving order, as they were written: neighbouring tiers then
+        // share decompressed blocks in the per-thread cache.
+        let mut keys: Vec<TierKey> = table.tier_keys().collect();
+        keys.sort_by_key(|t| (t.level(variant), *t));
         let bad: Mutex<Vec<(TierKey, crate::solve::Inconsistency)>> = Mutex::new(Vec::new());
         let count = AtomicU64::new(0);
         pool.install(|| {

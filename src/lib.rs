@@ -16,6 +16,7 @@
 //! assert_eq!(rules::perft(&start, &Variant::ASSAUT, 2), 48);
 //! ```
 
+pub mod analysis;
 pub mod board;
 pub mod build;
 pub mod position;

@@ -55,8 +55,7 @@ pub use sensitivity::{
     DiffCounts, Pair, PairTable, Sensitivity, SwitchSummary, differing_switch, sensitivity,
 };
 pub use stats::{
-    Example, Population, TableStats, WdlCounts, complete_positions, complete_tiers,
-    table_stats,
+    Example, Population, TableStats, WdlCounts, complete_positions, complete_tiers, table_stats,
 };
 
 use crate::rules::Variant;
@@ -286,10 +285,7 @@ fn definitions() -> Vec<Definition> {
 
 /// Compute a report from the tables of a request. `progress` is called
 /// from worker threads as positions are read.
-pub fn analyse(
-    req: &Request,
-    progress: &(dyn Fn(&Step) + Sync),
-) -> Result<Report, AnalysisError> {
+pub fn analyse(req: &Request, progress: &(dyn Fn(&Step) + Sync)) -> Result<Report, AnalysisError> {
     if req.variants.is_empty() {
         return Err(AnalysisError::Request("no variant to report on".into()));
     }

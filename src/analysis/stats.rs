@@ -131,9 +131,7 @@ fn canonical_sets(s: u32) -> u64 {
 /// the same for one and two officers).
 pub fn complete_tiers(k: u8) -> u64 {
     let k = k as u32;
-    (k.saturating_sub(8)..=k.min(24))
-        .map(canonical_sets)
-        .sum()
+    (k.saturating_sub(8)..=k.min(24)).map(canonical_sets).sum()
 }
 
 /// Positions a complete table of `n` officers and `k` soldiers stores (both
@@ -222,7 +220,13 @@ impl PopAcc {
     }
 
     /// Count the codes at `indices` (relative to `base`) of a tier.
-    fn tally(&mut self, key: &TierKey, codes: &[u16], base: u32, indices: impl Iterator<Item = u32>) {
+    fn tally(
+        &mut self,
+        key: &TierKey,
+        codes: &[u16],
+        base: u32,
+        indices: impl Iterator<Item = u32>,
+    ) {
         let mut c = WdlCounts::default();
         // (plies, index) of the longest win and loss; the first index wins ties.
         let mut win: Option<(u16, u32)> = None;
@@ -397,9 +401,12 @@ mod tests {
         for (s, &c) in canon.iter().enumerate() {
             assert_eq!(canonical_sets(s as u32), c, "s = {s}");
         }
-        // DESIGN.md: 1.06e10 positions per side with 9 soldiers before the
-        // mirror, about 2.6 M tiers.
-        assert!((2_500_000..2_700_000).contains(&complete_tiers(9)));
+        // DESIGN.md: about 2.6 M tiers and 1.06e10 positions per side with 9
+        // soldiers before the mirror; a complete assaut 1o9s table stores
+        // 1,291,437 tiers.
+        let before: u64 = (1..=9).map(|s| binom(24, s) as u64).sum();
+        assert!((2_500_000..2_700_000).contains(&before));
+        assert_eq!(complete_tiers(9), 1_291_437);
         let per_side: u64 = (1..=9u32)
             .map(|s| binom(24, s as usize) as u64 * binom(9, 9 - s as usize) as u64 * 276)
             .sum();

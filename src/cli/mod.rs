@@ -8,6 +8,7 @@
 mod bars;
 mod bench;
 mod output;
+mod report;
 
 use anyhow::{Context, Result, bail};
 use asalto_tb::index::TierKey;
@@ -145,6 +146,14 @@ enum Command {
     /// full build, table size per position, probe time, query process time.
     /// Writes scripts/bench-runs/<date>-<host>/bench.json.
     Bench(bench::BenchArgs),
+    /// Variant-balance report from the tables: win/draw/loss shares, longest
+    /// wins, critical mass and rule sensitivity, as Markdown, JSON, CSV and
+    /// SVG plots in one folder.
+    ///
+    /// Exit 1 naming the missing tables when some are missing (unless
+    /// --build or --allow-missing). Partial tables (built with `build --for`)
+    /// are reported over the tiers they hold, and the report says so.
+    Report(report::ReportArgs),
     /// List the table files present, with their variant, sizes and counts.
     Info {
         /// Folder of table files.
@@ -330,6 +339,7 @@ fn dispatch(command: Command) -> Result<()> {
             Ok(())
         }
         Command::Bench(args) => bench::run(args),
+        Command::Report(args) => report::run(args),
         Command::Info { tables, json } => {
             output::info(&tables, json);
             Ok(())

@@ -1,0 +1,259 @@
+//! `asalto report`: variant-balance reports from the tables. The numbers
+//! come from [`asalto_tb::analysis`]; this module parses the arguments,
+//! builds missing tables on request, writes the report folder and prints
+//! where it is.
+
+use super::bars::BuildBars;
+use super::soldier_range;
+use anyhow::{Context, Result, bail};
+use asalto_tb::analysis::{self, Request, Step};
+use asalto_tb::{Variant, build};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Arguments of `asalto report`.
+#[derive(Args)]
+pub struct ReportArgs {
+    /// Variants to compare, comma-separated: presets (assaut, assaut-mdj,
+    /// asalto, assault) and/or switch lists (soldiers=..,capture=..,max=..,trapped=..,
+    /// four switches each). Default: the four presets.
+    #[arg(long, conflicts_with_all = ["all_presets", "all_switches"])]
+    variants: Option<String>,
+    /// The four presets.
+    #[arg(long, conflicts_with = "all_switches")]
+    all_presets: bool,
+    /// All 24 combinations of the switches.
+    #[arg(long)]
+    all_switches: bool,
+    /// Soldier counts: K (meaning 9..=K), or A..=B.
+    #[arg(long, short, default_value = "9")]
+    soldiers: String,
+    /// Folder of table files.
+    #[arg(long, default_value = "tables")]
+    tables: PathBuf,
+    /// Folder to write the report into (default: `<tables>/reports/<UTC time>`).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Build missing tables first (and complete partial ones) instead of
+    /// failing.
+    #[arg(long)]
+    build: bool,
+    /// Report over the tables present, listing the missing ones in the
+    /// report, instead of failing.
+    #[arg(long, conflicts_with = "build")]
+    allow_missing: bool,
+    /// Worker threads (1 = serial; default: one per core). Results do not
+    /// depend on it.
+    #[arg(long, short, default_value_t = 0)]
+    threads: usize,
+    /// Print report.json's content on stdout (the summary goes nowhere, the
+    /// folder's path to stderr).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Parse a variant list: comma-separated presets and switch lists, a
+/// switch list being four consecutive `key=value` items.
+fn parse_variants(text: &str) -> Result<Vec<Variant>> {
+    let mut out = Vec::new();
+    let mut pending: Vec<&str> = Vec::new();
+    for item in text
+        .split([',', ';'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        if item.contains('=') {
+            pending.push(item);
+            if pending.len() == 4 {
+                out.push(pending.join(",").parse()?);
+                pending.clear();
+            }
+        } else {
+            if !pending.is_empty() {
+                bail!(
+                    "incomplete switch list '{}' in --variants: give all four switches",
+                    pending.join(",")
+                );
+            }
+            out.push(item.parse()?);
+        }
+    }
+    if !pending.is_empty() {
+        bail!(
+            "incomplete switch list '{}' in --variants: give all four switches",
+            pending.join(",")
+        );
+    }
+    if out.is_empty() {
+        bail!("--variants names no variant");
+    }
+    Ok(out)
+}
+
+impl ReportArgs {
+    fn variants(&self) -> Result<Vec<Variant>> {
+        if self.all_switches {
+            Ok(Variant::all())
+        } else if let Some(list) = &self.variants {
+            parse_variants(list)
+        } else {
+            Ok(Variant::PRESETS.iter().map(|(_, v, _)| *v).collect())
+        }
+    }
+}
+
+/// `YYYYMMDD-HHMMSS` in UTC for a Unix time.
+fn utc_stamp(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+fn default_out(tables: &Path) -> PathBuf {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    tables.join("reports").join(utc_stamp(secs))
+}
+
+/// The progress bar of an analysis: one step (a table counted, a pair
+/// compared) at a time.
+struct Bar {
+    bar: ProgressBar,
+    step: Mutex<String>,
+}
+
+impl Bar {
+    /// A bar on stderr (hidden when stderr is not a terminal).
+    fn new() -> Bar {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} positions ({per_sec}, eta {eta})",
+            )
+            .expect("valid template"),
+        );
+        Bar {
+            bar,
+            step: Mutex::new(String::new()),
+        }
+    }
+
+    fn update(&self, s: &Step) {
+        let mut step = self.step.lock().unwrap_or_else(|e| e.into_inner());
+        if *step != s.what {
+            *step = s.what.clone();
+            self.bar.reset();
+            self.bar.set_message(s.what.clone());
+            self.bar.set_length(s.total);
+        }
+        self.bar.set_position(s.done);
+    }
+}
+
+/// Run `asalto report`.
+pub fn run(args: ReportArgs) -> Result<()> {
+    let variants = args.variants()?;
+    let (k_min, k_max) = soldier_range(&args.soldiers)?;
+    if args.build {
+        for v in &variants {
+            let observer = BuildBars::new(v, args.json);
+            build::build(&args.tables, v, k_min, k_max, args.threads, &observer)
+                .with_context(|| format!("building the tables of {v}"))?;
+            observer.finish();
+        }
+    }
+    let missing = analysis::missing_tables(&args.tables, &variants, k_min, k_max);
+    if !missing.is_empty() && !args.allow_missing {
+        let names: Vec<String> = missing.iter().map(|p| p.display().to_string()).collect();
+        bail!(
+            "{} missing table{}: {}; build them with `asalto build --variant V --soldiers {k_min}..={k_max} --tables {}` or rerun with --build (or pass --allow-missing to report on the tables present)",
+            missing.len(),
+            if missing.len() == 1 { "" } else { "s" },
+            names.join(", "),
+            args.tables.display(),
+        );
+    }
+    let mut req = Request::new(&args.tables, variants, k_min, k_max);
+    req.allow_missing = args.allow_missing;
+    req.threads = args.threads;
+    let bar = Bar::new();
+    let report = analysis::analyse(&req, &|s| bar.update(s))?;
+    bar.bar.finish_and_clear();
+    let files = analysis::render(&report)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_out(&args.tables));
+    std::fs::create_dir_all(&out)
+        .with_context(|| format!("cannot create the report folder {}", out.display()))?;
+    for f in &files {
+        let path = out.join(&f.name);
+        std::fs::write(&path, &f.contents)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let count = |ext: &str| files.iter().filter(|f| f.name.ends_with(ext)).count();
+    let written = format!(
+        "report written to {}: report.md, report.json, {} CSV files, {} SVG plots",
+        out.display(),
+        count(".csv"),
+        count(".svg")
+    );
+    if args.json {
+        let json = files
+            .iter()
+            .find(|f| f.name == "report.json")
+            .map(|f| f.contents.as_str())
+            .unwrap_or("{}");
+        print!("{json}");
+        eprintln!("{written}");
+    } else {
+        print!("{}", analysis::summary_text(&report));
+        println!("{written}");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variant_lists() {
+        let v = parse_variants("assaut,asalto").unwrap();
+        assert_eq!(v, [Variant::ASSAUT, Variant::ASALTO]);
+        let v = parse_variants(
+            "assault, soldiers=closer,capture=free,max=off,trapped=soldiers-win ,assaut-mdj",
+        )
+        .unwrap();
+        assert_eq!(v.len(), 3);
+        assert_eq!(v[2], Variant::ASSAUT_MDJ);
+        assert!(parse_variants("soldiers=closer,capture=free,assaut").is_err());
+        assert!(parse_variants("nope").is_err());
+        assert!(parse_variants(",").is_err());
+    }
+
+    #[test]
+    fn stamps() {
+        assert_eq!(utc_stamp(0), "19700101-000000");
+        assert_eq!(utc_stamp(951_782_400 + 3661), "20000229-010101");
+        assert_eq!(utc_stamp(1_700_000_000), "20231114-221320");
+    }
+}

@@ -7,7 +7,9 @@
 //! officer before two. Inside a file, tiers are solved level by level
 //! (`P(S)` ascending); a tier's soldier steps lead to tiers of the same file
 //! at most [`window_levels`] levels below, so only those levels are kept in
-//! memory; lower files are read back through [`TableSet`].
+//! memory, and only their officers-to-move halves (the only positions of
+//! the same file a move can reach from another tier); lower files are read
+//! back through [`TableSet`].
 
 use crate::index::{self, TierKey};
 use crate::rules::Variant;
@@ -203,6 +205,11 @@ pub fn build_file(
             if let Err(e) = writer.push_tier(key, &codes) {
                 err = Some(e);
             }
+            // Later levels of this file only read the officers-to-move half
+            // (the positions after a soldier step): keep just that.
+            let mut codes = codes;
+            codes.truncate(key.size_per_side() as usize);
+            codes.shrink_to_fit();
             window.insert(*key, codes);
             Ok(())
         })?;

@@ -155,7 +155,10 @@ impl<'a> Lookup<'a> {
                 .ok_or(SolveError::MissingTier(key))?;
             return Ok(Value::from_code(code));
         }
-        Ok(Value::from_code(self.tier(&key)?[i as usize]))
+        // A tier held in part (a build's window keeps officers-to-move
+        // halves) answers only for the positions it holds.
+        let code = self.tier(&key)?.get(i as usize).copied();
+        Ok(Value::from_code(code.ok_or(SolveError::MissingTier(key))?))
     }
 
     /// The value of any position for the side to move: game over by rules

@@ -419,8 +419,12 @@ fn summary(stats: &Stats) -> String {
     )
 }
 
+/// The most positions solved in memory on demand (2 bytes each while
+/// solving): beyond it, `query` and `solve` ask for the tables to be built.
+const MAX_IN_MEMORY: u64 = 3_000_000_000;
+
 /// Solve `tiers` into `memory` (readable through `store`), with a progress
-/// bar and a warning when it is large.
+/// bar and a warning when it is large; refuse beyond [`MAX_IN_MEMORY`].
 fn solve_tiers(
     tiers: &[TierKey],
     variant: &Variant,
@@ -429,6 +433,14 @@ fn solve_tiers(
     threads: usize,
 ) -> Result<Stats> {
     let positions: u64 = tiers.iter().map(|t| t.size()).sum();
+    if positions > MAX_IN_MEMORY {
+        let k = tiers.iter().map(|t| t.k).max().unwrap_or(9);
+        bail!(
+            "solving this position in memory needs {} tiers ({positions} positions, about {:.0} GiB), more than the {MAX_IN_MEMORY} positions allowed; build its tables first (asalto build --variant {variant} --soldiers {k})",
+            tiers.len(),
+            positions as f64 * 2.0 / (1u64 << 30) as f64
+        );
+    }
     if positions > 50_000_000 {
         eprintln!(
             "solving {} tiers ({} positions) in memory; this may take a while (Ctrl-C stops it)",

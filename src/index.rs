@@ -278,25 +278,43 @@ impl TierKey {
 /// The canonical tiers a set of roots needs: their downward closure, sorted
 /// in solving order.
 pub fn closure(roots: &[TierKey], variant: &Variant) -> Vec<TierKey> {
+    closure_within(roots, variant, |_| false, u64::MAX).expect("no limit")
+}
+
+/// [`closure`] without the tiers for which `have` is true (nor what lies
+/// below them: they are already solved), giving up with `Err(positions
+/// found so far)` as soon as the tiers found hold more than `max_positions`
+/// positions (the closure of an early position is most of the game).
+pub fn closure_within(
+    roots: &[TierKey],
+    variant: &Variant,
+    have: impl Fn(&TierKey) -> bool,
+    max_positions: u64,
+) -> Result<Vec<TierKey>, u64> {
+    let mut total = 0u64;
     let mut seen: HashSet<TierKey> = HashSet::new();
     let mut stack: Vec<TierKey> = Vec::new();
     for r in roots {
         let c = r.canonical();
-        if c.is_valid() && seen.insert(c) {
+        if c.is_valid() && !have(&c) && seen.insert(c) {
             stack.push(c);
         }
     }
     while let Some(t) = stack.pop() {
+        total += t.size();
+        if total > max_positions {
+            return Err(total);
+        }
         for s in t.successors(variant) {
             let c = s.canonical();
-            if seen.insert(c) {
+            if !have(&c) && seen.insert(c) {
                 stack.push(c);
             }
         }
     }
     let mut v: Vec<TierKey> = seen.into_iter().collect();
     v.sort_by_key(|t| (t.level(variant), *t));
-    v
+    Ok(v)
 }
 
 /// Every canonical tier with `n` officers and `k` soldiers, in solving order.

@@ -300,7 +300,7 @@ fn dispatch(command: Command) -> Result<()> {
                 let observer = bars::BuildBars::new(&variant, json);
                 let reports = match &target {
                     Some(p) => {
-                        let tiers = needed_tiers(p, &variant);
+                        let tiers = needed_tiers(p, &variant, |_| false, u64::MAX)?;
                         if tiers.is_empty() {
                             bail!("the game is over in {p}: it needs no tables");
                         }
@@ -355,11 +355,14 @@ fn query(
     set: &TableSet,
     threads: usize,
 ) -> Result<(Analysis, Option<String>)> {
-    let tiers = needed_tiers(pos, variant);
-    let missing: Vec<TierKey> = tiers
-        .into_iter()
-        .filter(|t| !set.path(t.n, t.k).exists())
-        .collect();
+    // Tiers held by a table are not solved again; a table that cannot be
+    // opened counts as holding them, so reading it reports what is wrong.
+    let have = |t: &TierKey| match set.table(t.n, t.k) {
+        Ok(Some(table)) => table.contains(t),
+        Ok(None) => false,
+        Err(_) => true,
+    };
+    let missing = needed_tiers(pos, variant, have, MAX_IN_MEMORY)?;
     if missing.is_empty() {
         return Ok((probe::analyse(set, variant, pos)?, None));
     }
@@ -388,9 +391,15 @@ fn progress_bar(total: u64, label: &str) -> ProgressBar {
     bar
 }
 
-/// The canonical tiers needed to value a position and its moves, in solving
-/// order.
-fn needed_tiers(pos: &Position, variant: &Variant) -> Vec<TierKey> {
+/// The canonical tiers to solve to value a position and its moves, in
+/// solving order, leaving out those `have` says are already solved; an
+/// error when they hold more than `limit` positions.
+fn needed_tiers(
+    pos: &Position,
+    variant: &Variant,
+    have: impl Fn(&TierKey) -> bool,
+    limit: u64,
+) -> Result<Vec<TierKey>> {
     let mut roots: Vec<TierKey> = Vec::new();
     // The position's own tiers and those of every child (a child may sit in
     // a tier the position itself never needs, e.g. after a huff).
@@ -406,7 +415,13 @@ fn needed_tiers(pos: &Position, variant: &Variant) -> Vec<TierKey> {
             }
         }
     }
-    asalto_tb::index::closure(&roots, variant)
+    asalto_tb::index::closure_within(&roots, variant, have, limit).map_err(|found| {
+        let k = pos.soldiers().count_ones();
+        anyhow::anyhow!(
+            "valuing this position needs more than {limit} positions solved in memory ({found} found before giving up, about {:.0} GiB); build its tables first (asalto build --variant {variant} --soldiers {k})",
+            found as f64 * 2.0 / (1u64 << 30) as f64
+        )
+    })
 }
 
 fn summary(stats: &Stats) -> String {
@@ -424,7 +439,7 @@ fn summary(stats: &Stats) -> String {
 const MAX_IN_MEMORY: u64 = 3_000_000_000;
 
 /// Solve `tiers` into `memory` (readable through `store`), with a progress
-/// bar and a warning when it is large; refuse beyond [`MAX_IN_MEMORY`].
+/// bar and a warning when it is large.
 fn solve_tiers(
     tiers: &[TierKey],
     variant: &Variant,
@@ -433,14 +448,6 @@ fn solve_tiers(
     threads: usize,
 ) -> Result<Stats> {
     let positions: u64 = tiers.iter().map(|t| t.size()).sum();
-    if positions > MAX_IN_MEMORY {
-        let k = tiers.iter().map(|t| t.k).max().unwrap_or(9);
-        bail!(
-            "solving this position in memory needs {} tiers ({positions} positions, about {:.0} GiB), more than the {MAX_IN_MEMORY} positions allowed; build its tables first (asalto build --variant {variant} --soldiers {k})",
-            tiers.len(),
-            positions as f64 * 2.0 / (1u64 << 30) as f64
-        );
-    }
     if positions > 50_000_000 {
         eprintln!(
             "solving {} tiers ({} positions) in memory; this may take a while (Ctrl-C stops it)",
@@ -465,7 +472,7 @@ fn solve_on_demand(
     variant: &Variant,
     threads: usize,
 ) -> Result<(Analysis, String)> {
-    let tiers = needed_tiers(pos, variant);
+    let tiers = needed_tiers(pos, variant, |_| false, MAX_IN_MEMORY)?;
     let memory = MemoryStore::new();
     let stats = solve_tiers(&tiers, variant, &memory, &memory, threads)?;
     Ok((probe::analyse(&memory, variant, pos)?, summary(&stats)))

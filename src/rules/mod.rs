@@ -3,7 +3,7 @@
 //! capture chains), capture duty with faults and huffing, making moves,
 //! the end of the game, perft, and the move notation.
 //!
-//! This is the readable, general engine: it works on any [`Position`] and
+//! This is the readable, general engine: it works on any [`crate::Position`] and
 //! allocates freely. The solver has its own specialised loops but is tested
 //! against this module.
 

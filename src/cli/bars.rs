@@ -16,8 +16,10 @@ pub struct BuildBars {
     variant: String,
     bar: Mutex<Option<ProgressBar>>,
     quiet: bool,
-    /// Start of the current file and time of the last log line.
+    /// Start of the current file, time of the last log line, file label.
     log: Mutex<(Instant, Instant, String)>,
+    /// Files started so far.
+    files: std::sync::atomic::AtomicUsize,
 }
 
 impl BuildBars {
@@ -28,6 +30,7 @@ impl BuildBars {
             bar: Mutex::new(None),
             quiet,
             log: Mutex::new((Instant::now(), Instant::now(), String::new())),
+            files: std::sync::atomic::AtomicUsize::new(0),
         }
     }
 
@@ -40,7 +43,11 @@ impl BuildBars {
 }
 
 impl BuildObserver for BuildBars {
-    fn file_start(&self, n: u8, k: u8, tiers: usize, positions: u64) {
+    fn file_start(&self, n: u8, k: u8, _tiers: usize, positions: u64) {
+        let index = self
+            .files
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            + 1;
         let bar = ProgressBar::new(positions);
         bar.set_style(
             ProgressStyle::with_template(
@@ -48,12 +55,9 @@ impl BuildObserver for BuildBars {
             )
             .expect("valid template"),
         );
-        bar.set_message(format!("{} {n}o{k}s ({tiers} tiers)", self.variant));
-        *self.log.lock().expect("log lock") = (
-            Instant::now(),
-            Instant::now(),
-            format!("{} {n}o{k}s", self.variant),
-        );
+        let label = format!("file {index}: {} {n}o{k}s", self.variant);
+        bar.set_message(label.clone());
+        *self.log.lock().expect("log lock") = (Instant::now(), Instant::now(), label);
         if let Some(old) = self.bar.lock().expect("bar lock").replace(bar) {
             old.finish_and_clear();
         }
@@ -62,6 +66,8 @@ impl BuildObserver for BuildBars {
     fn progress(&self, p: &Progress) {
         if let Some(b) = self.bar.lock().expect("bar lock").as_ref() {
             b.set_position(p.positions_done);
+            let label = &self.log.lock().expect("log lock").2;
+            b.set_message(format!("{label}, tiers {}/{}", p.tiers_done, p.tiers_total));
         }
         if self.quiet || std::io::stderr().is_terminal() {
             return;

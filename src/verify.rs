@@ -88,7 +88,9 @@ pub fn verify(
         let bad: Mutex<Vec<(TierKey, crate::solve::Inconsistency)>> = Mutex::new(Vec::new());
         let count = AtomicU64::new(0);
         pool.install(|| {
+            // One tier per job, so both threads stay busy to the end.
             keys.par_iter()
+                .with_max_len(1)
                 .try_for_each(|key| -> Result<(), BuildError> {
                     let codes = table.tier(key)?.ok_or_else(|| {
                         BuildError::Request(format!("{}: tier vanished", path.display()))

@@ -170,8 +170,11 @@ impl Solver {
             let group = &tiers[i..j];
             let variant = self.variant;
             let results: Vec<Result<Vec<u16>, SolveError>> = pool.install(|| {
+                // One tier per job: rayon otherwise splits only on steals,
+                // and the last large piece runs on one thread.
                 group
                     .par_iter()
+                    .with_max_len(1)
                     .map(|key| {
                         let mut look = Lookup::new(store, variant);
                         let r = solve_tier(key, &mut look);

@@ -231,8 +231,15 @@ pub fn run(args: BenchArgs) -> Result<()> {
         );
     }
 
+    let commit = Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
     let result = json!({
         "command": command.join(" "),
+        "commit": commit,
         "machine": machine(),
         "tool_version": env!("CARGO_PKG_VERSION"),
         "variant": variant.to_string(),

@@ -63,8 +63,7 @@ pub struct Quiet;
 impl BuildObserver for Quiet {}
 
 /// The files `(n, k)` of a build up to `k_max` soldiers, in build order.
-pub fn plan(variant: &Variant, k_min: u8, k_max: u8) -> Vec<(u8, u8)> {
-    let _ = variant; // every variant has both officer counts
+pub fn plan(k_min: u8, k_max: u8) -> Vec<(u8, u8)> {
     (k_min..=k_max).flat_map(|k| [(1, k), (2, k)]).collect()
 }
 
@@ -80,12 +79,11 @@ pub fn window_levels(variant: &Variant) -> u32 {
         .unwrap_or(1)
 }
 
-/// The tiers of the valid table already at the place of `(variant, n, k)`,
-/// if there is one.
-fn existing_tiers(dir: &Path, variant: &Variant, n: u8, k: u8) -> Option<Vec<TierKey>> {
+/// The valid table already at the place of `(variant, n, k)`, if any.
+fn existing_table(dir: &Path, variant: &Variant, n: u8, k: u8) -> Option<Table> {
     let t = Table::open(&table_path(dir, variant, n, k)).ok()?;
     let i = t.info();
-    (i.variant == *variant && i.n == n && i.k == k).then(|| t.tier_keys().collect())
+    (i.variant == *variant && i.n == n && i.k == k).then_some(t)
 }
 
 /// Build every table of `variant` with `k_min..=k_max` soldiers under `dir`,
@@ -104,7 +102,7 @@ pub fn build(
         )));
     }
     let mut reports = Vec::new();
-    for (n, k) in plan(variant, k_min, k_max) {
+    for (n, k) in plan(k_min, k_max) {
         let tiers = index::all_tiers(n, k, variant);
         reports.push(build_file(dir, variant, n, k, tiers, threads, observer)?);
     }
@@ -150,10 +148,9 @@ pub fn build_file(
 ) -> Result<FileReport, BuildError> {
     let start = Instant::now();
     let mut tiers = tiers;
-    if let Some(existing) = existing_tiers(dir, variant, n, k) {
-        let have: HashSet<TierKey> = existing.iter().copied().collect();
+    if let Some(t) = existing_table(dir, variant, n, k) {
+        let have: HashSet<TierKey> = t.tier_keys().collect();
         if tiers.iter().all(|t| have.contains(t)) {
-            let t = Table::open(&table_path(dir, variant, n, k))?;
             let r = FileReport {
                 n,
                 k,
@@ -164,7 +161,7 @@ pub fn build_file(
             observer.file_done(&r);
             return Ok(r);
         }
-        tiers.extend(existing);
+        tiers.extend(have);
     }
     tiers.sort_by_key(|t| (t.level(variant), *t));
     tiers.dedup();

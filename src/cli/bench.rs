@@ -5,7 +5,7 @@
 use anyhow::{Context, Result, bail};
 use asalto_tb::build::{self, Quiet};
 use asalto_tb::index::{self, TierKey};
-use asalto_tb::solve::{Lookup, MemoryStore, Solver, Stats};
+use asalto_tb::solve::{Lookup, Solver, Stats};
 use asalto_tb::table::{TableSet, table_path};
 use asalto_tb::{Position, Variant};
 use clap::Args;
@@ -73,13 +73,8 @@ fn machine() -> serde_json::Value {
 }
 
 fn solve_rate(variant: &Variant, pos: &Position, threads: usize) -> Result<Stats> {
-    let solver = Solver::new(*variant).threads(threads);
-    let tiers = solver.closure_of(pos);
-    let memory = MemoryStore::new();
-    Ok(solver.solve_into(&tiers, &memory, &|_| {}, |k, c| {
-        memory.insert(*k, c);
-        Ok(())
-    })?)
+    let solution = Solver::new(*variant).threads(threads).solve_closure(pos)?;
+    Ok(*solution.stats())
 }
 
 fn median(mut v: Vec<f64>) -> Option<f64> {

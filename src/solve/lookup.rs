@@ -5,7 +5,7 @@
 
 use super::SolveError;
 use crate::Value;
-use crate::board;
+use crate::board::{self, Bitboard};
 use crate::index::{self, TierKey};
 use crate::position::{Position, Side};
 use crate::rules::{self, Variant};
@@ -176,21 +176,39 @@ impl<'a> Lookup<'a> {
         if pos.huff() == 0 {
             return self.stored(pos);
         }
-        let mut v = self.stored(&pos.without_huff())?;
-        for h in board::points(pos.huff()) {
-            let officers = pos.officers() & !h.bit();
-            let option = if officers == 0 {
+        let v = self.stored(&pos.without_huff())?;
+        let huffs = self.huff_options(pos.soldiers(), pos.officers(), pos.huff())?;
+        Ok(huffs.map_or(v, |h| v.best(h)))
+    }
+
+    /// The best huff option of the soldiers to move with these pieces and
+    /// huff rights `huff`: huffing the last officer wins in 1, any other
+    /// huff is worth the stored value of the position without that officer.
+    /// A position left stuck by the huff (a loss in 0) is no option; `None`
+    /// when no huff is an option.
+    pub fn huff_options(
+        &mut self,
+        soldiers: Bitboard,
+        officers: Bitboard,
+        huff: Bitboard,
+    ) -> Result<Option<Value>, SolveError> {
+        let mut best: Option<Value> = None;
+        for h in board::points(huff) {
+            let rest = officers & !h.bit();
+            let v = if rest == 0 {
                 Value::Win(1)
             } else {
                 self.stored(&Position::from_parts_unchecked(
-                    pos.soldiers(),
-                    officers,
+                    soldiers,
+                    rest,
                     Side::Soldiers,
                     0,
                 ))?
             };
-            v = v.best(option);
+            if v != Value::WORST {
+                best = Some(best.map_or(v, |b| b.best(v)));
+            }
         }
-        Ok(v)
+        Ok(best)
     }
 }

@@ -271,24 +271,13 @@ fn build_graph(key: &TierKey, look: &mut Lookup<'_>) -> Result<Graph, SolveError
     // Huff nodes: the moves of the position without rights, plus huffs.
     for (i, &(base, offenders, soldiers, officers)) in huff_list.iter().enumerate() {
         let node = 2 * n_side + i;
-        let mut exit = g.exit_of(base as usize);
-        for h in board::points(offenders) {
-            let rest = officers & !h.bit();
-            let v = if rest == 0 {
-                Value::Win(1)
-            } else {
-                look.value(&Position::from_parts_unchecked(
-                    soldiers,
-                    rest,
-                    Side::Soldiers,
-                    0,
-                ))?
-            };
-            // A stuck position after the huff (Loss(0)) is no option.
-            if v != Value::WORST {
-                exit = Some(exit.map_or(v, |e| e.best(v)));
-            }
-        }
+        let exit = match (
+            g.exit_of(base as usize),
+            look.huff_options(soldiers, officers, offenders)?,
+        ) {
+            (Some(e), Some(h)) => Some(e.best(h)),
+            (e, h) => e.or(h),
+        };
         g.copy_children(node, base as usize, exit);
     }
 

@@ -75,6 +75,57 @@ pub fn capture_chains(start: Point, soldiers: Bitboard, blockers: Bitboard) -> V
     out
 }
 
+/// The capture moves of the officer on `start` as `(end point, soldiers
+/// taken)` pairs, the same set as [`capture_chains`] without the paths and
+/// without allocating: pairs are appended to `out` (whose earlier entries
+/// are left alone). Returns the most soldiers one of them takes (0 when the
+/// officer cannot capture). `occupied` holds every piece but the officer
+/// itself. For the solver, which needs no paths.
+pub(crate) fn capture_ends(
+    start: Point,
+    soldiers: Bitboard,
+    occupied: Bitboard,
+    out: &mut Vec<(u8, Bitboard)>,
+) -> u32 {
+    let first = out.len();
+    let can_jump = start
+        .jumps_raw()
+        .iter()
+        .any(|&(o, l)| o != board::NONE && soldiers & (1 << o) != 0 && occupied & (1 << l) == 0);
+    if !can_jump {
+        return 0;
+    }
+    fn dfs(
+        cur: u8,
+        soldiers: Bitboard,
+        occupied: Bitboard,
+        taken: Bitboard,
+        first: usize,
+        out: &mut Vec<(u8, Bitboard)>,
+    ) {
+        let mut any = false;
+        for &(o, l) in Point::new(cur as usize).jumps_raw() {
+            if o == board::NONE {
+                break;
+            }
+            let over = 1u64 << o;
+            if soldiers & over != 0 && taken & over == 0 && occupied & (1 << l) == 0 {
+                any = true;
+                dfs(l, soldiers, occupied, taken | over, first, out);
+            }
+        }
+        if !any && taken != 0 && !out[first..].contains(&(cur, taken)) {
+            out.push((cur, taken));
+        }
+    }
+    dfs(start.index() as u8, soldiers, occupied, 0, first, out);
+    out[first..]
+        .iter()
+        .map(|&(_, t)| t.count_ones())
+        .max()
+        .unwrap_or(0)
+}
+
 /// The end of the game by rules 1-3 of RULES.md section 6 (what holds
 /// whoever is to move): the winner, or `None`.
 pub fn static_outcome(pos: &Position) -> Option<Side> {

@@ -192,23 +192,39 @@ impl<'a> Lookup<'a> {
         officers: Bitboard,
         huff: Bitboard,
     ) -> Result<Option<Value>, SolveError> {
-        let mut best: Option<Value> = None;
-        for h in board::points(huff) {
-            let rest = officers & !h.bit();
-            let v = if rest == 0 {
-                Value::Win(1)
-            } else {
-                self.stored(&Position::from_parts_unchecked(
-                    soldiers,
-                    rest,
-                    Side::Soldiers,
-                    0,
-                ))?
-            };
-            if v != Value::WORST {
-                best = Some(best.map_or(v, |b| b.best(v)));
-            }
-        }
-        Ok(best)
+        fold_huffs(officers, huff, |rest| {
+            self.stored(&Position::from_parts_unchecked(
+                soldiers,
+                rest,
+                Side::Soldiers,
+                0,
+            ))
+        })
     }
+}
+
+/// The best huff option of the soldiers to move with these officers and
+/// huff rights `huff`, given `stored(rest)`, the stored value of the same
+/// soldiers to move against the officers `rest` left after one huff:
+/// huffing the last officer wins in 1, any other huff is worth
+/// `stored(rest)`. A position left stuck by the huff (a loss in 0) is no
+/// option; `None` when no huff is an option.
+pub(crate) fn fold_huffs(
+    officers: Bitboard,
+    huff: Bitboard,
+    mut stored: impl FnMut(Bitboard) -> Result<Value, SolveError>,
+) -> Result<Option<Value>, SolveError> {
+    let mut best: Option<Value> = None;
+    for h in board::points(huff) {
+        let rest = officers & !h.bit();
+        let v = if rest == 0 {
+            Value::Win(1)
+        } else {
+            stored(rest)?
+        };
+        if v != Value::WORST {
+            best = Some(best.map_or(v, |b| b.best(v)));
+        }
+    }
+    Ok(best)
 }

@@ -10,11 +10,13 @@
 //! assert_eq!(sol.value(&p).unwrap(), Value::Win(1));
 //! ```
 
+mod check;
 mod lookup;
-mod tier;
+mod retro;
 
+pub use check::{Inconsistency, check_tier, stuck_value};
 pub use lookup::{Layered, Lookup, MemoryStore, TierStore};
-pub use tier::{Inconsistency, check_tier, solve_tier, stuck_value};
+pub use retro::solve_tier;
 
 use crate::Value;
 use crate::index::{self, TierKey};

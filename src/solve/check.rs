@@ -1,24 +1,16 @@
-//! Solving one tier by retrograde analysis.
+//! Checking a tier's stored values against an explicit move graph.
+//!
+//! [`check_tier`] builds the in-tier move graph of a tier from the rules'
+//! own move generator ([`rules::for_each_officer_move`], with capture
+//! paths), separately from the solver in [`super::retro`], and checks that
+//! every value is the best over its moves of its successors' values. That
+//! is what `asalto verify` runs, so a verified table does not rest on the
+//! solver's un-move code.
 //!
 //! Nodes: the tier's officers-to-move positions `[0, N)`, its
-//! soldiers-to-move positions `[N, 2N)`, and *huff nodes* `[2N, ..)`: a
-//! soldiers-to-move position with huff rights `H`, created for each officer
-//! step inside the tier that is a fault. A huff node has the in-tier moves of
-//! the same position without rights, plus one exit per huffable officer
-//! whose value is read from the one-officer tier (or is a win in 1 when it
-//! removes the last officer). Huff nodes are solved with the rest and then
-//! dropped: stored tables hold positions without huff rights, and
-//! [`super::Lookup::value`] folds huff rights back in.
-//!
-//! Every move that leaves the tier (soldier steps outside the fortress or
-//! into it, captures, huffs) is an *exit* whose value is already known; the
-//! best exit of each node is computed up front. Moves inside the tier are
-//! edges; their reverse is built explicitly (CSR). Then nodes are resolved
-//! in increasing distance with a bucket queue: a node is a win in `d + 1` as
-//! soon as one child is a loss in `d` (or earlier via an exit), and a loss
-//! in `max(exit, last child + 1)` when all in-tier children are wins and no
-//! exit draws or wins. Nodes never resolved are draws. This gives exact
-//! distances: the winner's shortest and the loser's longest.
+//! soldiers-to-move positions `[N, 2N)`, and huff nodes `[2N, ..)` (a
+//! soldiers-to-move position with huff rights, created for each officer
+//! step inside the tier that is a fault), derived from the stored values.
 
 use super::SolveError;
 use super::lookup::Lookup;
@@ -51,14 +43,6 @@ enum Target {
 struct ExitStep {
     t: Bitboard,
     target: Target,
-}
-
-/// Solve tier `key`, reading exits through `look`. Returns the value codes
-/// of the tier's `2N` positions (officers to move first).
-pub fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, SolveError> {
-    let g = build_graph(key, look)?;
-    let values = g.retrograde();
-    Ok(values[..g.stored].iter().map(|v| v.code()).collect())
 }
 
 /// An inconsistent stored value found by [`check_tier`].
@@ -386,100 +370,5 @@ impl Graph {
         self.start[node] = self.start[base];
         self.len[node] = self.len[base];
         self.exit[node] = exit;
-    }
-
-    /// Solve every node.
-    fn retrograde(&self) -> Vec<Value> {
-        let n = self.start.len();
-        // Reverse edges.
-        let mut rstart = vec![0u32; n + 1];
-        for node in 0..n {
-            let s = self.start[node] as usize;
-            for &c in &self.children[s..s + self.len[node] as usize] {
-                rstart[c as usize + 1] += 1;
-            }
-        }
-        for i in 0..n {
-            rstart[i + 1] += rstart[i];
-        }
-        let mut fill = rstart.clone();
-        let mut parents = vec![0u32; rstart[n] as usize];
-        for node in 0..n {
-            let s = self.start[node] as usize;
-            for &c in &self.children[s..s + self.len[node] as usize] {
-                parents[fill[c as usize] as usize] = node as u32;
-                fill[c as usize] += 1;
-            }
-        }
-
-        let mut value: Vec<Option<Value>> = vec![None; n];
-        let mut remaining: Vec<u32> = self.len.clone();
-        // A win through an in-tier child was queued (the first is the
-        // shortest); exit wins are queued separately, up front.
-        let mut win_queued = vec![false; n];
-        let mut buckets: Vec<Vec<(u32, Value)>> = Vec::new();
-        fn push(buckets: &mut Vec<Vec<(u32, Value)>>, node: usize, v: Value) {
-            let d = v.plies() as usize;
-            if buckets.len() <= d {
-                buckets.resize_with(d + 1, Vec::new);
-            }
-            buckets[d].push((node as u32, v));
-        }
-        for node in 0..n {
-            let exit = self.exit[node];
-            if self.len[node] == 0 {
-                let v = exit.unwrap_or_else(|| self.stuck(node));
-                if v != Value::Draw {
-                    push(&mut buckets, node, v);
-                }
-            } else if let Some(v @ Value::Win(_)) = exit {
-                push(&mut buckets, node, v);
-            }
-        }
-        let mut d = 0;
-        while d < buckets.len() {
-            let mut i = 0;
-            while i < buckets[d].len() {
-                let (node, v) = buckets[d][i];
-                i += 1;
-                let node = node as usize;
-                if value[node].is_some() {
-                    continue;
-                }
-                value[node] = Some(v);
-                for &p in &parents[rstart[node] as usize..rstart[node + 1] as usize] {
-                    let p = p as usize;
-                    if value[p].is_some() {
-                        continue;
-                    }
-                    match v {
-                        Value::Loss(_) => {
-                            if !win_queued[p] {
-                                win_queued[p] = true;
-                                push(&mut buckets, p, v.back());
-                            }
-                        }
-                        Value::Win(_) => {
-                            remaining[p] -= 1;
-                            if remaining[p] == 0 && !win_queued[p] {
-                                match self.exit[p] {
-                                    Some(Value::Draw) | Some(Value::Win(_)) => {}
-                                    Some(e @ Value::Loss(_)) => {
-                                        push(&mut buckets, p, e.best(v.back()))
-                                    }
-                                    None => push(&mut buckets, p, v.back()),
-                                }
-                            }
-                        }
-                        Value::Draw => unreachable!("draws are never queued"),
-                    }
-                }
-            }
-            d += 1;
-        }
-        value
-            .into_iter()
-            .map(|v| v.unwrap_or(Value::Draw))
-            .collect()
     }
 }

@@ -45,8 +45,6 @@ use std::sync::Arc;
 
 /// No value yet (in `code`) or no exit (in `exit`).
 const UNSET: u16 = u16::MAX;
-/// No huff node in a slot.
-const NO_NODE: u32 = u32::MAX;
 
 /// The stored tier a move out of the current tier leads to.
 #[derive(Clone)]
@@ -134,6 +132,28 @@ struct StepOut {
     target: Option<Target>,
 }
 
+/// The solving state of one node, packed so that a visit touches one
+/// cache line.
+#[derive(Clone, Copy)]
+struct Node {
+    /// Value code once resolved, `UNSET` before.
+    code: u16,
+    /// Best exit code, `UNSET` when the node has none.
+    exit: u16,
+    /// In-tier moves not yet known to be wins for the opponent.
+    left: u8,
+    /// A win through an in-tier child was queued (the first is the
+    /// shortest; exit wins are queued up front).
+    queued: bool,
+}
+
+const FRESH: Node = Node {
+    code: UNSET,
+    exit: UNSET,
+    left: 0,
+    queued: false,
+};
+
 /// The per-tier solving state.
 struct Tier<'v> {
     variant: &'v Variant,
@@ -151,18 +171,24 @@ struct Tier<'v> {
     free_points: Vec<[u8; 33]>,
     /// Fortress points `s` from which a soldier steps to each point.
     rev_steps: [Bitboard; board::NUM_POINTS],
-    /// Best exit code of each node, `UNSET` when it has none.
-    exit: Vec<u16>,
-    /// In-tier moves not yet known to be wins for the opponent.
-    left: Vec<u8>,
+    /// The solving state of each node.
+    node: Vec<Node>,
     /// For officers-to-move nodes: which officers (bit 0 the lower, bit 1
     /// the higher) could capture.
     caps: Vec<u8>,
-    /// Huff nodes of each soldiers-to-move node, one slot per offender code
-    /// (1 the lower officer, 2 the higher, 3 both).
-    huff_slot: Vec<u32>,
+    /// Fault steps of the forward pass: `(child << 34) | (offender code
+    /// << 32) | parent`, with `child` the soldiers-to-move node reached
+    /// (counted from `N`) and the offender code 1 (the lower officer may be
+    /// huffed), 2 (the higher) or 3 (both).
+    faults: Vec<u64>,
+    /// Huff nodes of each soldiers-to-move node `N + i`: numbers
+    /// `hstart[i]..hstart[i + 1]` (counted from `2N`).
+    hstart: Vec<u32>,
     /// Base node and offender code of each huff node.
     huffs: Vec<(u32, u8)>,
+    /// The parents of huff node `2N + h`: `hparents[hpstart[h]..hpstart[h + 1]]`.
+    hpstart: Vec<u32>,
+    hparents: Vec<u32>,
 }
 
 /// Solve tier `key`, reading exits through `look`. Returns the value codes
@@ -238,7 +264,6 @@ impl<'v> Tier<'v> {
                 rev_steps[t.index()] |= s.bit();
             }
         }
-        let huff = variant.capture == CaptureRule::Huff;
         Tier {
             variant,
             key: *key,
@@ -248,16 +273,21 @@ impl<'v> Tier<'v> {
             unrank,
             free_points,
             rev_steps,
-            exit: vec![UNSET; 2 * n_side],
-            left: vec![0; 2 * n_side],
+            node: vec![FRESH; 2 * n_side],
             caps: vec![0; n_side],
-            huff_slot: if huff {
-                vec![NO_NODE; 3 * n_side]
-            } else {
-                Vec::new()
-            },
+            faults: Vec::new(),
+            hstart: Vec::new(),
             huffs: Vec::new(),
+            hpstart: Vec::new(),
+            hparents: Vec::new(),
         }
+    }
+
+    /// `(i / placements, i % placements)`: the fortress mask number and
+    /// officer placement of position `i` of one side.
+    #[inline]
+    fn split(&self, i: usize) -> (usize, usize) {
+        (i / self.placements, i % self.placements)
     }
 
     /// The officers of placement `oi` with fortress mask number `fi`.
@@ -274,6 +304,7 @@ impl<'v> Tier<'v> {
 
     /// Forward pass over the soldiers-to-move nodes: count the fortress
     /// steps (in-tier moves) and take the best soldier step out of the tier.
+    #[inline(never)]
     fn soldier_nodes(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         let table = self.variant.soldier_moves();
         let key = self.key;
@@ -316,8 +347,8 @@ impl<'v> Tier<'v> {
                     };
                     exit = Some(exit.map_or(v, |e| e.best(v)));
                 }
-                self.left[node] = count as u8;
-                self.exit[node] = exit.map_or(UNSET, Value::code);
+                self.node[node].left = count as u8;
+                self.node[node].exit = exit.map_or(UNSET, Value::code);
             }
         }
         Ok(())
@@ -325,10 +356,10 @@ impl<'v> Tier<'v> {
 
     /// Forward pass over the officers-to-move nodes: captures (exits, with
     /// capture duty), steps (in-tier moves; faults lead to huff nodes).
+    #[inline(never)]
     fn officer_nodes(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         let key = self.key;
         let variant = *self.variant;
-        let n_side = self.n_side;
         // Capture targets by soldiers outside, soldiers and officers.
         let mut targets = Targets::default();
         // (end point, soldiers taken) of every capture, officer by officer.
@@ -374,12 +405,11 @@ impl<'v> Tier<'v> {
                                 let off = step_offenders(officers, caps, f, t.bit());
                                 let child =
                                     fi * self.placements + officer_rank(after, free) as usize;
-                                let slot = child * 3 + offender_code(off, after) as usize - 1;
-                                if self.huff_slot[slot] == NO_NODE {
-                                    self.huff_slot[slot] = (2 * n_side + self.huffs.len()) as u32;
-                                    self.huffs
-                                        .push(((n_side + child) as u32, offender_code(off, after)));
-                                }
+                                self.faults.push(
+                                    (child as u64) << 34
+                                        | u64::from(offender_code(off, after)) << 32
+                                        | node as u64,
+                                );
                             }
                         }
                     }
@@ -442,8 +472,8 @@ impl<'v> Tier<'v> {
                         exit = Some(exit.map_or(v, |e| e.best(v)));
                     }
                 }
-                self.left[node] = count;
-                self.exit[node] = exit.map_or(UNSET, Value::code);
+                self.node[node].left = count;
+                self.node[node].exit = exit.map_or(UNSET, Value::code);
             }
         }
         Ok(())
@@ -452,6 +482,45 @@ impl<'v> Tier<'v> {
     /// Huff nodes: the in-tier moves of their base, and the best of the
     /// base's exits and the huffs.
     fn huff_nodes(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
+        // One huff node per (child, offender code), numbered in that order,
+        // with the fault steps to it as its parents. A counting sort by
+        // child (the faults come in parent order), then by code.
+        let faults = std::mem::take(&mut self.faults);
+        let mut hstart = vec![0u32; self.n_side + 1];
+        let mut at = vec![0u32; self.n_side + 1];
+        for &f in &faults {
+            at[(f >> 34) as usize + 1] += 1;
+        }
+        for i in 0..self.n_side {
+            at[i + 1] += at[i];
+        }
+        let mut by_child = vec![0u32; faults.len()];
+        for &f in &faults {
+            let c = (f >> 34) as usize;
+            // Offender code in the top two bits, parent below.
+            by_child[at[c] as usize] = ((f >> 32) as u32 & 3) << 30 | f as u32;
+            at[c] += 1;
+        }
+        let mut from = 0;
+        for child in 0..self.n_side {
+            let group = &by_child[from..at[child] as usize];
+            from = at[child] as usize;
+            for code in 1..=3u32 {
+                if group.iter().any(|&e| e >> 30 == code) {
+                    self.huffs.push(((self.n_side + child) as u32, code as u8));
+                    self.hpstart.push(self.hparents.len() as u32);
+                    self.hparents.extend(
+                        group
+                            .iter()
+                            .filter(|&&e| e >> 30 == code)
+                            .map(|&e| e & ((1 << 30) - 1)),
+                    );
+                }
+            }
+            hstart[child + 1] = self.huffs.len() as u32;
+        }
+        self.hpstart.push(self.hparents.len() as u32);
+        self.hstart = hstart;
         // Huffing one of two officers leads to the one-officer tier.
         let one = if self.key.n == 2 && !self.huffs.is_empty() {
             Some(Target::new(
@@ -465,10 +534,7 @@ impl<'v> Tier<'v> {
         for i in 0..self.huffs.len() {
             let (base, code) = self.huffs[i];
             let base = base as usize;
-            let (fi, oi) = (
-                (base - self.n_side) / self.placements,
-                (base - self.n_side) % self.placements,
-            );
+            let (fi, oi) = self.split(base - self.n_side);
             let officers = self.officers(fi, oi);
             let low = officers & officers.wrapping_neg();
             let mut offenders = 0;
@@ -479,7 +545,7 @@ impl<'v> Tier<'v> {
                 offenders |= officers & !low;
             }
             let mask = self.masks[fi];
-            let e = self.exit[base];
+            let e = self.node[base].exit;
             let e = (e != UNSET).then(|| Value::from_code(e));
             let h = fold_huffs(officers, offenders, |rest| {
                 one.as_ref().expect("two officers").value(mask, rest)
@@ -488,8 +554,11 @@ impl<'v> Tier<'v> {
                 (Some(e), Some(h)) => Some(e.best(h)),
                 (e, h) => e.or(h),
             };
-            self.exit.push(exit.map_or(UNSET, Value::code));
-            self.left.push(self.left[base]);
+            self.node.push(Node {
+                exit: exit.map_or(UNSET, Value::code),
+                left: self.node[base].left,
+                ..FRESH
+            });
         }
         Ok(())
     }
@@ -505,12 +574,9 @@ impl<'v> Tier<'v> {
     }
 
     /// Resolve every node; returns the codes of all nodes (huff nodes last).
+    #[inline(never)]
     fn retrograde(&mut self) -> Vec<u16> {
-        let total = self.exit.len();
-        let mut code = vec![UNSET; total];
-        // A win through an in-tier child was queued (the first is the
-        // shortest); exit wins are queued up front.
-        let mut queued = vec![false; total];
+        let total = self.node.len();
         let mut buckets: Vec<Vec<u32>> = Vec::new();
         fn push(buckets: &mut Vec<Vec<u32>>, node: usize, c: u16) {
             let c = c as usize;
@@ -519,19 +585,19 @@ impl<'v> Tier<'v> {
             }
             buckets[c].push(node as u32);
         }
-        for node in 0..total {
-            let exit = self.exit[node];
-            if self.left[node] == 0 {
+        for i in 0..total {
+            let Node { exit, left, .. } = self.node[i];
+            if left == 0 {
                 let v = if exit == UNSET {
-                    self.stuck(node).code()
+                    self.stuck(i).code()
                 } else {
                     exit
                 };
                 if v != 0 {
-                    push(&mut buckets, node, v);
+                    push(&mut buckets, i, v);
                 }
             } else if exit != UNSET && exit & 1 == 1 {
-                push(&mut buckets, node, exit);
+                push(&mut buckets, i, exit);
             }
         }
         let mut parents: Vec<u32> = Vec::with_capacity(64);
@@ -541,34 +607,33 @@ impl<'v> Tier<'v> {
             while i < buckets[c].len() {
                 let node = buckets[c][i] as usize;
                 i += 1;
-                if code[node] != UNSET {
+                if self.node[node].code != UNSET {
                     continue;
                 }
-                code[node] = c as u16;
+                self.node[node].code = c as u16;
                 parents.clear();
                 self.parents(node, &mut parents);
-                let v = Value::from_code(c as u16);
-                let back = v.back().code();
+                let back = Value::from_code(c as u16).back().code();
                 for &p in &parents {
-                    let p = p as usize;
-                    if code[p] != UNSET {
+                    let n = &mut self.node[p as usize];
+                    if n.code != UNSET {
                         continue;
                     }
                     if c & 1 == 0 {
                         // The child is lost for its mover: p wins.
-                        if !queued[p] {
-                            queued[p] = true;
-                            push(&mut buckets, p, back);
+                        if !n.queued {
+                            n.queued = true;
+                            push(&mut buckets, p as usize, back);
                         }
                     } else {
-                        self.left[p] -= 1;
-                        if self.left[p] == 0 && !queued[p] {
-                            let e = self.exit[p];
+                        n.left -= 1;
+                        if n.left == 0 && !n.queued {
+                            let e = n.exit;
                             if e == UNSET {
-                                push(&mut buckets, p, back);
+                                push(&mut buckets, p as usize, back);
                             } else if e != 0 && e & 1 == 0 {
                                 // A lost exit: the longer loss.
-                                push(&mut buckets, p, e.max(back));
+                                push(&mut buckets, p as usize, e.max(back));
                             }
                         }
                     }
@@ -576,21 +641,20 @@ impl<'v> Tier<'v> {
             }
             c += 1;
         }
-        for x in code.iter_mut() {
-            if *x == UNSET {
-                *x = 0;
-            }
-        }
-        code
+        self.node
+            .iter()
+            .map(|n| if n.code == UNSET { 0 } else { n.code })
+            .collect()
     }
 
     /// The in-tier parents of `node` (the nodes with a move to it).
+    #[inline(never)]
     fn parents(&self, node: usize, out: &mut Vec<u32>) {
         let n_side = self.n_side;
         let p = self.placements;
         if node < n_side {
             // Officers to move: a fortress soldier stepped here.
-            let (fi, oi) = (node / p, node % p);
+            let (fi, oi) = self.split(node);
             let officers = self.officers(fi, oi);
             let fortress = fortress_bits(self.masks[fi]);
             let empty = board::ALL & !(self.key.outside | fortress | officers);
@@ -602,48 +666,38 @@ impl<'v> Tier<'v> {
                         + fortress_rank(fortress_mask(f)) as usize * p
                         + officer_rank(officers, free) as usize;
                     out.push(parent as u32);
-                    if !self.huff_slot.is_empty() {
-                        for &h in &self.huff_slot[(parent - n_side) * 3..(parent - n_side) * 3 + 3]
-                        {
-                            if h != NO_NODE {
-                                out.push(h);
-                            }
-                        }
+                    if !self.huffs.is_empty() {
+                        let (a, b) = (
+                            self.hstart[parent - n_side],
+                            self.hstart[parent - n_side + 1],
+                        );
+                        out.extend((a..b).map(|h| (2 * n_side) as u32 + h));
                     }
                 }
             }
-        } else {
-            // Soldiers to move (a huff node: its base): an officer stepped.
-            let (base, want) = if node < 2 * n_side {
-                (node, 0)
-            } else {
-                let (b, c) = self.huffs[node - 2 * n_side];
-                (b as usize, c)
-            };
-            let (fi, oi) = ((base - n_side) / p, (base - n_side) % p);
+        } else if node < 2 * n_side {
+            // Soldiers to move: an officer stepped, without a fault (a
+            // step that is a fault leads to a huff node; under mandatory
+            // capture it is no move).
+            let (fi, oi) = self.split(node - n_side);
             let officers = self.officers(fi, oi);
             let free = board::ALL & !(self.key.outside | fortress_bits(self.masks[fi]));
             let empty = free & !officers;
-            let mandatory = self.variant.capture == CaptureRule::Mandatory;
-            let huff = self.variant.capture == CaptureRule::Huff;
+            let filter = self.variant.capture != CaptureRule::Free;
             for o in board::points(officers) {
                 for from in board::points(ADJACENT[o.index()] & empty) {
                     let before = officers & !o.bit() | from.bit();
                     let parent = fi * p + officer_rank(before, free) as usize;
-                    let caps = self.caps[parent];
-                    let kind = if caps == 0 || !huff {
-                        if caps != 0 && mandatory {
-                            continue;
-                        }
-                        0
-                    } else {
-                        offender_code(step_offenders(before, caps, from.bit(), o.bit()), officers)
-                    };
-                    if kind == want {
+                    if !filter || self.caps[parent] == 0 {
                         out.push(parent as u32);
                     }
                 }
             }
+        } else {
+            // A huff node: its fault steps, listed by the forward pass.
+            let h = node - 2 * n_side;
+            let (a, b) = (self.hpstart[h] as usize, self.hpstart[h + 1] as usize);
+            out.extend_from_slice(&self.hparents[a..b]);
         }
     }
 }

@@ -80,12 +80,15 @@ pub fn capture_chains(start: Point, soldiers: Bitboard, blockers: Bitboard) -> V
 /// without allocating: pairs are appended to `out` (whose earlier entries
 /// are left alone). Returns the most soldiers one of them takes (0 when the
 /// officer cannot capture). `occupied` holds every piece but the officer
-/// itself. For the solver, which needs no paths.
+/// itself. Every point the officer lands on along the way is added to
+/// `landed`: the result is the same for any other blocker off those
+/// points. For the solver, which needs no paths.
 pub(crate) fn capture_ends(
     start: Point,
     soldiers: Bitboard,
     occupied: Bitboard,
     out: &mut Vec<(u8, Bitboard)>,
+    landed: &mut Bitboard,
 ) -> u32 {
     let first = out.len();
     let can_jump = start
@@ -95,30 +98,39 @@ pub(crate) fn capture_ends(
     if !can_jump {
         return 0;
     }
-    fn dfs(
-        cur: u8,
+    struct Walk<'a> {
         soldiers: Bitboard,
         occupied: Bitboard,
-        taken: Bitboard,
         first: usize,
-        out: &mut Vec<(u8, Bitboard)>,
-    ) {
+        out: &'a mut Vec<(u8, Bitboard)>,
+        landed: Bitboard,
+    }
+    fn dfs(w: &mut Walk<'_>, cur: u8, taken: Bitboard) {
+        w.landed |= 1 << cur;
         let mut any = false;
         for &(o, l) in Point::new(cur as usize).jumps_raw() {
             if o == board::NONE {
                 break;
             }
             let over = 1u64 << o;
-            if soldiers & over != 0 && taken & over == 0 && occupied & (1 << l) == 0 {
+            if w.soldiers & over != 0 && taken & over == 0 && w.occupied & (1 << l) == 0 {
                 any = true;
-                dfs(l, soldiers, occupied, taken | over, first, out);
+                dfs(w, l, taken | over);
             }
         }
-        if !any && taken != 0 && !out[first..].contains(&(cur, taken)) {
-            out.push((cur, taken));
+        if !any && taken != 0 && !w.out[w.first..].contains(&(cur, taken)) {
+            w.out.push((cur, taken));
         }
     }
-    dfs(start.index() as u8, soldiers, occupied, 0, first, out);
+    let mut w = Walk {
+        soldiers,
+        occupied,
+        first,
+        out,
+        landed: 0,
+    };
+    dfs(&mut w, start.index() as u8, 0);
+    *landed |= w.landed & !start.bit();
     out[first..]
         .iter()
         .map(|&(_, t)| t.count_ones())
@@ -469,6 +481,53 @@ mod tests {
         assert_eq!(perft(&s, &Variant::ASALTO, 2), 48);
         assert_eq!(perft(&s, &Variant::ASSAULT, 2), 48);
         assert_eq!(perft(&s, &Variant::ASSAUT_MDJ, 2), 38);
+    }
+
+    #[test]
+    fn capture_ends_match_capture_chains() {
+        // Random boards with many soldiers (xorshift; fixed seed).
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut with_captures = 0;
+        for _ in 0..3000 {
+            let soldiers = next() & next() & board::ALL;
+            let free: Vec<Point> = board::points(board::ALL & !soldiers).collect();
+            if free.len() < 2 {
+                continue;
+            }
+            let o = free[next() as usize % free.len()];
+            let q = free[next() as usize % free.len()];
+            let blockers = if q == o { 0 } else { q.bit() };
+            let mut want: Vec<(u8, Bitboard)> = capture_chains(o, soldiers, blockers)
+                .iter()
+                .map(|c| (c.path.last().unwrap().index() as u8, c.taken))
+                .collect();
+            want.sort();
+            let mut got = vec![(99, 0)];
+            let mut landed = 0;
+            let best = capture_ends(o, soldiers, soldiers | blockers, &mut got, &mut landed);
+            assert_eq!(got.remove(0), (99, 0), "earlier entries are kept");
+            got.sort();
+            assert_eq!(got, want);
+            let max = want.iter().map(|c| c.1.count_ones()).max().unwrap_or(0);
+            assert_eq!(best, max);
+            // Without the blocker: the same answer whenever it stands off
+            // every point landed on.
+            let mut alone = Vec::new();
+            let mut landed_alone = 0;
+            capture_ends(o, soldiers, soldiers, &mut alone, &mut landed_alone);
+            if landed_alone & blockers == 0 {
+                alone.sort();
+                assert_eq!(alone, want);
+            }
+            with_captures += !want.is_empty() as usize;
+        }
+        assert!(with_captures > 300, "{with_captures}");
     }
 
     #[test]

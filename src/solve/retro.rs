@@ -364,27 +364,47 @@ impl<'v> Tier<'v> {
         let mut targets = Targets::default();
         // (end point, soldiers taken) of every capture, officer by officer.
         let mut captures: Vec<(u8, Bitboard)> = Vec::with_capacity(64);
+        let mut alone_caps: Vec<(u8, Bitboard)> = Vec::with_capacity(256);
+        let mut alone = [(0u32, 0u32, 0u32, 0 as Bitboard); board::NUM_POINTS];
         for fi in 0..self.masks.len() {
             let mask = self.masks[fi];
             let soldiers = key.outside | fortress_bits(mask);
             let free = board::ALL & !soldiers;
+            // Each free point's captures with no other officer on the board:
+            // (range in `alone_caps`, most soldiers taken, points landed on).
+            alone_caps.clear();
+            for p in board::points(free) {
+                let a = alone_caps.len() as u32;
+                let mut landed = 0;
+                let best = rules::capture_ends(p, soldiers, soldiers, &mut alone_caps, &mut landed);
+                alone[p.index()] = (a, alone_caps.len() as u32, best, landed);
+            }
             for oi in 0..self.placements {
                 let officers = self.officers(fi, oi);
                 let node = fi * self.placements + oi;
                 let empty = free & !officers;
-                // Captures of each officer.
+                // Captures of each officer: those computed without the
+                // other officer, unless it stands where they land.
                 captures.clear();
                 let mut best = [0u32; 2];
                 let mut ends = [0usize; 3];
                 let mut from = [0u64; 2];
                 for (j, o) in board::points(officers).enumerate() {
                     from[j] = o.bit();
-                    best[j] = rules::capture_ends(
-                        o,
-                        soldiers,
-                        (soldiers | officers) & !o.bit(),
-                        &mut captures,
-                    );
+                    let (a, b, alone_best, landed) = alone[o.index()];
+                    let other = officers & !o.bit();
+                    if landed & other == 0 {
+                        captures.extend_from_slice(&alone_caps[a as usize..b as usize]);
+                        best[j] = alone_best;
+                    } else {
+                        best[j] = rules::capture_ends(
+                            o,
+                            soldiers,
+                            soldiers | other,
+                            &mut captures,
+                            &mut 0,
+                        );
+                    }
                     ends[j + 1] = captures.len();
                 }
                 let n_off = key.n as usize;

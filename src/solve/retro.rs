@@ -80,13 +80,40 @@ impl Target {
     /// fortress soldiers and officers.
     #[inline]
     fn value(&self, fortress: u16, officers: Bitboard) -> Result<Value, SolveError> {
-        let (mut f, mut o) = (fortress, officers);
+        let (first, free) = self.slice(fortress);
+        self.at(first, free, self.orient(officers))
+    }
+
+    /// Where the positions with fortress soldiers `fortress` (as reached)
+    /// lie in the stored tier: their first index and the free points there.
+    #[inline]
+    fn slice(&self, fortress: u16) -> (u32, Bitboard) {
+        let f = if self.mirrored {
+            FORT_MIRROR[fortress as usize]
+        } else {
+            fortress
+        };
+        (
+            self.offset + fortress_rank(f) * self.placements,
+            board::ALL & !(self.outside | fortress_bits(f)),
+        )
+    }
+
+    /// Officers as placed in the stored tier.
+    #[inline]
+    fn orient(&self, officers: Bitboard) -> Bitboard {
         if self.mirrored {
-            f = FORT_MIRROR[f as usize];
-            o = board::mirror_bb(o);
+            board::mirror_bb(officers)
+        } else {
+            officers
         }
-        let free = board::ALL & !(self.outside | fortress_bits(f));
-        let i = self.offset + fortress_rank(f) * self.placements + officer_rank(o, free);
+    }
+
+    /// The value of the position at `first` (from [`Target::slice`]) with
+    /// officers `officers` (already oriented) on the points of `free`.
+    #[inline]
+    fn at(&self, first: u32, free: Bitboard, officers: Bitboard) -> Result<Value, SolveError> {
+        let i = first + officer_rank(officers, free);
         match self.codes.get(i as usize) {
             Some(&c) => Ok(Value::from_code(c)),
             None => Err(SolveError::Store(format!(
@@ -322,12 +349,27 @@ impl<'v> Tier<'v> {
             }
         }
         let n_side = self.n_side;
+        let any_mirrored = steps_out
+            .iter()
+            .any(|s| s.target.as_ref().is_some_and(|t| t.mirrored));
+        // Per fortress mask: each step's slice of its target.
+        let mut slices: Vec<(u32, Bitboard)> = vec![(0, 0); steps_out.len()];
         for fi in 0..self.masks.len() {
             let mask = self.masks[fi];
             let fortress = fortress_bits(mask);
             let free = board::ALL & !(key.outside | fortress);
+            for (slice, step) in slices.iter_mut().zip(&steps_out) {
+                if let Some(t) = &step.target {
+                    *slice = t.slice(fortress_mask(fortress | step.t));
+                }
+            }
             for oi in 0..self.placements {
                 let officers = self.officers(fi, oi);
+                let mirrored_officers = if any_mirrored {
+                    board::mirror_bb(officers)
+                } else {
+                    0
+                };
                 let node = n_side + fi * self.placements + oi;
                 let empty = free & !officers;
                 let mut count = 0;
@@ -335,15 +377,20 @@ impl<'v> Tier<'v> {
                     count += (table[s.index()] & empty).count_ones();
                 }
                 let mut exit: Option<Value> = None;
-                for step in &steps_out {
+                for (step, &(first, free_there)) in steps_out.iter().zip(&slices) {
                     if step.t & empty == 0 {
                         continue;
                     }
                     let v = match &step.target {
                         None => Value::Win(1),
-                        Some(target) => target
-                            .value(fortress_mask(fortress | step.t), officers)?
-                            .back(),
+                        Some(target) => {
+                            let o = if target.mirrored {
+                                mirrored_officers
+                            } else {
+                                officers
+                            };
+                            target.at(first, free_there, o)?.back()
+                        }
                     };
                     exit = Some(exit.map_or(v, |e| e.best(v)));
                 }
@@ -551,10 +598,19 @@ impl<'v> Tier<'v> {
         } else {
             None
         };
+        // The one-officer values of the current fortress mask, by the
+        // officer's point (`UNSET` until needed; huff nodes come in mask
+        // order).
+        let mut one_values = [UNSET; board::NUM_POINTS];
+        let mut one_fi = usize::MAX;
         for i in 0..self.huffs.len() {
             let (base, code) = self.huffs[i];
             let base = base as usize;
             let (fi, oi) = self.split(base - self.n_side);
+            if fi != one_fi {
+                one_fi = fi;
+                one_values = [UNSET; board::NUM_POINTS];
+            }
             let officers = self.officers(fi, oi);
             let low = officers & officers.wrapping_neg();
             let mut offenders = 0;
@@ -568,7 +624,15 @@ impl<'v> Tier<'v> {
             let e = self.node[base].exit;
             let e = (e != UNSET).then(|| Value::from_code(e));
             let h = fold_huffs(officers, offenders, |rest| {
-                one.as_ref().expect("two officers").value(mask, rest)
+                let q = rest.trailing_zeros() as usize;
+                if one_values[q] == UNSET {
+                    one_values[q] = one
+                        .as_ref()
+                        .expect("two officers")
+                        .value(mask, rest)?
+                        .code();
+                }
+                Ok(Value::from_code(one_values[q]))
             })?;
             let exit = match (e, h) {
                 (Some(e), Some(h)) => Some(e.best(h)),

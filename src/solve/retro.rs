@@ -196,8 +196,13 @@ struct Tier<'v> {
     unrank: Vec<(u8, u8)>,
     /// Free points (not soldiers) of each fortress mask, in board order.
     free_points: Vec<[u8; 33]>,
-    /// Fortress points `s` from which a soldier steps to each point.
-    rev_steps: [Bitboard; board::NUM_POINTS],
+    /// Fortress soldier un-moves of each fortress mask: entries
+    /// `unmove_start[fi]..unmove_start[fi + 1]` of `unmoves`, each `(s,
+    /// first, free)`: the soldier came from point `s` (which must not hold
+    /// an officer), the parent's positions start at `N + first` and its
+    /// free points are `free`.
+    unmove_start: Vec<u32>,
+    unmoves: Vec<(Bitboard, u32, Bitboard)>,
     /// The solving state of each node.
     node: Vec<Node>,
     /// For officers-to-move nodes: which officers (bit 0 the lower, bit 1
@@ -291,6 +296,22 @@ impl<'v> Tier<'v> {
                 rev_steps[t.index()] |= s.bit();
             }
         }
+        let mut unmove_start = vec![0u32];
+        let mut unmoves = Vec::new();
+        for &m in &masks {
+            let fortress = fortress_bits(m);
+            for t in board::points(fortress) {
+                for s in board::points(rev_steps[t.index()] & !fortress) {
+                    let f = fortress & !t.bit() | s.bit();
+                    unmoves.push((
+                        s.bit(),
+                        fortress_rank(fortress_mask(f)) * placements as u32,
+                        board::ALL & !(key.outside | f),
+                    ));
+                }
+            }
+            unmove_start.push(unmoves.len() as u32);
+        }
         Tier {
             variant,
             key: *key,
@@ -299,7 +320,8 @@ impl<'v> Tier<'v> {
             masks,
             unrank,
             free_points,
-            rev_steps,
+            unmove_start,
+            unmoves,
             node: vec![FRESH; 2 * n_side],
             caps: vec![0; n_side],
             faults: Vec::new(),
@@ -550,43 +572,36 @@ impl<'v> Tier<'v> {
     /// base's exits and the huffs.
     fn huff_nodes(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         // One huff node per (child, offender code), numbered in that order,
-        // with the fault steps to it as its parents. A counting sort by
-        // child (the faults come in parent order), then by code.
+        // with the fault steps to it as its parents: a counting sort by
+        // `child * 4 + code`.
         let faults = std::mem::take(&mut self.faults);
+        let slots = 4 * self.n_side;
+        let mut start = vec![0u32; slots + 1];
+        for &f in &faults {
+            start[(f >> 32) as usize + 1] += 1;
+        }
+        for i in 0..slots {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        self.hparents = vec![0u32; faults.len()];
+        for &f in &faults {
+            let slot = (f >> 32) as usize;
+            self.hparents[fill[slot] as usize] = f as u32;
+            fill[slot] += 1;
+        }
         let mut hstart = vec![0u32; self.n_side + 1];
-        let mut at = vec![0u32; self.n_side + 1];
-        for &f in &faults {
-            at[(f >> 34) as usize + 1] += 1;
-        }
-        for i in 0..self.n_side {
-            at[i + 1] += at[i];
-        }
-        let mut by_child = vec![0u32; faults.len()];
-        for &f in &faults {
-            let c = (f >> 34) as usize;
-            // Offender code in the top two bits, parent below.
-            by_child[at[c] as usize] = ((f >> 32) as u32 & 3) << 30 | f as u32;
-            at[c] += 1;
-        }
-        let mut from = 0;
         for child in 0..self.n_side {
-            let group = &by_child[from..at[child] as usize];
-            from = at[child] as usize;
-            for code in 1..=3u32 {
-                if group.iter().any(|&e| e >> 30 == code) {
+            for code in 1..=3 {
+                let slot = child * 4 + code;
+                if start[slot + 1] > start[slot] {
                     self.huffs.push(((self.n_side + child) as u32, code as u8));
-                    self.hpstart.push(self.hparents.len() as u32);
-                    self.hparents.extend(
-                        group
-                            .iter()
-                            .filter(|&&e| e >> 30 == code)
-                            .map(|&e| e & ((1 << 30) - 1)),
-                    );
+                    self.hpstart.push(start[slot]);
                 }
             }
             hstart[child + 1] = self.huffs.len() as u32;
         }
-        self.hpstart.push(self.hparents.len() as u32);
+        self.hpstart.push(faults.len() as u32);
         self.hstart = hstart;
         // Huffing one of two officers leads to the one-officer tier.
         let one = if self.key.n == 2 && !self.huffs.is_empty() {
@@ -684,78 +699,75 @@ impl<'v> Tier<'v> {
                 push(&mut buckets, i, exit);
             }
         }
-        let mut parents: Vec<u32> = Vec::with_capacity(64);
+        let mut nodes = std::mem::take(&mut self.node);
         let mut c = 1;
         while c < buckets.len() {
-            let mut i = 0;
-            while i < buckets[c].len() {
-                let node = buckets[c][i] as usize;
-                i += 1;
-                if self.node[node].code != UNSET {
+            // Pushes go to later buckets only.
+            let list = std::mem::take(&mut buckets[c]);
+            let back = Value::from_code(c as u16).back().code();
+            for &node in &list {
+                let node = node as usize;
+                if nodes[node].code != UNSET {
                     continue;
                 }
-                self.node[node].code = c as u16;
-                parents.clear();
-                self.parents(node, &mut parents);
-                let back = Value::from_code(c as u16).back().code();
-                for &p in &parents {
-                    let n = &mut self.node[p as usize];
+                nodes[node].code = c as u16;
+                self.for_each_parent(node, |p| {
+                    let n = &mut nodes[p];
                     if n.code != UNSET {
-                        continue;
+                        return;
                     }
                     if c & 1 == 0 {
                         // The child is lost for its mover: p wins.
                         if !n.queued {
                             n.queued = true;
-                            push(&mut buckets, p as usize, back);
+                            push(&mut buckets, p, back);
                         }
                     } else {
                         n.left -= 1;
                         if n.left == 0 && !n.queued {
                             let e = n.exit;
                             if e == UNSET {
-                                push(&mut buckets, p as usize, back);
+                                push(&mut buckets, p, back);
                             } else if e != 0 && e & 1 == 0 {
                                 // A lost exit: the longer loss.
-                                push(&mut buckets, p as usize, e.max(back));
+                                push(&mut buckets, p, e.max(back));
                             }
                         }
                     }
-                }
+                });
             }
             c += 1;
         }
+        self.node = nodes;
         self.node
             .iter()
             .map(|n| if n.code == UNSET { 0 } else { n.code })
             .collect()
     }
 
-    /// The in-tier parents of `node` (the nodes with a move to it).
-    #[inline(never)]
-    fn parents(&self, node: usize, out: &mut Vec<u32>) {
+    /// Call `f` on each in-tier parent of `node` (the nodes with a move
+    /// to it).
+    #[inline]
+    fn for_each_parent(&self, node: usize, mut f: impl FnMut(usize)) {
         let n_side = self.n_side;
         let p = self.placements;
         if node < n_side {
             // Officers to move: a fortress soldier stepped here.
             let (fi, oi) = self.split(node);
             let officers = self.officers(fi, oi);
-            let fortress = fortress_bits(self.masks[fi]);
-            let empty = board::ALL & !(self.key.outside | fortress | officers);
-            for t in board::points(fortress) {
-                for s in board::points(self.rev_steps[t.index()] & empty) {
-                    let f = fortress & !t.bit() | s.bit();
-                    let free = board::ALL & !(self.key.outside | f);
-                    let parent = n_side
-                        + fortress_rank(fortress_mask(f)) as usize * p
-                        + officer_rank(officers, free) as usize;
-                    out.push(parent as u32);
+            let range = self.unmove_start[fi] as usize..self.unmove_start[fi + 1] as usize;
+            for &(s, first, free) in &self.unmoves[range] {
+                if s & officers == 0 {
+                    let parent = n_side + (first + officer_rank(officers, free)) as usize;
+                    f(parent);
                     if !self.huffs.is_empty() {
                         let (a, b) = (
-                            self.hstart[parent - n_side],
-                            self.hstart[parent - n_side + 1],
+                            self.hstart[parent - n_side] as usize,
+                            self.hstart[parent - n_side + 1] as usize,
                         );
-                        out.extend((a..b).map(|h| (2 * n_side) as u32 + h));
+                        for h in a..b {
+                            f(2 * n_side + h);
+                        }
                     }
                 }
             }
@@ -773,7 +785,7 @@ impl<'v> Tier<'v> {
                     let before = officers & !o.bit() | from.bit();
                     let parent = fi * p + officer_rank(before, free) as usize;
                     if !filter || self.caps[parent] == 0 {
-                        out.push(parent as u32);
+                        f(parent);
                     }
                 }
             }
@@ -781,7 +793,9 @@ impl<'v> Tier<'v> {
             // A huff node: its fault steps, listed by the forward pass.
             let h = node - 2 * n_side;
             let (a, b) = (self.hpstart[h] as usize, self.hpstart[h + 1] as usize);
-            out.extend_from_slice(&self.hparents[a..b]);
+            for &p in &self.hparents[a..b] {
+                f(p as usize);
+            }
         }
     }
 }

@@ -140,13 +140,15 @@ impl Solver {
     /// once its whole level is done, in list order (so the output does not
     /// depend on the number of threads). `sink` must make the tier readable
     /// through `store` for the levels above. `progress` is called after each
-    /// tier (from worker threads).
+    /// tier (from worker threads). `sink` runs inside the solver's thread
+    /// pool, so rayon work it does (a table writer compressing blocks)
+    /// uses the same threads.
     pub fn solve_into(
         &self,
         tiers: &[TierKey],
         store: &dyn TierStore,
         progress: &(dyn Fn(&Progress) + Sync),
-        mut sink: impl FnMut(&TierKey, Vec<u16>) -> Result<(), SolveError>,
+        mut sink: impl FnMut(&TierKey, Vec<u16>) -> Result<(), SolveError> + Send,
     ) -> Result<Stats, SolveError> {
         let start = Instant::now();
         let pool = rayon::ThreadPoolBuilder::new()
@@ -171,10 +173,10 @@ impl Solver {
             }
             let group = &tiers[i..j];
             let variant = self.variant;
-            let results: Vec<Result<Vec<u16>, SolveError>> = pool.install(|| {
+            pool.install(|| {
                 // One tier per job: rayon otherwise splits only on steals,
                 // and the last large piece runs on one thread.
-                group
+                let results: Vec<Result<Vec<u16>, SolveError>> = group
                     .par_iter()
                     .with_max_len(1)
                     .map(|key| {
@@ -190,11 +192,12 @@ impl Solver {
                         });
                         r
                     })
-                    .collect()
-            });
-            for (key, r) in group.iter().zip(results) {
-                sink(key, r?)?;
-            }
+                    .collect();
+                for (key, r) in group.iter().zip(results) {
+                    sink(key, r?)?;
+                }
+                Ok::<(), SolveError>(())
+            })?;
             i = j;
         }
         Ok(Stats {

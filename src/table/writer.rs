@@ -7,9 +7,11 @@ use super::format::{
     self, BLOCK_ENTRY_LEN, BlockEntry, DIR_ENTRY_LEN, DirEntry, FORMAT_VERSION, HEADER_LEN,
     MAX_BLOCK_POSITIONS, PREAMBLE_LEN, Preamble,
 };
-use super::{Problem, TableError, TableInfo, table_path};
+use super::{Problem, Stream, TableError, TableInfo, table_path};
 use crate::index::TierKey;
 use crate::rules::Variant;
+use rayon::prelude::*;
+use std::cell::RefCell;
 use std::fs::{self, File};
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -72,13 +74,12 @@ pub struct TableWriter {
     n: u8,
     k: u8,
     opts: WriteOptions,
-    compressor: zstd::bulk::Compressor<'static>,
+    /// Filled blocks (stream, decompressed bytes) not yet compressed.
+    pending: Vec<(Stream, Vec<u8>)>,
     /// WDL fields (one per byte) of the block being filled.
     wdl: Vec<u8>,
     /// Distances of the block being filled.
     dist: Vec<u16>,
-    /// Scratch for a block's decompressed bytes.
-    raw: Vec<u8>,
     wdl_blocks: Vec<BlockEntry>,
     dist_blocks: Vec<BlockEntry>,
     dir: Vec<DirEntry>,
@@ -138,8 +139,6 @@ impl TableWriter {
         let mut file = BufWriter::with_capacity(1 << 20, file);
         file.write_all(&[0u8; PREAMBLE_LEN])
             .map_err(|e| TableError::io(&tmp, "cannot write", e))?;
-        let compressor = zstd::bulk::Compressor::new(opts.zstd_level)
-            .map_err(|e| TableError::io(&tmp, "cannot start zstd", e))?;
         Ok(TableWriter {
             path,
             tmp,
@@ -149,10 +148,9 @@ impl TableWriter {
             n,
             k,
             opts: *opts,
-            compressor,
+            pending: Vec::new(),
             wdl: Vec::with_capacity(opts.wdl_block_positions as usize),
             dist: Vec::with_capacity(opts.distance_block_positions as usize),
-            raw: Vec::new(),
             wdl_blocks: Vec::new(),
             dist_blocks: Vec::new(),
             dir: Vec::new(),
@@ -261,49 +259,67 @@ impl TableWriter {
         Ok(())
     }
 
-    /// Compress and append the WDL block being filled.
+    /// Queue the WDL block being filled.
     fn flush_wdl(&mut self) -> Result<(), TableError> {
-        self.raw.clear();
-        for four in self.wdl.chunks(4) {
-            let mut b = 0u8;
-            for (j, &w) in four.iter().enumerate() {
-                b |= w << (2 * j);
-            }
-            self.raw.push(b);
-        }
+        let raw: Vec<u8> = self
+            .wdl
+            .chunks(4)
+            .map(|four| {
+                four.iter()
+                    .enumerate()
+                    .fold(0u8, |b, (j, &w)| b | w << (2 * j))
+            })
+            .collect();
         self.wdl.clear();
-        let e = self.write_block()?;
-        self.wdl_blocks.push(e);
-        Ok(())
+        self.queue(Stream::Wdl, raw)
     }
 
-    /// Compress and append the distance block being filled.
+    /// Queue the distance block being filled.
     fn flush_dist(&mut self) -> Result<(), TableError> {
-        format::encode_distances(&self.dist, &mut self.raw);
+        let mut raw = Vec::new();
+        format::encode_distances(&self.dist, &mut raw);
         self.dist.clear();
-        let e = self.write_block()?;
-        self.dist_blocks.push(e);
+        self.queue(Stream::Distance, raw)
+    }
+
+    /// Queue a filled block; compress and write the queue when it is long.
+    fn queue(&mut self, stream: Stream, raw: Vec<u8>) -> Result<(), TableError> {
+        self.pending.push((stream, raw));
+        if self.pending.len() >= PENDING_BLOCKS {
+            self.write_pending()?;
+        }
         Ok(())
     }
 
-    /// Compress `self.raw` and append it to the file.
-    fn write_block(&mut self) -> Result<BlockEntry, TableError> {
-        let packed = self
-            .compressor
-            .compress(&self.raw)
-            .map_err(|e| TableError::io(&self.tmp, "cannot compress", e))?;
-        let e = BlockEntry {
-            offset: self.offset,
-            len: packed.len() as u32,
-            crc: format::crc32(&packed),
-        };
-        self.file
-            .as_mut()
-            .ok_or_else(|| TableError::new(&self.path, Problem::Poisoned))?
-            .write_all(&packed)
-            .map_err(|e| TableError::io(&self.tmp, "cannot write", e))?;
-        self.offset += packed.len() as u64;
-        Ok(e)
+    /// Compress the queued blocks, in parallel on the current rayon pool
+    /// (a build's solver threads), and append them to the file in order.
+    fn write_pending(&mut self) -> Result<(), TableError> {
+        let level = self.opts.zstd_level;
+        let packed: Vec<std::io::Result<Vec<u8>>> = self
+            .pending
+            .par_iter()
+            .map(|(_, raw)| compress(raw, level))
+            .collect();
+        let pending = std::mem::take(&mut self.pending);
+        for ((stream, _), packed) in pending.into_iter().zip(packed) {
+            let packed = packed.map_err(|e| TableError::io(&self.tmp, "cannot compress", e))?;
+            let e = BlockEntry {
+                offset: self.offset,
+                len: packed.len() as u32,
+                crc: format::crc32(&packed),
+            };
+            self.file
+                .as_mut()
+                .ok_or_else(|| TableError::new(&self.path, Problem::Poisoned))?
+                .write_all(&packed)
+                .map_err(|e| TableError::io(&self.tmp, "cannot write", e))?;
+            self.offset += packed.len() as u64;
+            match stream {
+                Stream::Wdl => self.wdl_blocks.push(e),
+                Stream::Distance => self.dist_blocks.push(e),
+            }
+        }
+        Ok(())
     }
 
     /// Write the last blocks, the index and the preamble, sync the file and
@@ -326,6 +342,7 @@ impl TableWriter {
         if !self.dist.is_empty() {
             self.flush_dist()?;
         }
+        self.write_pending()?;
         self.dir.sort_unstable_by_key(|e| e.outside);
         if let Some(w) = self.dir.windows(2).find(|w| w[0].outside == w[1].outside) {
             let key = TierKey {
@@ -413,6 +430,31 @@ impl TableWriter {
             self.offset + index.len() as u64,
         ))
     }
+}
+
+/// Blocks queued before they are compressed together: enough to keep a
+/// few threads busy, few enough to stay small (at most a few MiB).
+const PENDING_BLOCKS: usize = 16;
+
+thread_local! {
+    /// Each thread's zstd context and its level (a context is reused: the
+    /// output does not depend on which thread compressed a block).
+    static COMPRESSOR: RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> =
+        const { RefCell::new(None) };
+}
+
+/// Compress one block at `level` with this thread's context.
+fn compress(raw: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
+    COMPRESSOR.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.as_ref().is_none_or(|(l, _)| *l != level) {
+            *c = Some((level, zstd::bulk::Compressor::new(level)?));
+        }
+        let Some((_, z)) = c.as_mut() else {
+            unreachable!("set above")
+        };
+        z.compress(raw)
+    })
 }
 
 impl Drop for TableWriter {

@@ -132,7 +132,7 @@
 //!
 //! ## Compression settings (measured)
 //!
-//! The writer's defaults are `Bw = 2^18` and `Bd = 2^16` positions and zstd
+//! The writer's defaults are `Bw = 2^16` and `Bd = 2^14` positions and zstd
 //! level 9; see [`WriteOptions`] for the measurements behind them. A reader
 //! must accept any block sizes (this one accepts up to 2^22 positions per
 //! block).

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 /// Block sizes and compression level of a new table.
 ///
-/// The defaults (`Bw = 2^18`, `Bd = 2^16`, zstd level 9) were chosen on the
+/// The defaults (`Bw = 2^16`, `Bd = 2^14`, zstd level 9) were chosen on the
 /// 10.6 million positions of 2o9s (assaut) that the closure of
 /// `S2/3/O6/SSSSSSS/1S5/3/O2 s` needs (`measure_compression` in the tests;
 /// 2 cores, bits per position of the WDL stream / distance stream):
@@ -38,6 +38,26 @@ use std::path::{Path, PathBuf};
 /// misses the cache costs about 10 us with 2^16-position WDL blocks, 25 us
 /// with 2^18 and 20-30 us with 2^20 (more WDL per block compresses better;
 /// distance blocks larger than 2^16 gain little).
+///
+/// Random probes pay for decompressing one block of each stream, so block
+/// size trades probe time against size. `asalto bench` on the partial
+/// assaut tables of the README's demo (2 cores, machine busy with a build;
+/// bits per position WDL / total, median random probe):
+///
+/// | Bw, Bd | WDL / total bits | probe |
+/// |--------|------------------|-------|
+/// | 2^18, 2^16 | 0.076 / 0.808 | 62.9 us |
+/// | 2^15, 2^14 | 0.099 / 0.940 | 15.9 us |
+/// | 2^14, 2^13 | 0.116 / 1.059 | 9.5 us |
+/// | 2^14, 2^12 | 0.116 / 1.244 | 7.0 us |
+/// | 2^12, 2^12 | 0.193 / 1.345 | 5.1 us |
+/// | 2^12, 2^10 | 0.193 / 1.963 | 3.4 us |
+///
+/// Smaller blocks also mean a larger block table (16 bytes per block),
+/// whose checksum [`super::Table::open`] checks: at `2^12` it would be 80
+/// MB for the 2o9s table and a cold `query` would read it all. The
+/// defaults stop at `2^16` / `2^14` (a 13 MB block table there); faster
+/// probes need a block table checked piece by piece (a format change).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WriteOptions {
     /// Positions per WDL block (a multiple of 4, at most 2^22).
@@ -51,8 +71,8 @@ pub struct WriteOptions {
 impl Default for WriteOptions {
     fn default() -> WriteOptions {
         WriteOptions {
-            wdl_block_positions: 1 << 18,
-            distance_block_positions: 1 << 16,
+            wdl_block_positions: 1 << 16,
+            distance_block_positions: 1 << 14,
             zstd_level: 9,
         }
     }

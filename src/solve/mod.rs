@@ -23,7 +23,12 @@ use crate::index::{self, TierKey};
 use crate::position::Position;
 use crate::rules::Variant;
 use rayon::prelude::*;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
+
+/// The most positions of one level solved before they are handed on
+/// ([`Solver::solve_into`]): about 130 MB of values.
+const CHUNK_POSITIONS: u64 = 1 << 26;
 
 /// Errors of the solver.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -137,8 +142,9 @@ impl Solver {
 
     /// Solve `tiers` (sorted in solving order, lower tiers readable from
     /// `store` or earlier in the list), handing each solved tier to `sink`
-    /// once its whole level is done, in list order (so the output does not
-    /// depend on the number of threads). `sink` must make the tier readable
+    /// in list order (so the output does not depend on the number of
+    /// threads), a chunk of tiers of one level at a time; a level's tiers
+    /// reach `sink` before the next level starts. `sink` must make the tier readable
     /// through `store` for the levels above. `progress` is called after each
     /// tier (from worker threads). `sink` runs inside the solver's thread
     /// pool, so rayon work it does (a table writer compressing blocks)
@@ -171,33 +177,45 @@ impl Solver {
             while j < tiers.len() && tiers[j].level(&self.variant) == level {
                 j += 1;
             }
-            let group = &tiers[i..j];
-            let variant = self.variant;
-            pool.install(|| {
-                // One tier per job: rayon otherwise splits only on steals,
-                // and the last large piece runs on one thread.
-                let results: Vec<Result<Vec<u16>, SolveError>> = group
-                    .par_iter()
-                    .with_max_len(1)
-                    .map(|key| {
-                        let mut look = Lookup::new(store, variant);
-                        let r = solve_tier(key, &mut look);
-                        let p = done.fetch_add(key.size(), std::sync::atomic::Ordering::Relaxed)
-                            + key.size();
-                        let t = done_tiers.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                        progress(&Progress {
-                            tiers_done: t,
-                            positions_done: p,
-                            ..base
-                        });
-                        r
-                    })
-                    .collect();
-                for (key, r) in group.iter().zip(results) {
-                    sink(key, r?)?;
+            // A level is solved in chunks of at most CHUNK_POSITIONS
+            // positions, each handed to `sink` when done, so that a large
+            // level's values are never all held at once.
+            let mut a = i;
+            while a < j {
+                let mut b = a + 1;
+                let mut size = tiers[a].size();
+                while b < j && size + tiers[b].size() <= CHUNK_POSITIONS {
+                    size += tiers[b].size();
+                    b += 1;
                 }
-                Ok::<(), SolveError>(())
-            })?;
+                let chunk = &tiers[a..b];
+                let variant = self.variant;
+                pool.install(|| {
+                    // One tier per job: rayon otherwise splits only on
+                    // steals, and the last large piece runs on one thread.
+                    let results: Vec<Result<Vec<u16>, SolveError>> = chunk
+                        .par_iter()
+                        .with_max_len(1)
+                        .map(|key| {
+                            let mut look = Lookup::new(store, variant);
+                            let r = solve_tier(key, &mut look);
+                            let p = done.fetch_add(key.size(), Ordering::Relaxed) + key.size();
+                            let t = done_tiers.fetch_add(1, Ordering::Relaxed) + 1;
+                            progress(&Progress {
+                                tiers_done: t,
+                                positions_done: p,
+                                ..base
+                            });
+                            r
+                        })
+                        .collect();
+                    for (key, r) in chunk.iter().zip(results) {
+                        sink(key, r?)?;
+                    }
+                    Ok::<(), SolveError>(())
+                })?;
+                a = b;
+            }
             i = j;
         }
         Ok(Stats {

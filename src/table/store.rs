@@ -8,7 +8,7 @@ use crate::rules::Variant;
 use crate::solve::{SolveError, TierStore};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 /// Open the table at `path`, checking that its header names `variant` (by
 /// slug, when given) and the material `(n, k)` (when given).
@@ -51,7 +51,15 @@ pub struct TableSet {
     dir: PathBuf,
     variant: Variant,
     open: RwLock<HashMap<(u8, u8), Arc<Table>>>,
+    /// Whole tiers decoded for [`TierStore::tier`], shared by all threads
+    /// (neighbouring tiers of a build read the same lower tiers over and
+    /// over), with the number of values held; emptied when that passes
+    /// [`DECODED_BUDGET`].
+    decoded: Mutex<(HashMap<TierKey, Arc<[u16]>>, u64)>,
 }
+
+/// The most values [`TableSet`] keeps decoded: 2^27, 256 MiB.
+const DECODED_BUDGET: u64 = 1 << 27;
 
 impl TableSet {
     /// The tables of `variant` under `dir` (at `<dir>/<slug>/<n>o<k>s.atb`).
@@ -61,6 +69,7 @@ impl TableSet {
             dir: dir.to_path_buf(),
             variant: *variant,
             open: RwLock::new(HashMap::new()),
+            decoded: Mutex::new((HashMap::new(), 0)),
         }
     }
 
@@ -117,11 +126,27 @@ impl TableSet {
 
 impl TierStore for TableSet {
     fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError> {
-        let store = |e: TableError| SolveError::Store(e.to_string());
-        match self.table(key.n, key.k).map_err(store)? {
-            None => Ok(None),
-            Some(t) => t.tier(key).map_err(store),
+        let lock = || self.decoded.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = lock().0.get(key) {
+            return Ok(Some(t.clone()));
         }
+        let store = |e: TableError| SolveError::Store(e.to_string());
+        let t = match self.table(key.n, key.k).map_err(store)? {
+            None => return Ok(None),
+            Some(t) => t.tier(key).map_err(store)?,
+        };
+        if let Some(t) = &t {
+            let mut d = lock();
+            if d.1 + t.len() as u64 > DECODED_BUDGET {
+                d.0.clear();
+                d.1 = 0;
+            }
+            d.1 += t.len() as u64;
+            if let Some(old) = d.0.insert(*key, t.clone()) {
+                d.1 -= old.len() as u64;
+            }
+        }
+        Ok(t)
     }
 
     fn code(&self, key: &TierKey, index: u32) -> Result<Option<u16>, SolveError> {

@@ -55,8 +55,11 @@ pub struct TableSet {
     /// (neighbouring tiers of a build read the same lower tiers over and
     /// over), with the number of values held; emptied when that passes
     /// [`DECODED_BUDGET`].
-    decoded: Mutex<(HashMap<TierKey, Arc<[u16]>>, u64)>,
+    decoded: Mutex<Decoded>,
 }
+
+/// Decoded tiers and the number of values they hold.
+type Decoded = (HashMap<TierKey, Arc<[u16]>>, u64);
 
 /// The most values [`TableSet`] keeps decoded: 2^27, 256 MiB.
 const DECODED_BUDGET: u64 = 1 << 27;

@@ -42,20 +42,22 @@ pub struct VerifyReport {
     pub bad: Vec<BadValue>,
 }
 
-/// Verify every table of `variant` under `dir` (all soldier counts
-/// present). Checksum failures and unreadable files are errors;
+/// Verify every table of `variant` under `dir` with `soldiers.0..=soldiers.1`
+/// soldiers (those present; the lower tables they read are trusted).
+/// Checksum failures and unreadable files are errors;
 /// inconsistent values are reported in the result. `progress(positions)` is
 /// called as positions are checked.
 pub fn verify(
     dir: &Path,
     variant: &Variant,
+    soldiers: (u8, u8),
     threads: usize,
     limit: usize,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<VerifyReport, BuildError> {
     let tables = TableSet::open(dir, variant);
     let mut files: Vec<(PathBuf, Arc<Table>)> = Vec::new();
-    for k in 9..=24u8 {
+    for k in soldiers.0.max(9)..=soldiers.1.min(24) {
         for n in 1..=2u8 {
             let path = table_path(dir, variant, n, k);
             if path.exists() {
@@ -69,7 +71,9 @@ pub fn verify(
     }
     if files.is_empty() {
         return Err(BuildError::Request(format!(
-            "no tables of variant {variant} under {}",
+            "no tables of variant {variant} with {}..={} soldiers under {}",
+            soldiers.0,
+            soldiers.1,
             dir.display()
         )));
     }

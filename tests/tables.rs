@@ -112,7 +112,7 @@ fn verify_passes_then_catches_a_planted_value() {
     let dir = tempfile::tempdir().unwrap();
     build_into(dir.path(), &v, 2);
     let quiet = |_: u64, _: u64| {};
-    let report = verify::verify(dir.path(), &v, 2, 10, &quiet).unwrap();
+    let report = verify::verify(dir.path(), &v, (9, 24), 2, 10, &quiet).unwrap();
     assert_eq!(report.bad_count, 0);
     assert!(report.positions > 0);
 
@@ -135,7 +135,7 @@ fn verify_passes_then_catches_a_planted_value() {
     }
     drop(table);
     writer.finish().unwrap();
-    let report = verify::verify(dir.path(), &v, 2, 10, &quiet).unwrap();
+    let report = verify::verify(dir.path(), &v, (9, 24), 2, 10, &quiet).unwrap();
     assert!(report.bad_count >= 1);
     let planted = planted.unwrap();
     assert!(

@@ -138,6 +138,11 @@ enum Command {
         /// Print at most this many inconsistent positions.
         #[arg(long, default_value_t = 10)]
         show: usize,
+        /// Only the tables with these soldier counts: K (9..=K) or A..=B,
+        /// e.g. 10..=10 for the 10-soldier tables alone (the lower tables
+        /// they read are taken as they are). Default: every table present.
+        #[arg(long, short)]
+        soldiers: Option<String>,
         /// Print the result as JSON.
         #[arg(long)]
         json: bool,
@@ -319,15 +324,20 @@ fn dispatch(command: Command) -> Result<()> {
             tables,
             threads,
             show,
+            soldiers,
             json,
         } => {
             let variant: Variant = variant.parse()?;
+            let range = match soldiers {
+                Some(s) => soldier_range(&s)?,
+                None => (9, 24),
+            };
             let bar = progress_bar(0, "verifying");
             let progress = |done: u64, total: u64| {
                 bar.set_length(total);
                 bar.set_position(done);
             };
-            let report = verify::verify(&tables, &variant, threads, show, &progress)?;
+            let report = verify::verify(&tables, &variant, range, threads, show, &progress)?;
             bar.finish_and_clear();
             output::verify(&report, &variant, json);
             if report.bad_count > 0 {

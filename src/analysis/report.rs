@@ -503,7 +503,7 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
             ),
             None => writeln!(
                 m,
-                "\nThe soldiers win against every placement for none of k = {}.",
+                "\nFor no k reported ({}) do the soldiers win against every placement.",
                 computed.join(", ")
             ),
         };

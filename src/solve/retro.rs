@@ -529,6 +529,10 @@ impl<'v> Tier<'v> {
                                 }
                             }
                         };
+                        // The value after the capture, as `Lookup::value`
+                        // gives it (game over, stored value, huffs folded
+                        // in), through memoised targets instead of a hash
+                        // lookup per capture.
                         let after = officers & !from[j] | (1u64 << to);
                         let k_after = key.k - c as u8;
                         let v = if k_after < 9 {

@@ -136,22 +136,26 @@ fn colour(i: usize) -> RGBColor {
     }
 }
 
-/// Draw a row of legend boxes on `area` at `(x, y)`.
-fn legend<DB: DrawingBackend>(
-    area: &DrawingArea<DB, plotters::coord::Shift>,
-    mut x: i32,
-    y: i32,
+/// The common head of every plot: a white page, the title and a row of
+/// legend boxes in the top 80 pixels. Returns the area below them.
+fn header<DB: DrawingBackend>(
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    title: &str,
     items: &[(String, RGBColor)],
-) -> Res<()>
+) -> Res<DrawingArea<DB, plotters::coord::Shift>>
 where
     DB::ErrorType: 'static,
 {
+    root.fill(&WHITE)?;
+    let (top, body) = root.split_vertically(80);
+    top.draw(&Text::new(title.to_string(), (12, 10), (FONT, 17)))?;
+    let (mut x, y) = (12, 44);
     for (label, c) in items {
-        area.draw(&Rectangle::new([(x, y), (x + 14, y + 14)], c.filled()))?;
-        area.draw(&Text::new(label.clone(), (x + 20, y), (FONT, 14)))?;
+        top.draw(&Rectangle::new([(x, y), (x + 14, y + 14)], c.filled()))?;
+        top.draw(&Text::new(label.clone(), (x + 20, y), (FONT, 14)))?;
         x += 34 + 8 * label.len() as i32;
     }
-    Ok(())
+    Ok(body)
 }
 
 /// Width of a slot (one bar) on a category axis. Category axes use integer
@@ -201,12 +205,9 @@ fn wdl_plot(report: &Report, pop: Pop) -> Res<Option<Plot>> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let (top, body) = root.split_vertically(80);
-        top.draw(&Text::new(title.clone(), (12, 10), (FONT, 17)))?;
         let items: Vec<(String, RGBColor)> =
             OUTCOMES.iter().map(|(l, c)| (l.to_string(), *c)).collect();
-        legend(&top, 12, 44, &items)?;
+        let body = header(&root, &title, &items)?;
         for (area, (name, bars)) in body.split_evenly((rows, cols)).iter().zip(&facets) {
             let n = bars.len().max(1);
             let labels: Vec<String> = bars.iter().map(|(k, _)| k.to_string()).collect();
@@ -292,14 +293,11 @@ fn critical_plot(report: &Report) -> Res<Option<Plot>> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (900, 720)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let (top, body) = root.split_vertically(80);
-        top.draw(&Text::new(title, (12, 10), (FONT, 17)))?;
         let items: Vec<(String, RGBColor)> = series
             .iter()
             .map(|(i, c)| (shorten(&c.variant), colour(*i)))
             .collect();
-        legend(&top, 12, 44, &items)?;
+        let body = header(&root, title, &items)?;
         let (upper, lower) = body.split_vertically(310);
         // Lines of equal values are drawn a little apart.
         let offset = |j: usize| j as i32 - (series.len() as i32 - 1) / 2;
@@ -424,16 +422,13 @@ fn sensitivity_plot(report: &Report) -> Res<Option<Plot>> {
     {
         let h = 220 + 30 * np as u32;
         let root = SVGBackend::with_string(&mut svg, (label_px + 620, h)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let (top, body) = root.split_vertically(80);
-        top.draw(&Text::new(title, (12, 10), (FONT, 17)))?;
         let items: Vec<(String, RGBColor)> = switches
             .iter()
             .enumerate()
             .filter(|(_, sw)| pairs.iter().any(|p| p.switch == **sw))
             .map(|(i, sw)| (format!("switch {sw}"), colour(i)))
             .collect();
-        legend(&top, 12, 44, &items)?;
+        let body = header(&root, title, &items)?;
         let mut chart = ChartBuilder::on(&body)
             .margin(10)
             .x_label_area_size(40)

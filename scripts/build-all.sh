@@ -20,19 +20,14 @@ K="$1"
 TABLES="${ASALTO_TABLES:-tables}"
 VARIANTS="${VARIANTS:-assaut,assaut-mdj,asalto,assault}"
 THREADS="${THREADS:-0}"
-TARGET="${CARGO_TARGET_DIR:-target}"
-
-echo "== building the asalto binary (release)"
-cargo build --release --locked --quiet
-ASALTO="$TARGET/release/asalto"
+. scripts/common.sh
+build_asalto
 mkdir -p "$TABLES"
 LOG="$TABLES/build-$(date -u +%Y%m%d-%H%M%S).log"
 {
   echo "command: scripts/build-all.sh $K"
   echo "date: $(date -u +%FT%TZ)"
-  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  echo "asalto: $("$ASALTO" --version)"
-  echo "machine: $(uname -srm), $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
+  provenance
 } > "$LOG"
 
 IFS=',' read -ra LIST <<< "$VARIANTS"

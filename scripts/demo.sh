@@ -16,7 +16,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGET="${CARGO_TARGET_DIR:-target}"
 TABLES="tables/demo"
 OUT="tables/reports/demo"
 ROOT='3/O1O/SS3SS/SSSSSS1/7/3/3 s'
@@ -24,9 +23,8 @@ VARIANTS=(assaut assaut-mdj asalto assault)
 THREADS="${THREADS:-0}"
 start=$(date +%s)
 
-echo "== building the asalto binary (release)"
-cargo build --release --locked --quiet
-ASALTO="$TARGET/release/asalto"
+. scripts/common.sh
+build_asalto
 
 for v in "${VARIANTS[@]}"; do
   echo "== $v: tables for every position reachable from '$ROOT' (under $TABLES)"

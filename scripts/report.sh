@@ -24,11 +24,8 @@ fi
 TABLES="${ASALTO_TABLES:-tables}"
 VARIANTS="${VARIANTS:-assaut,assaut-mdj,asalto,assault}"
 OUT="${OUT:-$TABLES/reports/$(date -u +%Y%m%d-%H%M%S)}"
-TARGET="${CARGO_TARGET_DIR:-target}"
-
-echo "== building the asalto binary (release)"
-cargo build --release --locked --quiet
-ASALTO="$TARGET/release/asalto"
+. scripts/common.sh
+build_asalto
 
 CMD=("$ASALTO" report --variants "$VARIANTS" --soldiers "9..=$K" --tables "$TABLES" --out "$OUT" "$@")
 echo "== ${CMD[*]}"
@@ -39,9 +36,7 @@ start=$(date +%s)
   echo "ran: ${CMD[*]}"
   echo "date: $(date -u +%FT%TZ)"
   echo "seconds: $(( $(date +%s) - start ))"
-  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  echo "asalto: $("$ASALTO" --version)"
-  echo "machine: $(uname -srm), $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
+  provenance
 } > "$OUT/provenance.txt"
 echo "== done: $OUT/report.md (with report.json, CSV files, SVG plots, provenance.txt)"
 echo "notebook: ASALTO_REPORT=$OUT jupyter lab notebooks/balance.ipynb"

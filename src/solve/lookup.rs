@@ -10,6 +10,7 @@ use crate::index::{self, TierKey};
 use crate::position::{Position, Side};
 use crate::rules::{self, Variant};
 use rustc_hash::FxHashMap as HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::{Arc, RwLock};
 
 /// Read access to the values of solved canonical tiers.
@@ -132,11 +133,13 @@ impl<'a> Lookup<'a> {
     }
 
     fn tier(&mut self, key: &TierKey) -> Result<&Arc<[u16]>, SolveError> {
-        if !self.cache.contains_key(key) {
-            let t = self.store.tier(key)?.ok_or(SolveError::MissingTier(*key))?;
-            self.cache.insert(*key, t);
-        }
-        Ok(&self.cache[key])
+        Ok(match self.cache.entry(*key) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => {
+                let t = self.store.tier(key)?.ok_or(SolveError::MissingTier(*key))?;
+                e.insert(t)
+            }
+        })
     }
 
     /// The codes of a canonical tier (an error when it is not in the store).

@@ -85,8 +85,10 @@ impl std::fmt::Debug for Table {
 
 impl Table {
     /// Open and map a table file, checking its magic, version, header
-    /// checksum, directory and block layout (not the blocks' checksums:
-    /// each is checked when the block is first read).
+    /// checksum, and that every tier and block lies where reads can reach
+    /// it (not the blocks' checksums: each is checked when the block is
+    /// first read; nor the rest of the layout, which
+    /// [`Table::verify_checksums`] checks).
     pub fn open(path: &Path) -> Result<Table, TableError> {
         let err = |p| TableError::new(path, p);
         let file = File::open(path).map_err(|e| TableError::io(path, "cannot open", e))?;
@@ -145,39 +147,18 @@ impl Table {
         let wdl_off = dir_off + tiers * DIR_ENTRY_LEN;
         let dist_off = wdl_off + h.wdl_blocks as usize * BLOCK_ENTRY_LEN;
 
-        // The directory: sorted, canonical tiers of the right size, whose
-        // ranges partition the position stream.
+        // Only what right reads need is checked here, in one pass over each
+        // table: every tier inside the position stream, each stream's blocks
+        // in order inside the block area. The index's checksum already
+        // catches corruption; the deeper layout checks (a sorted directory of
+        // canonical tiers of the right sizes partitioning the stream, the two
+        // streams' blocks tiling the file together) guard against a faulty
+        // writer and are left to
+        // [`Table::verify_checksums`]: on the biggest files they are tens of
+        // milliseconds, most of a cold query.
         let mut total = 0u64;
-        let mut prev = None;
         for i in 0..tiers {
             let e = DirEntry::at(b, dir_off + i * DIR_ENTRY_LEN);
-            if prev.is_some_and(|p| p >= e.outside) {
-                return Err(bad("the tier directory is not sorted".into()));
-            }
-            prev = Some(e.outside);
-            let key = TierKey {
-                n: h.n,
-                k: h.k,
-                outside: e.outside,
-            };
-            if !key.is_valid() || !key.is_canonical() {
-                return Err(bad(format!(
-                    "the directory lists tier {:#x}, which is not a stored tier",
-                    e.outside
-                )));
-            }
-            if e.size as u64 != key.size() {
-                return Err(bad(format!(
-                    "tier {:#x} has {} positions instead of {}",
-                    e.outside,
-                    e.size,
-                    key.size()
-                )));
-            }
-            // Each tier inside the stream; that the tiers partition it
-            // exactly (a sort of the whole directory, tens of ms on the
-            // biggest files) is left to `verify_checksums`: the directory's
-            // checksum already catches corruption.
             if e.first
                 .checked_add(e.size as u64)
                 .is_none_or(|end| end > h.positions)
@@ -194,33 +175,25 @@ impl Table {
                 "the tiers do not cover the position stream exactly".into()
             ));
         }
-
-        // The blocks: tile the bytes between the preamble and the index.
-        let (nw, nd) = (h.wdl_blocks as usize, h.dist_blocks as usize);
-        let (mut i, mut j) = (0, 0);
-        let mut at = PREAMBLE_LEN as u64;
-        let (mut wdl_bytes, mut dist_bytes) = (0u64, 0u64);
-        while i < nw || j < nd {
-            let w = (i < nw).then(|| BlockEntry::at(b, wdl_off + i * BLOCK_ENTRY_LEN));
-            let d = (j < nd).then(|| BlockEntry::at(b, dist_off + j * BLOCK_ENTRY_LEN));
-            match (w, d) {
-                (Some(e), _) if e.offset == at && e.len > 0 => {
-                    at += e.len as u64;
-                    wdl_bytes += e.len as u64;
-                    i += 1;
+        // Each stream's blocks in order, inside the block area, without
+        // overlaps (so block `i` is the `i`-th written).
+        let area = PREAMBLE_LEN as u64..pre.index_offset;
+        let sum = |off: usize, count: u64| -> Result<u64, Problem> {
+            let (mut bytes, mut prev_end) = (0u64, area.start);
+            for i in 0..count as usize {
+                let e = BlockEntry::at(b, off + i * BLOCK_ENTRY_LEN);
+                let end = e.offset.saturating_add(e.len as u64);
+                if e.len == 0 || e.offset < prev_end || end > area.end {
+                    return Err(bad("the blocks do not tile the file".into()));
                 }
-                (_, Some(e)) if e.offset == at && e.len > 0 => {
-                    at += e.len as u64;
-                    dist_bytes += e.len as u64;
-                    j += 1;
-                }
-                _ => return Err(bad("the blocks do not tile the file".into())),
+                prev_end = end;
+                bytes += e.len as u64;
             }
-            if at > pre.index_offset {
-                return Err(bad("the blocks do not tile the file".into()));
-            }
-        }
-        if at != pre.index_offset {
+            Ok(bytes)
+        };
+        let wdl_bytes = sum(wdl_off, h.wdl_blocks)?;
+        let dist_bytes = sum(dist_off, h.dist_blocks)?;
+        if wdl_bytes + dist_bytes != area.end - area.start {
             return Err(bad("the blocks do not tile the file".into()));
         }
         let info = TableInfo::from_header(
@@ -274,7 +247,9 @@ impl Table {
             match e.outside.cmp(&key.outside) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Some(e),
+                // A directory entry of another size (a faulty writer: the
+                // checksum held) is no answer rather than a wrong one.
+                std::cmp::Ordering::Equal => return (e.size as u64 == key.size()).then_some(e),
             }
         }
         None
@@ -491,28 +466,81 @@ impl Table {
         }))
     }
 
-    /// Check the checksum of every block (the header's was checked by
-    /// [`Table::open`]); decompresses nothing.
-    pub fn verify_checksums(&self) -> Result<(), TableError> {
-        // The tiers partition the position stream (sizes were checked at
-        // open; here that no two overlap).
-        let mut ranges: Vec<(u64, u64)> = (0..self.info.tiers as usize)
-            .map(|i| {
-                let e = DirEntry::at(&self.map, self.dir_off + i * DIR_ENTRY_LEN);
-                (e.first, e.size as u64)
-            })
-            .collect();
+    /// The layout checks [`Table::open`] leaves out: the directory sorted,
+    /// listing canonical tiers of the right sizes whose ranges partition the
+    /// position stream; the blocks tiling the bytes between the preamble and
+    /// the index, each stream's in increasing order.
+    fn check_layout(&self) -> Result<(), Problem> {
+        let bad = |s: String| Problem::BadHeader(s);
+        let b = &self.map[..];
+        let mut ranges: Vec<(u64, u64)> = Vec::with_capacity(self.info.tiers as usize);
+        let mut prev = None;
+        for i in 0..self.info.tiers as usize {
+            let e = DirEntry::at(b, self.dir_off + i * DIR_ENTRY_LEN);
+            if prev.is_some_and(|p| p >= e.outside) {
+                return Err(bad("the tier directory is not sorted".into()));
+            }
+            prev = Some(e.outside);
+            let key = TierKey {
+                n: self.info.n,
+                k: self.info.k,
+                outside: e.outside,
+            };
+            if !key.is_valid() || !key.is_canonical() {
+                return Err(bad(format!(
+                    "the directory lists tier {:#x}, which is not a stored tier",
+                    e.outside
+                )));
+            }
+            if e.size as u64 != key.size() {
+                return Err(bad(format!(
+                    "tier {:#x} has {} positions instead of {}",
+                    e.outside,
+                    e.size,
+                    key.size()
+                )));
+            }
+            ranges.push((e.first, e.size as u64));
+        }
         ranges.sort_unstable();
         let mut next = 0u64;
         for (first, size) in ranges {
             if first != next {
-                return Err(TableError::new(
-                    &self.path,
-                    Problem::BadHeader("the tiers do not cover the position stream exactly".into()),
+                return Err(bad(
+                    "the tiers do not cover the position stream exactly".into()
                 ));
             }
             next = first + size;
         }
+        let (nw, nd) = (
+            self.info.wdl_blocks as usize,
+            self.info.distance_blocks as usize,
+        );
+        let (mut i, mut j) = (0, 0);
+        let mut at = PREAMBLE_LEN as u64;
+        while i < nw || j < nd {
+            let w = (i < nw).then(|| BlockEntry::at(b, self.wdl_off + i * BLOCK_ENTRY_LEN));
+            let d = (j < nd).then(|| BlockEntry::at(b, self.dist_off + j * BLOCK_ENTRY_LEN));
+            match (w, d) {
+                (Some(e), _) if e.offset == at => {
+                    at += e.len as u64;
+                    i += 1;
+                }
+                (_, Some(e)) if e.offset == at => {
+                    at += e.len as u64;
+                    j += 1;
+                }
+                _ => return Err(bad("the blocks do not tile the file".into())),
+            }
+        }
+        Ok(())
+    }
+
+    /// Check the checksum of every block (the header's was checked by
+    /// [`Table::open`]); decompresses nothing.
+    pub fn verify_checksums(&self) -> Result<(), TableError> {
+        self.check_layout()
+            .map_err(|p| TableError::new(&self.path, p))?;
         for b in 0..self.info.wdl_blocks {
             self.block_bytes(Stream::Wdl, b)?;
         }

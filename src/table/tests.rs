@@ -398,6 +398,72 @@ fn every_flipped_byte_is_caught() {
     }
 }
 
+/// `bytes` with the index's and the preamble's checksums made valid again:
+/// what a faulty writer would leave.
+fn reseal(bytes: &mut [u8]) {
+    let at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap()) as usize;
+    let index = at(16);
+    let crc = format::crc32(&bytes[index..]);
+    bytes[32..36].copy_from_slice(&crc.to_le_bytes());
+    let crc = format::crc32(&bytes[..36]);
+    bytes[36..40].copy_from_slice(&crc.to_le_bytes());
+}
+
+#[test]
+fn faulty_layouts_are_caught_and_never_misread() {
+    // Open checks only what right reads need; a layout no correct writer
+    // makes, under valid checksums, fails at open or in
+    // `verify_checksums`, and reads never give another position's value.
+    let dir = tempfile::tempdir().unwrap();
+    let (path, tiers) = small_table(dir.path());
+    let good = fs::read(&path).unwrap();
+    let t = Table::open(&path).unwrap();
+    let info = t.info().clone();
+    let index = u64::from_le_bytes(good[16..24].try_into().unwrap()) as usize;
+    let vlen = u16::from_le_bytes(good[index + 6..index + 8].try_into().unwrap()) as usize;
+    let dir_off = index + format::HEADER_LEN + vlen;
+    let wdl_off = dir_off + info.tiers as usize * format::DIR_ENTRY_LEN;
+    let swap = |a: usize, b: usize, len: usize| {
+        let mut bytes = good.clone();
+        let (x, y) = (bytes[a..a + len].to_vec(), bytes[b..b + len].to_vec());
+        bytes[a..a + len].copy_from_slice(&y);
+        bytes[b..b + len].copy_from_slice(&x);
+        reseal(&mut bytes);
+        bytes
+    };
+    let bad = dir.path().join("bad.atb");
+    // Two directory entries swapped: open passes, reads find a tier or
+    // nothing, `verify_checksums` fails.
+    let bytes = swap(
+        dir_off,
+        dir_off + format::DIR_ENTRY_LEN,
+        format::DIR_ENTRY_LEN,
+    );
+    fs::write(&bad, &bytes).unwrap();
+    let t = Table::open(&bad).unwrap();
+    let e = t.verify_checksums().unwrap_err();
+    assert!(matches!(e.problem(), Problem::BadHeader(_)), "{e}");
+    let mut lost = 0;
+    for (key, codes) in &tiers {
+        match t.tier(key).unwrap() {
+            Some(got) => assert_eq!(&got[..], &codes[..], "{key:?}"),
+            None => lost += 1,
+        }
+    }
+    assert!(lost < tiers.len());
+    // Two whole block entries (offset, length, checksum) swapped, so each
+    // block still passes its own checksum: open fails.
+    for off in [
+        wdl_off,
+        wdl_off + info.wdl_blocks as usize * format::BLOCK_ENTRY_LEN,
+    ] {
+        let bytes = swap(off, off + format::BLOCK_ENTRY_LEN, format::BLOCK_ENTRY_LEN);
+        fs::write(&bad, &bytes).unwrap();
+        let e = Table::open(&bad).unwrap_err();
+        assert!(e.to_string().contains("do not tile"), "{e}");
+    }
+}
+
 #[test]
 fn every_truncation_is_caught() {
     let dir = tempfile::tempdir().unwrap();

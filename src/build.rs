@@ -46,6 +46,9 @@ pub struct FileReport {
     pub seconds: f64,
     /// Whether a valid file was already there.
     pub skipped: bool,
+    /// The most bytes of value codes the window of solved tiers held (0
+    /// when skipped): the part of a build's memory that grows with `k`.
+    pub window_peak_bytes: u64,
 }
 
 /// Callbacks for progress display; every method has an empty default.
@@ -157,6 +160,7 @@ pub fn build_file(
                 info: t.info().clone(),
                 seconds: 0.0,
                 skipped: true,
+                window_peak_bytes: 0,
             };
             observer.file_done(&r);
             return Ok(r);
@@ -168,7 +172,9 @@ pub fn build_file(
     let positions: u64 = tiers.iter().map(|t| t.size()).sum();
     observer.file_start(n, k, tiers.len(), positions);
     let tables = TableSet::open(dir, variant);
-    let window = MemoryStore::new();
+    // One byte per code where a tier's codes allow (distances below 127).
+    let window = MemoryStore::compact();
+    let mut window_peak = 0;
     // The current file's recent levels from memory, lower files from disk.
     let store = Layered(&window, &tables);
     let keep = window_levels(variant);
@@ -213,6 +219,7 @@ pub fn build_file(
         if let Some(e) = err {
             return Err(e.into());
         }
+        window_peak = window_peak.max(window.bytes());
         done_tiers = j;
         done_positions += tiers[i..j].iter().map(|t| t.size()).sum::<u64>();
         window.retain(|t| t.progress(variant) + keep > level);
@@ -226,6 +233,7 @@ pub fn build_file(
         info,
         seconds: start.elapsed().as_secs_f64(),
         skipped: false,
+        window_peak_bytes: window_peak as u64,
     };
     observer.file_done(&r);
     Ok(r)

@@ -204,6 +204,7 @@ pub fn build_summary(
                             "file": format!("{}o{}s", r.n, r.k),
                             "officers": r.n, "soldiers": r.k,
                             "skipped": r.skipped, "seconds": r.seconds,
+                            "window_peak_bytes": r.window_peak_bytes,
                             "positions": i.positions, "wins": i.wins, "draws": i.draws,
                             "losses": i.losses, "longest_win": i.longest_win,
                             "bytes": i.file_bytes,

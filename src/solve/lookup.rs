@@ -30,7 +30,32 @@ pub trait TierStore: Sync {
 /// Solved tiers held in memory.
 #[derive(Default)]
 pub struct MemoryStore {
-    tiers: RwLock<HashMap<TierKey, Arc<[u16]>>>,
+    tiers: RwLock<HashMap<TierKey, Codes>>,
+    /// Keep tiers whose codes all fit a byte in bytes.
+    compact: bool,
+}
+
+/// A tier's codes as held by a [`MemoryStore`].
+enum Codes {
+    Wide(Arc<[u16]>),
+    /// Every code below 256 (distances below 127 plies): half the memory.
+    Narrow(Arc<[u8]>),
+}
+
+impl Codes {
+    fn get(&self, i: usize) -> Option<u16> {
+        match self {
+            Codes::Wide(c) => c.get(i).copied(),
+            Codes::Narrow(c) => c.get(i).map(|&b| b as u16),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Codes::Wide(c) => 2 * c.len(),
+            Codes::Narrow(c) => c.len(),
+        }
+    }
 }
 
 impl MemoryStore {
@@ -39,12 +64,24 @@ impl MemoryStore {
         MemoryStore::default()
     }
 
+    /// An empty store that keeps each tier whose codes all fit a byte in
+    /// one byte per position (a build's window of solved tiers): half the
+    /// memory, for a copy each time a whole tier is read.
+    pub fn compact() -> MemoryStore {
+        MemoryStore {
+            compact: true,
+            ..MemoryStore::default()
+        }
+    }
+
     /// Add a solved tier.
     pub fn insert(&self, key: TierKey, codes: Vec<u16>) {
-        self.tiers
-            .write()
-            .expect("store lock")
-            .insert(key, codes.into());
+        let codes = if self.compact && codes.iter().all(|&c| c < 256) {
+            Codes::Narrow(codes.iter().map(|&c| c as u8).collect())
+        } else {
+            Codes::Wide(codes.into())
+        };
+        self.tiers.write().expect("store lock").insert(key, codes);
     }
 
     /// Keep only the tiers for which `keep` is true.
@@ -69,11 +106,30 @@ impl MemoryStore {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// Bytes of codes held.
+    pub fn bytes(&self) -> usize {
+        let tiers = self.tiers.read().expect("store lock");
+        tiers.values().map(Codes::bytes).sum()
+    }
 }
 
 impl TierStore for MemoryStore {
     fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError> {
-        Ok(self.tiers.read().expect("store lock").get(key).cloned())
+        Ok(self
+            .tiers
+            .read()
+            .expect("store lock")
+            .get(key)
+            .map(|c| match c {
+                Codes::Wide(c) => c.clone(),
+                Codes::Narrow(c) => c.iter().map(|&b| b as u16).collect(),
+            }))
+    }
+
+    fn code(&self, key: &TierKey, index: u32) -> Result<Option<u16>, SolveError> {
+        let tiers = self.tiers.read().expect("store lock");
+        Ok(tiers.get(key).and_then(|c| c.get(index as usize)))
     }
 }
 
@@ -230,4 +286,40 @@ pub(crate) fn fold_huffs(
         }
     }
     Ok(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compact_store_answers_like_a_wide_one() {
+        let key = |outside| TierKey {
+            n: 1,
+            k: 9,
+            outside,
+        };
+        // Narrow codes, a wide one (a loss in 200 plies), an empty tier.
+        let tiers = [
+            (key(1), (0..300u16).map(|i| i % 256).collect::<Vec<_>>()),
+            (key(2), vec![0, 3, 402, 7]),
+            (key(4), vec![]),
+        ];
+        let (wide, compact) = (MemoryStore::new(), MemoryStore::compact());
+        for (k, c) in &tiers {
+            wide.insert(*k, c.clone());
+            compact.insert(*k, c.clone());
+        }
+        for (k, c) in &tiers {
+            for s in [&wide, &compact] {
+                assert_eq!(s.tier(k).unwrap().as_deref(), Some(&c[..]));
+                for i in 0..=c.len() {
+                    assert_eq!(s.code(k, i as u32).unwrap(), c.get(i).copied());
+                }
+            }
+        }
+        assert_eq!(compact.tier(&key(8)).unwrap(), None);
+        assert_eq!(wide.bytes(), 2 * 304);
+        assert_eq!(compact.bytes(), 300 + 2 * 4);
+    }
 }

@@ -320,40 +320,72 @@ pub(crate) fn for_each_officer_move(
 
 /// The same moves as [`for_each_officer_move`] (captures possibly in
 /// another order), without paths and without allocating: calls `f(from, to, taken, offenders)`.
-/// Captures come from [`capture_ends`] (tested against
-/// [`capture_chains`]). For `asalto verify`, which walks every position.
-pub(crate) fn for_each_officer_end(
+/// Captures come from [`capture_ends`]. Tests compare it with
+/// [`for_each_officer_move`]; `asalto verify` calls
+/// [`for_each_officer_end_given`] with captures it reuses.
+#[cfg(test)]
+fn for_each_officer_end(
     soldiers: Bitboard,
     officers: Bitboard,
     variant: &Variant,
     ends: &mut Vec<(u8, Bitboard)>,
-    mut f: impl FnMut(Point, Point, Bitboard, Bitboard),
+    f: impl FnMut(Point, Point, Bitboard, Bitboard),
 ) {
-    let empty = board::ALL & !(soldiers | officers);
     ends.clear();
     // Each officer's captures are `ends[split[i]..split[i + 1]]`.
     let mut split = [0usize; 3];
-    let mut duty = Duty::default();
+    let mut best = [(Point::new(0), 0u32); 2];
+    let mut count = 0;
     let mut landed = 0;
     for o in board::points(officers) {
-        let best = capture_ends(
+        let most = capture_ends(
             o,
             soldiers,
             (soldiers | officers) & !o.bit(),
             ends,
             &mut landed,
         );
-        duty.push(o, best);
-        split[duty.count] = ends.len();
+        best[count] = (o, most);
+        count += 1;
+        split[count] = ends.len();
     }
-    for i in 0..duty.count {
-        let o = duty.officers[i].0;
+    let caps: [OfficerCaptures<'_>; 2] = std::array::from_fn(|i| {
+        (
+            best[i].0,
+            &ends[split[i]..split[i + 1].max(split[i])],
+            best[i].1,
+        )
+    });
+    for_each_officer_end_given(soldiers, officers, variant, &caps[..count], f);
+}
+
+/// One officer's captures: its point, its `(end, taken)` pairs as
+/// [`capture_ends`] gives them, and the most soldiers one of them takes.
+pub(crate) type OfficerCaptures<'a> = (Point, &'a [(u8, Bitboard)], u32);
+
+/// [`for_each_officer_end`] with each officer's captures already known:
+/// `caps` holds, for each officer, its point, its captures as
+/// [`capture_ends`] gives them (with the other officer on the board) and
+/// the most soldiers one of them takes.
+pub(crate) fn for_each_officer_end_given(
+    soldiers: Bitboard,
+    officers: Bitboard,
+    variant: &Variant,
+    caps: &[OfficerCaptures<'_>],
+    mut f: impl FnMut(Point, Point, Bitboard, Bitboard),
+) {
+    let empty = board::ALL & !(soldiers | officers);
+    let mut duty = Duty::default();
+    for &(o, _, most) in caps {
+        duty.push(o, most);
+    }
+    for &(o, ends, _) in caps {
         for t in board::points(o.adjacent() & empty) {
             if let Some(offenders) = duty.judge(variant, o, t, 0) {
                 f(o, t, 0, offenders);
             }
         }
-        for &(to, taken) in &ends[split[i]..split[i + 1]] {
+        for &(to, taken) in ends {
             let to = Point::new(to as usize);
             if let Some(offenders) = duty.judge(variant, o, to, taken.count_ones()) {
                 f(o, to, taken, offenders);

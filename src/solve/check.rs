@@ -176,20 +176,63 @@ pub fn check_tier(
     } else {
         Vec::new()
     };
-    let mut ends = Vec::new();
+    // Each free point's captures with no other officer on the board, and
+    // the points landed on: the same for any other officer standing off
+    // them ([`rules::capture_ends`]), so computed once per fortress mask.
+    let mut alone_ends: Vec<(u8, Bitboard)> = Vec::new();
+    let mut alone = [(0usize, 0usize, 0u32, 0 as Bitboard); board::NUM_POINTS];
+    // Captures recomputed with the other officer in the way.
+    let mut own: [Vec<(u8, Bitboard)>; 2] = [Vec::new(), Vec::new()];
     for (fi, &mask) in masks.iter().enumerate() {
         let soldiers = key.outside | fortress_bits(mask);
         let free = board::ALL & !soldiers;
         let soldiers_base = n_side + fi * placements;
+        alone_ends.clear();
+        for p in board::points(free) {
+            let start = alone_ends.len();
+            let mut landed = 0;
+            let most = rules::capture_ends(p, soldiers, soldiers, &mut alone_ends, &mut landed);
+            alone[p.index()] = (start, alone_ends.len(), most, landed);
+        }
         for_each_officers(free, key.n, |oi, officers| {
             let node = fi * placements + oi;
             let mut best: Option<Value> = None;
             let mut err = None;
-            rules::for_each_officer_end(
+            let mut pts = [Point::new(0); 2];
+            let mut own_most = [0u32; 2];
+            let mut count = 0;
+            for o in board::points(officers) {
+                let other = officers & !o.bit();
+                if alone[o.index()].3 & other != 0 {
+                    own[count].clear();
+                    let mut landed = 0;
+                    own_most[count] = rules::capture_ends(
+                        o,
+                        soldiers,
+                        soldiers | other,
+                        &mut own[count],
+                        &mut landed,
+                    );
+                }
+                pts[count] = o;
+                count += 1;
+            }
+            let caps: [rules::OfficerCaptures<'_>; 2] = std::array::from_fn(|i| {
+                let o = pts[i];
+                let (start, end, most, landed) = alone[o.index()];
+                if i >= count {
+                    (o, &[][..], 0)
+                } else if landed & officers & !o.bit() != 0 {
+                    (o, &own[i][..], own_most[i])
+                } else {
+                    (o, &alone_ends[start..end], most)
+                }
+            });
+            rules::for_each_officer_end_given(
                 soldiers,
                 officers,
                 &variant,
-                &mut ends,
+                &caps[..count],
                 |from, to, taken, offenders| {
                     let after_officers = officers & !from.bit() | to.bit();
                     let v = if taken == 0 {

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// A stored value that disagrees with its successors.
 #[derive(Clone, Debug)]
@@ -31,6 +32,9 @@ pub struct BadValue {
 pub struct VerifyReport {
     /// Table files checked.
     pub files: Vec<PathBuf>,
+    /// For each file checked: its positions and the seconds its check took
+    /// (checksums and values).
+    pub file_stats: Vec<(u64, f64)>,
     /// Tiers checked.
     pub tiers: u64,
     /// Positions checked.
@@ -56,7 +60,7 @@ pub fn verify(
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<VerifyReport, BuildError> {
     let tables = TableSet::open(dir, variant);
-    let mut files: Vec<(PathBuf, Arc<Table>)> = Vec::new();
+    let mut files: Vec<(PathBuf, Arc<Table>, f64)> = Vec::new();
     for k in soldiers.0.max(9)..=soldiers.1.min(24) {
         for n in 1..=2u8 {
             let path = table_path(dir, variant, n, k);
@@ -64,8 +68,9 @@ pub fn verify(
                 let t = tables
                     .table(n, k)?
                     .ok_or_else(|| BuildError::Request(format!("{}: vanished", path.display())))?;
+                let start = Instant::now();
                 t.verify_checksums()?;
-                files.push((path, t));
+                files.push((path, t, start.elapsed().as_secs_f64()));
             }
         }
     }
@@ -77,14 +82,15 @@ pub fn verify(
             dir.display()
         )));
     }
-    let total: u64 = files.iter().map(|(_, t)| t.info().positions).sum();
+    let total: u64 = files.iter().map(|(_, t, _)| t.info().positions).sum();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|_| BuildError::Request(format!("cannot start {threads} threads")))?;
     let mut report = VerifyReport::default();
     let checked = AtomicU64::new(0);
-    for (path, table) in &files {
+    for (path, table, checksum_seconds) in &files {
+        let start = Instant::now();
         // In solving order, as they were written: neighbouring tiers then
         // share decompressed blocks in the per-thread cache.
         let mut keys: Vec<TierKey> = table.tier_keys().collect();
@@ -127,6 +133,10 @@ pub fn verify(
         report.tiers += keys.len() as u64;
         report.positions += table.info().positions;
         report.files.push(path.clone());
+        report.file_stats.push((
+            table.info().positions,
+            checksum_seconds + start.elapsed().as_secs_f64(),
+        ));
     }
     Ok(report)
 }

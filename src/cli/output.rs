@@ -295,12 +295,15 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
                 "tiers": r.tiers, "positions": r.positions,
                 "inconsistent": r.bad_count, "examples": bad,
                 "ok": r.bad_count == 0,
+                "per_file": r.files.iter().zip(&r.file_stats).map(|(f, (p, s))| json!({
+                    "file": f.display().to_string(), "positions": p, "seconds": s,
+                })).collect::<Vec<_>>(),
             })
         );
         return;
     }
-    for f in &r.files {
-        println!("checksums ok: {}", f.display());
+    for (f, (p, s)) in r.files.iter().zip(&r.file_stats) {
+        println!("checked {}: {p} positions in {s:.1} s", f.display());
     }
     for b in &r.bad {
         println!(

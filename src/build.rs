@@ -8,8 +8,9 @@
 //! (`P(S)` ascending); a tier's soldier steps lead to tiers of the same file
 //! at most [`window_levels`] levels below, so only those levels are kept in
 //! memory, and only their officers-to-move halves (the only positions of
-//! the same file a move can reach from another tier); lower files are read
-//! back through [`TableSet`].
+//! the same file a move can reach from another tier), one byte per value
+//! where a tier's values allow ([`MemoryStore::compact`]); lower files are
+//! read back through [`TableSet`].
 
 use crate::index::{self, TierKey};
 use crate::rules::Variant;

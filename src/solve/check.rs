@@ -1,12 +1,16 @@
 //! Checking a tier's stored values against their successors.
 //!
 //! [`check_tier`] walks every position of a tier forward with the rules'
-//! own move generator ([`rules::for_each_officer_end`]: captures from
-//! [`rules::capture_ends`], which is tested against the path-building
-//! [`rules::capture_chains`]), separately from the solver in [`super::retro`] (which works
-//! backwards with un-moves), and checks that every value is the best over
+//! own move generator ([`rules::for_each_officer_end_given`]), separately
+//! from the solver in [`super::retro`] (which works backwards with
+//! un-moves), and checks that every value is the best over
 //! its moves of its successors' values. That is what `asalto verify` runs,
 //! so a verified table does not rest on the solver's un-move code.
+//!
+//! Captures come from [`rules::capture_ends`] (tested against the
+//! path-building generator), each free point's computed once per fortress
+//! mask and reused while the other officer stands off the points it lands
+//! on.
 //!
 //! Positions: the tier's officers-to-move positions `[0, N)` and its
 //! soldiers-to-move positions `[N, 2N)`. Huff nodes (soldiers to move with

@@ -1,5 +1,14 @@
 //! Verifying built tables: every block checksum, then every stored value
 //! re-derived from its successors' stored values ([`check_tier`]).
+//!
+//! A long verification can be stopped and resumed: each file's tiers are
+//! checked in solving order, in chunks, and after each chunk a record of
+//! how far it got is written beside the file (`<file>.verify`, JSON,
+//! written under a temporary name and renamed). With
+//! [`VerifyOptions::resume`] a record that matches the file (same length
+//! and index checksum) is taken up where it stopped; a complete one means
+//! the file was verified before. A record does not name the lower files
+//! the checked values were read against.
 
 use crate::Value;
 use crate::build::BuildError;
@@ -9,6 +18,7 @@ use crate::rules::Variant;
 use crate::solve::{Lookup, check_tier};
 use crate::table::{Table, TableSet, table_path};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -27,100 +37,200 @@ pub struct BadValue {
     pub derived: Value,
 }
 
+/// What was checked of one file.
+#[derive(Clone, Debug)]
+pub struct FileCheck {
+    /// The table file.
+    pub path: PathBuf,
+    /// Its positions.
+    pub positions: u64,
+    /// Positions checked by earlier runs (taken from the file's record
+    /// with `resume`).
+    pub resumed_positions: u64,
+    /// Seconds this run spent on the file (checksums and values).
+    pub seconds: f64,
+}
+
 /// The outcome of a verification.
 #[derive(Clone, Debug, Default)]
 pub struct VerifyReport {
-    /// Table files checked.
-    pub files: Vec<PathBuf>,
-    /// For each file checked: its positions and the seconds its check took
-    /// (checksums and values).
-    pub file_stats: Vec<(u64, f64)>,
-    /// Tiers checked.
+    /// The files checked, in order.
+    pub files: Vec<FileCheck>,
+    /// Tiers checked (this run and resumed).
     pub tiers: u64,
-    /// Positions checked.
+    /// Positions checked (this run and resumed).
     pub positions: u64,
-    /// Inconsistent positions in all.
+    /// Inconsistent positions in all (this run and resumed).
     pub bad_count: u64,
-    /// The first inconsistencies found (at most the limit asked for), in
-    /// file and index order.
+    /// The first inconsistencies this run found (at most the limit asked
+    /// for), in file and index order.
     pub bad: Vec<BadValue>,
 }
 
-/// Verify every table of `variant` under `dir` with `soldiers.0..=soldiers.1`
-/// soldiers (those present; the lower tables they read are trusted).
-/// Checksum failures and unreadable files are errors;
-/// inconsistent values are reported in the result. `progress(positions)` is
-/// called as positions are checked.
+/// How to verify.
+#[derive(Clone, Debug)]
+pub struct VerifyOptions {
+    /// Only the files with these soldier counts (those present; the lower
+    /// tables they read are trusted).
+    pub soldiers: (u8, u8),
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// Keep at most this many inconsistent positions as examples.
+    pub limit: usize,
+    /// Take up each file's record of an earlier run.
+    pub resume: bool,
+    /// Positions per chunk between records.
+    pub chunk_positions: u64,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> VerifyOptions {
+        VerifyOptions {
+            soldiers: (9, 24),
+            threads: 0,
+            limit: 10,
+            resume: false,
+            // About a minute of checking on two cores.
+            chunk_positions: 1 << 30,
+        }
+    }
+}
+
+/// How far the checking of one file got: the record kept beside it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Record {
+    /// The file's length and index checksum: the record is for this file.
+    file_bytes: u64,
+    index_crc: u32,
+    /// Tiers checked, in solving order, and their positions.
+    tiers_done: u64,
+    positions_done: u64,
+    /// Inconsistent positions found among them.
+    inconsistent: u64,
+}
+
+/// Where the record of `path` lives.
+pub fn record_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".verify");
+    PathBuf::from(name)
+}
+
+fn read_record(path: &Path, table: &Table) -> Option<Record> {
+    let text = std::fs::read_to_string(record_path(path)).ok()?;
+    let r: Record = serde_json::from_str(&text).ok()?;
+    (r.file_bytes == table.info().file_bytes && r.index_crc == table.index_crc()).then_some(r)
+}
+
+fn write_record(path: &Path, r: &Record) -> Result<(), BuildError> {
+    let to = record_path(path);
+    let tmp = PathBuf::from(format!("{}.tmp", to.display()));
+    let text = serde_json::to_string(r).expect("a record serialises");
+    std::fs::write(&tmp, text)
+        .and_then(|_| std::fs::rename(&tmp, &to))
+        .map_err(|e| BuildError::Request(format!("cannot write {}: {e}", to.display())))
+}
+
+/// Verify every table of `variant` under `dir` chosen by `opts`. Checksum
+/// failures and unreadable files are errors; inconsistent values are
+/// reported in the result. `progress(done, total)` is called as positions
+/// are checked.
 pub fn verify(
     dir: &Path,
     variant: &Variant,
-    soldiers: (u8, u8),
-    threads: usize,
-    limit: usize,
+    opts: &VerifyOptions,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<VerifyReport, BuildError> {
     let tables = TableSet::open(dir, variant);
-    let mut files: Vec<(PathBuf, Arc<Table>, f64)> = Vec::new();
-    for k in soldiers.0.max(9)..=soldiers.1.min(24) {
+    let mut files: Vec<(PathBuf, Arc<Table>)> = Vec::new();
+    for k in opts.soldiers.0.max(9)..=opts.soldiers.1.min(24) {
         for n in 1..=2u8 {
             let path = table_path(dir, variant, n, k);
             if path.exists() {
                 let t = tables
                     .table(n, k)?
                     .ok_or_else(|| BuildError::Request(format!("{}: vanished", path.display())))?;
-                let start = Instant::now();
-                t.verify_checksums()?;
-                files.push((path, t, start.elapsed().as_secs_f64()));
+                files.push((path, t));
             }
         }
     }
     if files.is_empty() {
         return Err(BuildError::Request(format!(
             "no tables of variant {variant} with {}..={} soldiers under {}",
-            soldiers.0,
-            soldiers.1,
+            opts.soldiers.0,
+            opts.soldiers.1,
             dir.display()
         )));
     }
-    let total: u64 = files.iter().map(|(_, t, _)| t.info().positions).sum();
+    let total: u64 = files.iter().map(|(_, t)| t.info().positions).sum();
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(opts.threads)
         .build()
-        .map_err(|_| BuildError::Request(format!("cannot start {threads} threads")))?;
+        .map_err(|_| BuildError::Request(format!("cannot start {} threads", opts.threads)))?;
     let mut report = VerifyReport::default();
     let checked = AtomicU64::new(0);
-    for (path, table, checksum_seconds) in &files {
+    for (path, table) in &files {
         let start = Instant::now();
+        table.verify_checksums()?;
         // In solving order, as they were written: neighbouring tiers then
         // share decompressed blocks in the per-thread cache.
         let mut keys: Vec<TierKey> = table.tier_keys().collect();
         keys.sort_by_key(|t| (t.level(variant), *t));
+        let fresh = Record {
+            file_bytes: table.info().file_bytes,
+            index_crc: table.index_crc(),
+            tiers_done: 0,
+            positions_done: 0,
+            inconsistent: 0,
+        };
+        let mut record = if opts.resume {
+            read_record(path, table).unwrap_or(fresh)
+        } else {
+            fresh
+        };
+        let resumed_positions = record.positions_done;
+        checked.fetch_add(resumed_positions, Ordering::Relaxed);
         let bad: Mutex<Vec<(TierKey, crate::solve::Inconsistency)>> = Mutex::new(Vec::new());
-        let count = AtomicU64::new(0);
-        pool.install(|| {
-            // One tier per job, so both threads stay busy to the end.
-            keys.par_iter()
-                .with_max_len(1)
-                .try_for_each(|key| -> Result<(), BuildError> {
-                    let codes = table.tier(key)?.ok_or_else(|| {
-                        BuildError::Request(format!("{}: tier vanished", path.display()))
-                    })?;
-                    let mut look = Lookup::new(&tables, *variant);
-                    let found = check_tier(key, &mut look, &codes)?;
-                    if !found.is_empty() {
-                        count.fetch_add(found.len() as u64, Ordering::Relaxed);
-                        let mut b = bad.lock().expect("lock");
-                        b.extend(found.into_iter().take(limit).map(|f| (*key, f)));
-                    }
-                    let c = checked.fetch_add(key.size(), Ordering::Relaxed) + key.size();
-                    progress(c, total);
-                    Ok(())
-                })
-        })?;
+        let mut at = record.tiers_done as usize;
+        while at < keys.len() {
+            // The next chunk: whole tiers, about `chunk_positions` positions.
+            let mut end = at;
+            let mut positions = 0;
+            while end < keys.len() && (end == at || positions < opts.chunk_positions) {
+                positions += keys[end].size();
+                end += 1;
+            }
+            let count = AtomicU64::new(0);
+            pool.install(|| {
+                // One tier per job, so both threads stay busy to the end.
+                keys[at..end].par_iter().with_max_len(1).try_for_each(
+                    |key| -> Result<(), BuildError> {
+                        let codes = table.tier(key)?.ok_or_else(|| {
+                            BuildError::Request(format!("{}: tier vanished", path.display()))
+                        })?;
+                        let mut look = Lookup::new(&tables, *variant);
+                        let found = check_tier(key, &mut look, &codes)?;
+                        if !found.is_empty() {
+                            count.fetch_add(found.len() as u64, Ordering::Relaxed);
+                            let mut b = bad.lock().expect("lock");
+                            b.extend(found.into_iter().take(opts.limit).map(|f| (*key, f)));
+                        }
+                        let c = checked.fetch_add(key.size(), Ordering::Relaxed) + key.size();
+                        progress(c, total);
+                        Ok(())
+                    },
+                )
+            })?;
+            record.tiers_done = end as u64;
+            record.positions_done += positions;
+            record.inconsistent += count.into_inner();
+            write_record(path, &record)?;
+            at = end;
+        }
         let mut b = bad.into_inner().expect("lock");
         b.sort_by_key(|(k, f)| (*k, f.index));
         for (key, f) in b {
-            if report.bad.len() < limit {
+            if report.bad.len() < opts.limit {
                 report.bad.push(BadValue {
                     file: path.clone(),
                     position: index::position_at(&key, f.index),
@@ -129,14 +239,15 @@ pub fn verify(
                 });
             }
         }
-        report.bad_count += count.into_inner();
+        report.bad_count += record.inconsistent;
         report.tiers += keys.len() as u64;
         report.positions += table.info().positions;
-        report.files.push(path.clone());
-        report.file_stats.push((
-            table.info().positions,
-            checksum_seconds + start.elapsed().as_secs_f64(),
-        ));
+        report.files.push(FileCheck {
+            path: path.clone(),
+            positions: table.info().positions,
+            resumed_positions,
+            seconds: start.elapsed().as_secs_f64(),
+        });
     }
     Ok(report)
 }

@@ -143,6 +143,15 @@ enum Command {
         /// they read are taken as they are). Default: every table present.
         #[arg(long, short)]
         soldiers: Option<String>,
+        /// Take up where an earlier run stopped: each file's tiers are
+        /// checked in chunks and a record of how far it got is kept beside
+        /// it (<file>.verify); with --resume a record matching the file is
+        /// continued (a complete one: the file is not checked again, only
+        /// its checksums). A record names its file's contents, not those of
+        /// the lower files it read: after rebuilding a lower file, verify
+        /// without --resume. Without it every value is checked anew.
+        #[arg(long)]
+        resume: bool,
         /// Print the result as JSON.
         #[arg(long)]
         json: bool,
@@ -325,6 +334,7 @@ fn dispatch(command: Command) -> Result<()> {
             threads,
             show,
             soldiers,
+            resume,
             json,
         } => {
             let variant: Variant = variant.parse()?;
@@ -332,12 +342,19 @@ fn dispatch(command: Command) -> Result<()> {
                 Some(s) => soldier_range(&s)?,
                 None => (9, 24),
             };
+            let opts = verify::VerifyOptions {
+                soldiers: range,
+                threads,
+                limit: show,
+                resume,
+                ..verify::VerifyOptions::default()
+            };
             let bar = progress_bar(0, "verifying");
             let progress = |done: u64, total: u64| {
                 bar.set_length(total);
                 bar.set_position(done);
             };
-            let report = verify::verify(&tables, &variant, range, threads, show, &progress)?;
+            let report = verify::verify(&tables, &variant, &opts, &progress)?;
             bar.finish_and_clear();
             output::verify(&report, &variant, json);
             if report.bad_count > 0 {

@@ -291,19 +291,30 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
             "{}",
             json!({
                 "variant": variant.to_string(),
-                "files": r.files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
+                "files": r.files.iter().map(|f| f.path.display().to_string()).collect::<Vec<_>>(),
                 "tiers": r.tiers, "positions": r.positions,
                 "inconsistent": r.bad_count, "examples": bad,
                 "ok": r.bad_count == 0,
-                "per_file": r.files.iter().zip(&r.file_stats).map(|(f, (p, s))| json!({
-                    "file": f.display().to_string(), "positions": p, "seconds": s,
+                "per_file": r.files.iter().map(|f| json!({
+                    "file": f.path.display().to_string(), "positions": f.positions,
+                    "resumed_positions": f.resumed_positions, "seconds": f.seconds,
                 })).collect::<Vec<_>>(),
             })
         );
         return;
     }
-    for (f, (p, s)) in r.files.iter().zip(&r.file_stats) {
-        println!("checked {}: {p} positions in {s:.1} s", f.display());
+    for f in &r.files {
+        let earlier = match f.resumed_positions {
+            0 => String::new(),
+            p if p == f.positions => " (all checked by an earlier run)".to_string(),
+            p => format!(" ({p} of them by an earlier run)"),
+        };
+        println!(
+            "checked {}: {} positions{earlier} in {:.1} s",
+            f.path.display(),
+            f.positions,
+            f.seconds
+        );
     }
     for b in &r.bad {
         println!(

@@ -207,6 +207,12 @@ impl Table {
         Ok((info, dir_off, wdl_off, dist_off))
     }
 
+    /// The checksum of the file's index (from its preamble): with the
+    /// file's length, an identity of its contents.
+    pub fn index_crc(&self) -> u32 {
+        u32::from_le_bytes(self.map[32..36].try_into().expect("4 bytes"))
+    }
+
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path

@@ -584,16 +584,20 @@ mod tests {
         assert_eq!(perft(&s, &Variant::ASSAUT_MDJ, 2), 38);
     }
 
-    #[test]
-    fn capture_ends_match_capture_chains() {
-        // Random boards with many soldiers (xorshift; fixed seed).
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move || {
+    /// A xorshift generator with a fixed seed, for random test boards.
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             x
-        };
+        }
+    }
+
+    #[test]
+    fn capture_ends_match_capture_chains() {
+        // Random boards with many soldiers.
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let mut with_captures = 0;
         for _ in 0..3000 {
             let soldiers = next() & next() & board::ALL;
@@ -635,13 +639,7 @@ mod tests {
     fn officer_ends_match_officer_moves() {
         // Random positions with captures about, every switch combination:
         // the allocation-free enumerator gives the same moves.
-        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let mut faults = 0;
         let mut ends = Vec::new();
         for variant in Variant::all() {

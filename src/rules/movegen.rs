@@ -594,19 +594,28 @@ mod tests {
         }
     }
 
+    /// A random board with many soldiers and two free points drawn (maybe
+    /// the same one); `None` when fewer than two points are free.
+    fn random_board(next: &mut impl FnMut() -> u64) -> Option<(Bitboard, Point, Point)> {
+        let soldiers = next() & next() & board::ALL;
+        let free: Vec<Point> = board::points(board::ALL & !soldiers).collect();
+        if free.len() < 2 {
+            return None;
+        }
+        let a = free[next() as usize % free.len()];
+        let b = free[next() as usize % free.len()];
+        Some((soldiers, a, b))
+    }
+
     #[test]
     fn capture_ends_match_capture_chains() {
         // Random boards with many soldiers.
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let mut with_captures = 0;
         for _ in 0..3000 {
-            let soldiers = next() & next() & board::ALL;
-            let free: Vec<Point> = board::points(board::ALL & !soldiers).collect();
-            if free.len() < 2 {
+            let Some((soldiers, o, q)) = random_board(&mut next) else {
                 continue;
-            }
-            let o = free[next() as usize % free.len()];
-            let q = free[next() as usize % free.len()];
+            };
             let blockers = if q == o { 0 } else { q.bit() };
             let mut want: Vec<(u8, Bitboard)> = capture_chains(o, soldiers, blockers)
                 .iter()
@@ -644,13 +653,9 @@ mod tests {
         let mut ends = Vec::new();
         for variant in Variant::all() {
             for _ in 0..400 {
-                let soldiers = next() & next() & board::ALL;
-                let free: Vec<Point> = board::points(board::ALL & !soldiers).collect();
-                if free.len() < 2 {
+                let Some((soldiers, a, b)) = random_board(&mut next) else {
                     continue;
-                }
-                let a = free[next() as usize % free.len()];
-                let b = free[next() as usize % free.len()];
+                };
                 let officers = a.bit() | b.bit();
                 let mut want = Vec::new();
                 for_each_officer_move(soldiers, officers, &variant, |path, taken, offenders| {

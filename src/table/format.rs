@@ -9,14 +9,29 @@ use std::fmt;
 /// The magic bytes at offset 0 of every table file.
 pub const MAGIC: [u8; 8] = *b"ASALTOTB";
 
-/// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this build writes.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The format versions this build reads.
+pub const READ_VERSIONS: [u32; 2] = [1, 2];
 
 /// Length of the preamble.
 pub(crate) const PREAMBLE_LEN: usize = 40;
 
-/// Length of the fixed part of the header (before the tool version).
-pub(crate) const HEADER_LEN: usize = 80;
+/// Length of the fixed part of the header (before the tool version), by
+/// format version.
+pub(crate) const fn header_len(version: u32) -> usize {
+    if version == 1 { 80 } else { 96 }
+}
+
+/// Block table entries covered by one checksum of the chunk table (format
+/// version 2): 64 KiB of entries.
+pub(crate) const CHUNK_ENTRIES: u64 = 4096;
+
+/// Number of block table chunks for `entries` block table entries.
+pub(crate) fn chunk_count(entries: u64) -> u64 {
+    entries.div_ceil(CHUNK_ENTRIES)
+}
 
 /// Length of a tier directory entry.
 pub(crate) const DIR_ENTRY_LEN: usize = 20;
@@ -51,6 +66,26 @@ pub(crate) fn crc32(bytes: &[u8]) -> u32 {
     crc32fast::hash(bytes)
 }
 
+/// The checksum of block `block` of `stream` with compressed bytes
+/// `bytes`, in a file of format `version`: from version 2 on, the CRC-32 of
+/// the stream's number (0 WDL, 1 distance, one byte) and the block's number
+/// (8 bytes) followed by the bytes, so that a block entry pointing at
+/// another block's bytes fails its checksum; in version 1, of the bytes
+/// alone.
+pub(crate) fn block_crc(version: u32, stream: Stream, block: u64, bytes: &[u8]) -> u32 {
+    if version == 1 {
+        return crc32(bytes);
+    }
+    let mut h = crc32fast::Hasher::new();
+    h.update(&[match stream {
+        Stream::Wdl => 0,
+        Stream::Distance => 1,
+    }]);
+    h.update(&block.to_le_bytes());
+    h.update(bytes);
+    h.finalize()
+}
+
 /// Little-endian reads at offsets the caller has checked.
 pub(crate) fn u16_at(b: &[u8], off: usize) -> u16 {
     u16::from_le_bytes([b[off], b[off + 1]])
@@ -71,6 +106,7 @@ pub(crate) fn u64_at(b: &[u8], off: usize) -> u64 {
 /// The preamble at offset 0.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Preamble {
+    pub version: u32,
     pub index_offset: u64,
     pub index_len: u64,
     pub index_crc: u32,
@@ -80,7 +116,7 @@ impl Preamble {
     pub fn encode(&self) -> [u8; PREAMBLE_LEN] {
         let mut b = [0u8; PREAMBLE_LEN];
         b[0..8].copy_from_slice(&MAGIC);
-        b[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        b[8..12].copy_from_slice(&self.version.to_le_bytes());
         b[16..24].copy_from_slice(&self.index_offset.to_le_bytes());
         b[24..32].copy_from_slice(&self.index_len.to_le_bytes());
         b[32..36].copy_from_slice(&self.index_crc.to_le_bytes());
@@ -100,7 +136,7 @@ impl Preamble {
             return Err(Problem::BadMagic);
         }
         let version = u32_at(b, 8);
-        if version != FORMAT_VERSION {
+        if !READ_VERSIONS.contains(&version) {
             return Err(Problem::Version { found: version });
         }
         if crc32(&b[0..36]) != u32_at(b, 36) {
@@ -112,6 +148,7 @@ impl Preamble {
             ));
         }
         Ok(Preamble {
+            version,
             index_offset: u64_at(b, 16),
             index_len: u64_at(b, 24),
             index_crc: u32_at(b, 32),
@@ -137,6 +174,10 @@ pub(crate) struct Header {
     pub dist_block: u32,
     pub wdl_blocks: u64,
     pub dist_blocks: u64,
+    /// Compressed bytes of each stream (stored from version 2 on; a
+    /// version 1 reader sums the block table).
+    pub wdl_bytes: u64,
+    pub dist_bytes: u64,
     pub tool_version: String,
 }
 
@@ -191,7 +232,7 @@ pub(crate) fn block_count(positions: u64, per: u32) -> u64 {
 }
 
 impl Header {
-    /// Append the header's bytes.
+    /// Append the header's bytes (in the current format version).
     pub fn encode(&self, out: &mut Vec<u8>) {
         let version = self.tool_version.as_bytes();
         let version = &version[..version.len().min(u16::MAX as usize)];
@@ -215,25 +256,44 @@ impl Header {
         out.extend_from_slice(&self.dist_block.to_le_bytes());
         out.extend_from_slice(&self.wdl_blocks.to_le_bytes());
         out.extend_from_slice(&self.dist_blocks.to_le_bytes());
+        out.extend_from_slice(&self.wdl_bytes.to_le_bytes());
+        out.extend_from_slice(&self.dist_bytes.to_le_bytes());
         out.extend_from_slice(version);
     }
 
-    /// Decode the header at the start of `index` and check that its fields
-    /// agree with each other and with the index's length; returns the header
-    /// and its length in bytes.
-    pub fn decode(index: &[u8]) -> Result<(Header, usize), Problem> {
+    /// The length of the part of a version 2 index its preamble checksum
+    /// covers (header, directory, chunk table), from the raw counts at the
+    /// start of `index`; `None` if they cannot describe this index (so the
+    /// checksum cannot hold).
+    pub fn head_len_v2(index: &[u8]) -> Option<usize> {
+        let fixed = header_len(2);
+        if index.len() < fixed {
+            return None;
+        }
+        let (vlen, tiers) = (u16_at(index, 6) as u128, u64_at(index, 8) as u128);
+        let entries = u64_at(index, 64) as u128 + u64_at(index, 72) as u128;
+        let chunks = entries.div_ceil(CHUNK_ENTRIES as u128);
+        let head = fixed as u128 + vlen + tiers * DIR_ENTRY_LEN as u128 + chunks * 4;
+        (head <= index.len() as u128).then_some(head as usize)
+    }
+
+    /// Decode the header of a `version` file at the start of `index` and
+    /// check that its fields agree with each other and with the index's
+    /// length; returns the header and its length in bytes.
+    pub fn decode(index: &[u8], version: u32) -> Result<(Header, usize), Problem> {
         let bad = |s: &str| Problem::BadHeader(s.to_string());
-        if index.len() < HEADER_LEN {
+        let fixed = header_len(version);
+        if index.len() < fixed {
             return Err(bad("the index is shorter than its header"));
         }
         let variant = variant_from_bytes([index[0], index[1], index[2], index[3]])
             .ok_or_else(|| bad("unknown variant switches"))?;
         let vlen = u16_at(index, 6) as usize;
-        let end = HEADER_LEN + vlen;
+        let end = fixed + vlen;
         if index.len() < end {
             return Err(bad("the index is shorter than its header"));
         }
-        let tool_version = String::from_utf8(index[HEADER_LEN..end].to_vec())
+        let tool_version = String::from_utf8(index[fixed..end].to_vec())
             .map_err(|_| bad("the tool version is not UTF-8"))?;
         let h = Header {
             variant,
@@ -251,6 +311,8 @@ impl Header {
             dist_block: u32_at(index, 60),
             wdl_blocks: u64_at(index, 64),
             dist_blocks: u64_at(index, 72),
+            wdl_bytes: if version >= 2 { u64_at(index, 80) } else { 0 },
+            dist_bytes: if version >= 2 { u64_at(index, 88) } else { 0 },
             tool_version,
         };
         if !(1..=2).contains(&h.n) || !(9..=24).contains(&h.k) {
@@ -279,8 +341,15 @@ impl Header {
         if total != Some(h.positions) {
             return Err(bad("wins, draws and losses do not add up to the positions"));
         }
+        let entries = h.wdl_blocks as u128 + h.dist_blocks as u128;
+        let chunks = if version >= 2 {
+            entries.div_ceil(CHUNK_ENTRIES as u128)
+        } else {
+            0
+        };
         let need = (h.tiers as u128) * DIR_ENTRY_LEN as u128
-            + (h.wdl_blocks as u128 + h.dist_blocks as u128) * BLOCK_ENTRY_LEN as u128
+            + chunks * 4
+            + entries * BLOCK_ENTRY_LEN as u128
             + end as u128;
         if need != index.len() as u128 {
             return Err(bad(
@@ -460,6 +529,7 @@ mod tests {
     #[test]
     fn preamble_and_header_round_trip() {
         let p = Preamble {
+            version: FORMAT_VERSION,
             index_offset: 1234,
             index_len: 99,
             index_crc: 0xdead_beef,
@@ -482,15 +552,22 @@ mod tests {
                 dist_block: 4,
                 wdl_blocks: 2,
                 dist_blocks: 3,
+                wdl_bytes: 40,
+                dist_bytes: 60,
                 tool_version: "0.1.0".into(),
             };
             let mut b = Vec::new();
             h.encode(&mut b);
-            assert_eq!(b.len(), HEADER_LEN + 5);
-            b.resize(b.len() + 5 * BLOCK_ENTRY_LEN, 0);
-            let (g, len) = Header::decode(&b).unwrap();
+            let head = header_len(FORMAT_VERSION) + 5;
+            assert_eq!(b.len(), head);
+            // One chunk checksum, then five block entries.
+            b.resize(b.len() + 4 + 5 * BLOCK_ENTRY_LEN, 0);
+            assert_eq!(Header::head_len_v2(&b), Some(head + 4));
+            let (g, len) = Header::decode(&b, FORMAT_VERSION).unwrap();
             assert_eq!(g, h);
-            assert_eq!(len, HEADER_LEN + 5);
+            assert_eq!(len, head);
+            b.pop();
+            assert!(Header::decode(&b, FORMAT_VERSION).is_err());
         }
     }
 

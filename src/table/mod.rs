@@ -5,7 +5,7 @@
 //! `k` soldiers, at `<tables>/<variant slug>/<n>o<k>s.atb` (for example
 //! `tables/assaut/2o9s.atb`, see [`table_path`]).
 //!
-//! # The file format, version 1
+//! # The file format, version 2
 //!
 //! This section is the specification; it is enough to write a reader in
 //! another language. The format is stable: any change to it raises the
@@ -23,7 +23,8 @@
 //! | blocks             |  zstd frames of the WDL and distance streams,
 //! |                    |  back to back, in the order they were written
 //! +--------------------+ offset index_offset
-//! | index              |  header, tier directory, two block tables
+//! | index              |  header, tier directory, chunk table,
+//! |                    |  two block tables
 //! +--------------------+ offset index_offset + index_len = file length
 //! ```
 //!
@@ -36,19 +37,19 @@
 //! | offset | size | field |
 //! |-------:|-----:|-------|
 //! | 0  | 8 | magic: the ASCII bytes `ASALTOTB` |
-//! | 8  | 4 | format version: `1` |
+//! | 8  | 4 | format version: `2` |
 //! | 12 | 4 | reserved, `0` |
 //! | 16 | 8 | `index_offset`: where the index starts |
 //! | 24 | 8 | `index_len`: the index's length in bytes |
-//! | 32 | 4 | CRC-32 of the `index_len` bytes of the index |
+//! | 32 | 4 | CRC-32 of the index's head: header, tier directory and chunk table (`head_len` bytes, below) |
 //! | 36 | 4 | CRC-32 of bytes 0..36 of the preamble |
 //!
 //! Bytes 0..12 (magic and version) keep their meaning in every future
 //! version. Check the magic, then the version, then the preamble's checksum;
 //! then `index_offset >= 40` and `index_offset + index_len` must equal the
-//! file length (shorter: truncated file), then the index's checksum.
+//! file length (shorter: truncated file), then the head's checksum.
 //!
-//! ## Index: header (80 bytes, then the tool version)
+//! ## Index: header (96 bytes, then the tool version)
 //!
 //! | offset | size | field |
 //! |-------:|-----:|-------|
@@ -71,7 +72,9 @@
 //! | 60 | 4 | `Bd`, positions per distance block |
 //! | 64 | 8 | `Nw = ceil(P / Bw)`, number of WDL blocks |
 //! | 72 | 8 | `Nd = ceil(P / Bd)`, number of distance blocks |
-//! | 80 | L | the version of `asalto-tb` that built the file (UTF-8) |
+//! | 80 | 8 | compressed bytes of the WDL stream (sum of its blocks' lengths) |
+//! | 88 | 8 | compressed bytes of the distance stream |
+//! | 96 | L | the version of `asalto-tb` that built the file (UTF-8) |
 //!
 //! Counts are over the stored positions only (canonical tiers, both sides
 //! to move); mirrored tiers are not stored.
@@ -92,20 +95,42 @@
 //! ranges partition `0..P` (tiers lie in the stream in the order they were
 //! solved, not in directory order).
 //!
+//! ## Index: chunk table (`C` checksums of 4 bytes, right after the directory)
+//!
+//! The block tables below, taken together as one array of `Nw + Nd`
+//! entries of 16 bytes, are cut into chunks of 4096 entries (64 KiB; the
+//! last chunk holds the rest): `C = ceil((Nw + Nd) / 4096)`. Checksum `c`
+//! is the CRC-32 of the bytes of chunk `c`. The preamble's checksum covers
+//! the head, `head_len = 96 + L + 20 T + 4 C` bytes from the start of the
+//! index; the chunk checksums cover the block tables. So a reader checks
+//! the head at open and a chunk when it first reads one of its entries:
+//! opening a table of millions of blocks reads only its head.
+//!
 //! ## Index: block tables (`Nw` then `Nd` entries of 16 bytes)
 //!
 //! The WDL block table, then the distance block table, right after the
-//! directory; the index ends with them (`index_len = 80 + L + 20 T + 16 (Nw
+//! chunk table; the index ends with them (`index_len = head_len + 16 (Nw
 //! + Nd)`).
 //!
 //! | offset | size | field |
 //! |-------:|-----:|-------|
 //! | 0  | 8 | file offset of the block's compressed bytes |
 //! | 8  | 4 | length of the compressed bytes |
-//! | 12 | 4 | CRC-32 of the compressed bytes |
+//! | 12 | 4 | the block's checksum: CRC-32 of one byte naming the stream (0 WDL, 1 distance), then the block's number in its stream (8 bytes), then the compressed bytes |
 //!
 //! The blocks of both tables tile the bytes `40..index_offset` exactly,
-//! without gaps or overlaps; within one stream the offsets increase.
+//! without gaps or overlaps; within one stream the offsets increase. A
+//! block's checksum names the block, so an entry pointing at another
+//! block's bytes fails it.
+//!
+//! ## Version 1
+//!
+//! Version 1 files are still read. They differ in three places: the
+//! header is 80 bytes (no stream sizes; the tool version at offset 80);
+//! there is no chunk table and the preamble's checksum covers the whole
+//! index (`index_len = 80 + L + 20 T + 16 (Nw + Nd)`); a block's checksum
+//! is the CRC-32 of its compressed bytes alone. `asalto repack` rewrites a
+//! version 1 file in the current version.
 //!
 //! ## Streams and blocks
 //!
@@ -132,26 +157,29 @@
 //!
 //! ## Compression settings (measured)
 //!
-//! The writer's defaults are `Bw = 2^16` and `Bd = 2^14` positions and zstd
+//! The writer's defaults are `Bw = 2^14` and `Bd = 2^12` positions and zstd
 //! level 9; see [`WriteOptions`] for the measurements behind them. A reader
 //! must accept any block sizes (this one accepts up to 2^22 positions per
 //! block).
 //!
 //! # Reading
 //!
-//! [`Table::open`] maps the file and checks everything above except the
-//! blocks' checksums; each block's checksum is checked when the block is
+//! [`Table::open`] maps the file and checks the preamble and the head (in
+//! version 1, the whole index); a chunk of the block tables is checked when
+//! one of its entries is first read, a block's checksum when the block is
 //! decompressed (decompressed blocks are kept in a small per-thread cache),
-//! and [`Table::verify_checksums`] checks them all. A bad file gives a
+//! and [`Table::verify_checksums`] checks them all, with the layout. A bad file gives a
 //! [`TableError`] naming the file and the problem, never a panic.
 
 mod format;
 mod reader;
+mod repack;
 mod store;
 mod writer;
 
-pub use format::{FORMAT_VERSION, MAGIC, Stream};
+pub use format::{FORMAT_VERSION, MAGIC, READ_VERSIONS, Stream};
 pub use reader::Table;
+pub use repack::repack;
 pub use store::{TableSet, list};
 pub use writer::{TableWriter, WriteOptions};
 
@@ -273,8 +301,6 @@ impl TableInfo {
     pub(crate) fn from_header(
         h: &format::Header,
         format_version: u32,
-        wdl_bytes: u64,
-        distance_bytes: u64,
         index_bytes: u64,
         file_bytes: u64,
     ) -> TableInfo {
@@ -296,8 +322,8 @@ impl TableInfo {
             distance_block_positions: h.dist_block,
             wdl_blocks: h.wdl_blocks,
             distance_blocks: h.dist_blocks,
-            wdl_bytes,
-            distance_bytes,
+            wdl_bytes: h.wdl_bytes,
+            distance_bytes: h.dist_bytes,
             index_bytes,
             file_bytes,
         }
@@ -394,7 +420,7 @@ pub enum Problem {
     BadMagic,
     /// A format version this build does not read.
     #[error(
-        "table format version {found}, but this build reads version {} only (rebuild the table or use a matching asalto)",
+        "table format version {found}, but this build reads versions 1 to {} only (use a matching asalto, or rebuild the table)",
         FORMAT_VERSION
     )]
     Version {

@@ -2,8 +2,8 @@
 //! of decompressed blocks.
 
 use super::format::{
-    self, BLOCK_ENTRY_LEN, BlockEntry, DIR_ENTRY_LEN, DirEntry, FORMAT_VERSION, Header,
-    PREAMBLE_LEN, Preamble, Stream,
+    self, BLOCK_ENTRY_LEN, BlockEntry, DIR_ENTRY_LEN, DirEntry, Header, PREAMBLE_LEN, Preamble,
+    Stream,
 };
 use super::{Problem, TableError, TableInfo, Wdl};
 use crate::Value;
@@ -68,10 +68,30 @@ pub struct Table {
     path: PathBuf,
     map: Mmap,
     info: TableInfo,
-    /// Offsets in the map of the directory and of the two block tables.
+    /// The file's format version.
+    version: u32,
+    /// Offsets in the map of the directory, of the chunk table (version 2)
+    /// and of the two block tables.
     dir_off: usize,
+    chunk_off: usize,
     wdl_off: usize,
     dist_off: usize,
+    /// End of the block area (the index's offset).
+    area_end: u64,
+    /// Which chunks of the block tables have passed their checksum, one bit
+    /// each (version 2; a version 1 file's whole index is checked at open).
+    checked: Box<[AtomicU64]>,
+}
+
+/// The layout [`Table::check`] found.
+struct Layout {
+    info: TableInfo,
+    version: u32,
+    dir_off: usize,
+    chunk_off: usize,
+    wdl_off: usize,
+    dist_off: usize,
+    area_end: u64,
 }
 
 impl std::fmt::Debug for Table {
@@ -104,21 +124,32 @@ impl Table {
         // every mmap reader we rely on no one truncating or rewriting the
         // file while it is open.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::io(path, "cannot map", e))?;
-        let (info, dir_off, wdl_off, dist_off) = Table::check(&map).map_err(err)?;
+        let l = Table::check(&map).map_err(err)?;
+        let chunks = if l.version == 1 {
+            0
+        } else {
+            format::chunk_count(l.info.wdl_blocks + l.info.distance_blocks)
+        };
         Ok(Table {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             path: path.to_path_buf(),
             map,
-            info,
-            dir_off,
-            wdl_off,
-            dist_off,
+            info: l.info,
+            version: l.version,
+            dir_off: l.dir_off,
+            chunk_off: l.chunk_off,
+            wdl_off: l.wdl_off,
+            dist_off: l.dist_off,
+            area_end: l.area_end,
+            checked: (0..chunks.div_ceil(64))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
         })
     }
 
     /// Check the layout of the bytes of a table; returns its info and the
     /// offsets of the directory and block tables.
-    fn check(b: &[u8]) -> Result<(TableInfo, usize, usize, usize), Problem> {
+    fn check(b: &[u8]) -> Result<Layout, Problem> {
         let bad = |s: String| Problem::BadHeader(s);
         let len = b.len() as u64;
         let pre = Preamble::decode(b)?;
@@ -138,22 +169,37 @@ impl Table {
         // Both fit in usize now: they lie within the map.
         let index_off = pre.index_offset as usize;
         let index = &b[index_off..];
-        if format::crc32(index) != pre.index_crc {
+        // The checksum covers the whole index in version 1, the head
+        // (header, directory, chunk table) in version 2, whose block tables
+        // are checked chunk by chunk as they are read.
+        let covered = match pre.version {
+            1 => Some(index.len()),
+            _ => Header::head_len_v2(index),
+        };
+        if covered.is_none_or(|len| format::crc32(&index[..len]) != pre.index_crc) {
             return Err(Problem::HeaderChecksum("header or tier directory"));
         }
-        let (h, hlen) = Header::decode(index)?;
+        let (h, hlen) = Header::decode(index, pre.version)?;
         let tiers = h.tiers as usize;
+        let entries = h.wdl_blocks + h.dist_blocks;
         let dir_off = index_off + hlen;
-        let wdl_off = dir_off + tiers * DIR_ENTRY_LEN;
+        let chunk_off = dir_off + tiers * DIR_ENTRY_LEN;
+        let wdl_off = match pre.version {
+            1 => chunk_off,
+            _ => chunk_off + format::chunk_count(entries) as usize * 4,
+        };
         let dist_off = wdl_off + h.wdl_blocks as usize * BLOCK_ENTRY_LEN;
 
-        // Only what right reads need is checked here, in one pass over each
-        // table: every tier inside the position stream, each stream's blocks
-        // in order inside the block area. The index's checksum already
-        // catches corruption; the deeper layout checks (a sorted directory of
-        // canonical tiers of the right sizes partitioning the stream, the two
-        // streams' blocks tiling the file together) guard against a faulty
-        // writer and are left to
+        // Only what right reads need is checked here: every tier inside
+        // the position stream; in version 1 (whose checksum covers the
+        // block tables) also each stream's blocks in order inside the block
+        // area. Version 2 checks each block entry as it is read (its chunk's
+        // checksum, the entry inside the block area; the block's checksum
+        // names its stream and number), so that opening a file of millions
+        // of blocks reads only its head. The deeper layout checks (a sorted
+        // directory of canonical tiers of the right sizes partitioning the
+        // stream, the two streams' blocks tiling the file together) guard
+        // against a faulty writer and are left to
         // [`Table::verify_checksums`]: on the biggest files they are tens of
         // milliseconds, most of a cold query.
         let mut total = 0u64;
@@ -191,20 +237,23 @@ impl Table {
             }
             Ok(bytes)
         };
-        let wdl_bytes = sum(wdl_off, h.wdl_blocks)?;
-        let dist_bytes = sum(dist_off, h.dist_blocks)?;
-        if wdl_bytes + dist_bytes != area.end - area.start {
+        let mut h = h;
+        if pre.version == 1 {
+            h.wdl_bytes = sum(wdl_off, h.wdl_blocks)?;
+            h.dist_bytes = sum(dist_off, h.dist_blocks)?;
+        }
+        if h.wdl_bytes.checked_add(h.dist_bytes) != Some(area.end - area.start) {
             return Err(bad("the blocks do not tile the file".into()));
         }
-        let info = TableInfo::from_header(
-            &h,
-            FORMAT_VERSION,
-            wdl_bytes,
-            dist_bytes,
-            pre.index_len,
-            len,
-        );
-        Ok((info, dir_off, wdl_off, dist_off))
+        Ok(Layout {
+            info: TableInfo::from_header(&h, pre.version, pre.index_len, len),
+            version: pre.version,
+            dir_off,
+            chunk_off,
+            wdl_off,
+            dist_off,
+            area_end: area.end,
+        })
     }
 
     /// The checksum of the file's index (from its preamble): with the
@@ -234,6 +283,25 @@ impl Table {
             k: self.info.k,
             outside: format::u64_at(&self.map, self.dir_off + i * DIR_ENTRY_LEN),
         })
+    }
+
+    /// The canonical tiers stored, in the order they lie in the position
+    /// stream (the order they were written).
+    pub fn tiers_in_stream_order(&self) -> Vec<TierKey> {
+        let mut v: Vec<(u64, u64)> = (0..self.info.tiers as usize)
+            .map(|i| {
+                let e = DirEntry::at(&self.map, self.dir_off + i * DIR_ENTRY_LEN);
+                (e.first, e.outside)
+            })
+            .collect();
+        v.sort_unstable();
+        v.into_iter()
+            .map(|(_, outside)| TierKey {
+                n: self.info.n,
+                k: self.info.k,
+                outside,
+            })
+            .collect()
     }
 
     /// Whether tier `key` is stored.
@@ -270,16 +338,47 @@ impl Table {
         (self.info.positions - b * per).min(per) as usize
     }
 
-    /// The compressed bytes of block `b` of `stream`, checksum checked.
-    fn block_bytes(&self, stream: Stream, b: u64) -> Result<&[u8], TableError> {
-        let table = match stream {
-            Stream::Wdl => self.wdl_off,
-            Stream::Distance => self.dist_off,
+    /// Check the checksum of chunk `c` of the block tables (version 2),
+    /// once per open table.
+    fn check_chunk(&self, c: u64) -> Result<(), TableError> {
+        let (word, bit) = ((c / 64) as usize, 1u64 << (c % 64));
+        if self.version == 1 || self.checked[word].load(Ordering::Relaxed) & bit != 0 {
+            return Ok(());
+        }
+        let entries = self.info.wdl_blocks + self.info.distance_blocks;
+        let first = c * format::CHUNK_ENTRIES;
+        let end = (first + format::CHUNK_ENTRIES).min(entries);
+        let bytes = &self.map[self.wdl_off + first as usize * BLOCK_ENTRY_LEN
+            ..self.wdl_off + end as usize * BLOCK_ENTRY_LEN];
+        let stored = format::u32_at(&self.map, self.chunk_off + 4 * c as usize);
+        if format::crc32(bytes) != stored {
+            return Err(self.err(Problem::HeaderChecksum("block table")));
+        }
+        self.checked[word].fetch_or(bit, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The entry of block `b` of `stream`: its chunk's checksum checked,
+    /// its bytes inside the block area.
+    fn block_entry(&self, stream: Stream, b: u64) -> Result<BlockEntry, TableError> {
+        let number = match stream {
+            Stream::Wdl => b,
+            Stream::Distance => self.info.wdl_blocks + b,
         };
-        let e = BlockEntry::at(&self.map, table + b as usize * BLOCK_ENTRY_LEN);
-        // In range: checked by `open`.
+        self.check_chunk(number / format::CHUNK_ENTRIES)?;
+        let e = BlockEntry::at(&self.map, self.wdl_off + number as usize * BLOCK_ENTRY_LEN);
+        let end = e.offset.checked_add(e.len as u64);
+        if e.len == 0 || e.offset < PREAMBLE_LEN as u64 || end.is_none_or(|x| x > self.area_end) {
+            return Err(self.err(Problem::BadHeader("the blocks do not tile the file".into())));
+        }
+        Ok(e)
+    }
+
+    /// The compressed bytes of block `b` of `stream`, checksum checked.
+    pub(crate) fn block_bytes(&self, stream: Stream, b: u64) -> Result<&[u8], TableError> {
+        let e = self.block_entry(stream, b)?;
         let bytes = &self.map[e.offset as usize..e.offset as usize + e.len as usize];
-        if format::crc32(bytes) != e.crc {
+        if format::block_crc(self.version, stream, b, bytes) != e.crc {
             return Err(self.err(Problem::BlockChecksum { stream, block: b }));
         }
         Ok(bytes)
@@ -523,6 +622,7 @@ impl Table {
             self.info.distance_blocks as usize,
         );
         let (mut i, mut j) = (0, 0);
+        let (mut wdl_bytes, mut dist_bytes) = (0u64, 0u64);
         let mut at = PREAMBLE_LEN as u64;
         while i < nw || j < nd {
             let w = (i < nw).then(|| BlockEntry::at(b, self.wdl_off + i * BLOCK_ENTRY_LEN));
@@ -530,14 +630,21 @@ impl Table {
             match (w, d) {
                 (Some(e), _) if e.offset == at => {
                     at += e.len as u64;
+                    wdl_bytes += e.len as u64;
                     i += 1;
                 }
                 (_, Some(e)) if e.offset == at => {
                     at += e.len as u64;
+                    dist_bytes += e.len as u64;
                     j += 1;
                 }
                 _ => return Err(bad("the blocks do not tile the file".into())),
             }
+        }
+        if (wdl_bytes, dist_bytes) != (self.info.wdl_bytes, self.info.distance_bytes) {
+            return Err(bad(
+                "the header's stream sizes disagree with the blocks".into()
+            ));
         }
         Ok(())
     }
@@ -545,6 +652,12 @@ impl Table {
     /// Check the checksum of every block (the header's was checked by
     /// [`Table::open`]); decompresses nothing.
     pub fn verify_checksums(&self) -> Result<(), TableError> {
+        let entries = self.info.wdl_blocks + self.info.distance_blocks;
+        if self.version >= 2 {
+            for c in 0..format::chunk_count(entries) {
+                self.check_chunk(c)?;
+            }
+        }
         self.check_layout()
             .map_err(|p| TableError::new(&self.path, p))?;
         for b in 0..self.info.wdl_blocks {

@@ -398,12 +398,42 @@ fn every_flipped_byte_is_caught() {
     }
 }
 
-/// `bytes` with the index's and the preamble's checksums made valid again:
-/// what a faulty writer would leave.
+/// Where the index's parts lie in a table's bytes (current format).
+struct Offsets {
+    index: usize,
+    dir: usize,
+    chunks: usize,
+    wdl: usize,
+    dist: usize,
+}
+
+fn offsets(bytes: &[u8]) -> Offsets {
+    let pre = format::Preamble::decode(bytes).unwrap();
+    let index = pre.index_offset as usize;
+    let (h, hlen) = format::Header::decode(&bytes[index..], pre.version).unwrap();
+    let dir = index + hlen;
+    let chunks = dir + h.tiers as usize * format::DIR_ENTRY_LEN;
+    let wdl = chunks + format::chunk_count(h.wdl_blocks + h.dist_blocks) as usize * 4;
+    Offsets {
+        index,
+        dir,
+        chunks,
+        wdl,
+        dist: wdl + h.wdl_blocks as usize * format::BLOCK_ENTRY_LEN,
+    }
+}
+
+/// `bytes` with every checksum of the index (chunk table, head) and the
+/// preamble's made valid again: what a faulty writer would leave.
 fn reseal(bytes: &mut [u8]) {
-    let at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap()) as usize;
-    let index = at(16);
-    let crc = format::crc32(&bytes[index..]);
+    let o = offsets(bytes);
+    let table = o.wdl..bytes.len();
+    let chunk = format::CHUNK_ENTRIES as usize * format::BLOCK_ENTRY_LEN;
+    for (c, start) in table.clone().step_by(chunk).enumerate() {
+        let crc = format::crc32(&bytes[start..(start + chunk).min(table.end)]);
+        bytes[o.chunks + 4 * c..o.chunks + 4 * c + 4].copy_from_slice(&crc.to_le_bytes());
+    }
+    let crc = format::crc32(&bytes[o.index..o.wdl]);
     bytes[32..36].copy_from_slice(&crc.to_le_bytes());
     let crc = format::crc32(&bytes[..36]);
     bytes[36..40].copy_from_slice(&crc.to_le_bytes());
@@ -417,12 +447,8 @@ fn faulty_layouts_are_caught_and_never_misread() {
     let dir = tempfile::tempdir().unwrap();
     let (path, tiers) = small_table(dir.path());
     let good = fs::read(&path).unwrap();
-    let t = Table::open(&path).unwrap();
-    let info = t.info().clone();
-    let index = u64::from_le_bytes(good[16..24].try_into().unwrap()) as usize;
-    let vlen = u16::from_le_bytes(good[index + 6..index + 8].try_into().unwrap()) as usize;
-    let dir_off = index + format::HEADER_LEN + vlen;
-    let wdl_off = dir_off + info.tiers as usize * format::DIR_ENTRY_LEN;
+    let o = offsets(&good);
+    let dir_off = o.dir;
     let swap = |a: usize, b: usize, len: usize| {
         let mut bytes = good.clone();
         let (x, y) = (bytes[a..a + len].to_vec(), bytes[b..b + len].to_vec());
@@ -451,17 +477,33 @@ fn faulty_layouts_are_caught_and_never_misread() {
         }
     }
     assert!(lost < tiers.len());
-    // Two whole block entries (offset, length, checksum) swapped, so each
-    // block still passes its own checksum: open fails.
-    for off in [
-        wdl_off,
-        wdl_off + info.wdl_blocks as usize * format::BLOCK_ENTRY_LEN,
-    ] {
+    // Two whole block entries (offset, length, checksum) swapped, under
+    // valid chunk checksums: open passes (it reads no block entry), each
+    // of the two blocks fails its checksum (which names the block's number)
+    // and `verify_checksums` fails.
+    for (off, stream) in [(o.wdl, Stream::Wdl), (o.dist, Stream::Distance)] {
         let bytes = swap(off, off + format::BLOCK_ENTRY_LEN, format::BLOCK_ENTRY_LEN);
         fs::write(&bad, &bytes).unwrap();
-        let e = Table::open(&bad).unwrap_err();
-        assert!(e.to_string().contains("do not tile"), "{e}");
+        let t = Table::open(&bad).unwrap();
+        assert!(t.verify_checksums().is_err());
+        for b in 0..2 {
+            let e = t.block_bytes(stream, b).unwrap_err();
+            assert!(
+                matches!(e.problem(), Problem::BlockChecksum { block, .. } if block.eq(&b)),
+                "{e}"
+            );
+        }
+        assert!(read_damaged(&bad, &tiers));
     }
+    // An entry pointing past the block area, under valid checksums.
+    let mut bytes = good.clone();
+    bytes[o.wdl..o.wdl + 8].copy_from_slice(&(o.index as u64).to_le_bytes());
+    reseal(&mut bytes);
+    fs::write(&bad, &bytes).unwrap();
+    let t = Table::open(&bad).unwrap();
+    let e = t.block_bytes(Stream::Wdl, 0).unwrap_err();
+    assert!(e.to_string().contains("do not tile"), "{e}");
+    assert!(read_damaged(&bad, &tiers));
 }
 
 #[test]
@@ -491,14 +533,14 @@ fn wrong_magic_and_version() {
     let (path, _) = small_table(dir.path());
     let good = fs::read(&path).unwrap();
     let mut b = good.clone();
-    b[8..12].copy_from_slice(&2u32.to_le_bytes());
+    b[8..12].copy_from_slice(&3u32.to_le_bytes());
     fs::write(&path, &b).unwrap();
     let e = Table::open(&path).unwrap_err();
-    assert!(matches!(e.problem(), Problem::Version { found: 2 }), "{e}");
+    assert!(matches!(e.problem(), Problem::Version { found: 3 }), "{e}");
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: table format version 2, but this build reads version 1 only (rebuild the table or use a matching asalto)",
+            "{}: table format version 3, but this build reads versions 1 to 2 only (use a matching asalto, or rebuild the table)",
             path.display()
         )
     );
@@ -530,14 +572,9 @@ fn wdl_probes_read_no_distance_block() {
     let (path, tiers) = small_table(dir.path());
     // Find the distance blocks through the index and corrupt them all.
     let mut b = fs::read(&path).unwrap();
-    let pre = format::Preamble::decode(&b).unwrap();
-    let index_off = pre.index_offset as usize;
-    let (h, hlen) = format::Header::decode(&b[index_off..]).unwrap();
-    let dist_table = index_off
-        + hlen
-        + h.tiers as usize * format::DIR_ENTRY_LEN
-        + h.wdl_blocks as usize * format::BLOCK_ENTRY_LEN;
-    for i in 0..h.dist_blocks as usize {
+    let dist_table = offsets(&b).dist;
+    let t = Table::open(&path).unwrap();
+    for i in 0..t.info().distance_blocks as usize {
         let e = format::BlockEntry::at(&b, dist_table + i * format::BLOCK_ENTRY_LEN);
         b[e.offset as usize] ^= 0x40;
     }
@@ -742,4 +779,59 @@ fn measure_compression() {
             );
         }
     }
+}
+
+/// A version 1 file written by the writer of that version (the tiers of
+/// [`small_table`]), kept to test that such files are still read.
+const V1_FILE: &[u8] = include_bytes!("testdata/v1-1o24s.atb");
+
+#[test]
+fn version_1_files_are_read_and_repacked() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, tiers) = small_table(&dir.path().join("v2"));
+    let v1 = dir.path().join("v1");
+    let path = table_path(&v1, &Variant::ASSAUT, 1, 24);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, V1_FILE).unwrap();
+    let t = Table::open(&path).unwrap();
+    assert_eq!(t.info().format_version, 1);
+    check_all(&t, &tiers);
+    t.verify_contents().unwrap();
+    // Its flipped bytes are caught as in the current version.
+    let bad = dir.path().join("bad.atb");
+    for i in 0..V1_FILE.len() {
+        let mut b = V1_FILE.to_vec();
+        b[i] ^= 0x10;
+        fs::write(&bad, &b).unwrap();
+        assert!(read_damaged(&bad, &tiers), "byte {i} of the v1 file");
+    }
+    // Repacked into the current version, in place, with other block sizes:
+    // the same values, the new layout.
+    let opts = WriteOptions {
+        wdl_block_positions: 36,
+        distance_block_positions: 100,
+        zstd_level: 5,
+    };
+    let mut seen = Vec::new();
+    let info = repack(&t, &v1, &opts, |p| seen.push(p)).unwrap();
+    assert_eq!(info.format_version, FORMAT_VERSION);
+    assert_eq!(info.wdl_block_positions, 36);
+    assert_eq!(seen.len(), tiers.len());
+    assert_eq!(seen.last(), Some(&info.positions));
+    drop(t);
+    let t = Table::open(&path).unwrap();
+    assert_eq!(t.info(), &info);
+    assert_eq!((t.info().wins, t.info().draws), {
+        let i = Table::open(&dir.path().join("v2/assaut/1o24s.atb")).unwrap();
+        (i.info().wins, i.info().draws)
+    });
+    check_all(&t, &tiers);
+    t.verify_contents().unwrap();
+    // The stream order is kept.
+    let fresh = Table::open(&dir.path().join("v2/assaut/1o24s.atb")).unwrap();
+    assert_eq!(t.tiers_in_stream_order(), fresh.tiers_in_stream_order());
+    assert_eq!(
+        fresh.tiers_in_stream_order(),
+        tiers.iter().map(|(k, _)| *k).collect::<Vec<_>>()
+    );
 }

@@ -4,8 +4,8 @@
 //! renames the temporary file to its final name.
 
 use super::format::{
-    self, BLOCK_ENTRY_LEN, BlockEntry, DIR_ENTRY_LEN, DirEntry, FORMAT_VERSION, HEADER_LEN,
-    MAX_BLOCK_POSITIONS, PREAMBLE_LEN, Preamble,
+    self, BLOCK_ENTRY_LEN, BlockEntry, DirEntry, FORMAT_VERSION, MAX_BLOCK_POSITIONS, PREAMBLE_LEN,
+    Preamble,
 };
 use super::{Problem, Stream, TableError, TableInfo, table_path};
 use crate::index::TierKey;
@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 /// Block sizes and compression level of a new table.
 ///
-/// The defaults (`Bw = 2^16`, `Bd = 2^14`, zstd level 9) were chosen on the
+/// The first defaults (`Bw = 2^16`, `Bd = 2^14`, zstd level 9) were chosen on the
 /// 10.6 million positions of 2o9s (assaut) that the closure of
 /// `S2/3/O6/SSSSSSS/1S5/3/O2 s` needs (`measure_compression` in the tests;
 /// 2 cores, bits per position of the WDL stream / distance stream):
@@ -53,11 +53,21 @@ use std::path::{Path, PathBuf};
 /// | 2^12, 2^12 | 0.193 / 1.345 | 5.1 us |
 /// | 2^12, 2^10 | 0.193 / 1.963 | 3.4 us |
 ///
-/// Smaller blocks also mean a larger block table (16 bytes per block),
-/// whose checksum [`super::Table::open`] checks: at `2^12` it would be 80
-/// MB for the 2o9s table and a cold `query` would read it all. The
-/// defaults stop at `2^16` / `2^14` (a 13 MB block table there); faster
-/// probes need a block table checked piece by piece (a format change).
+/// Smaller blocks also mean a larger block table (16 bytes per block). In
+/// format version 1 its checksum was checked at open, so a cold `query`
+/// read it all and the defaults stopped at `2^16` / `2^14`; version 2 checks
+/// the block table in 64 KiB chunks as they are read, and the defaults are
+/// now `Bw = 2^14`, `Bd = 2^12`: on the full 2o9s table (assaut, 10.7e9
+/// positions; `asalto repack` then `asalto bench`, 2 cores busy with a
+/// verification, WDL block check vectorised):
+///
+/// | Bw, Bd | WDL / total bits per position | probe, median |
+/// |--------|-------------------------------|---------------|
+/// | 2^16, 2^14 | 0.009 / 0.811 | 15.5 us |
+/// | 2^14, 2^12 | 0.019 / 1.070 | 7.0 us |
+///
+/// Twice as fast a probe for a third more bytes; `asalto repack` rewrites
+/// tables with larger blocks where disk matters more than probe time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WriteOptions {
     /// Positions per WDL block (a multiple of 4, at most 2^22).
@@ -71,8 +81,8 @@ pub struct WriteOptions {
 impl Default for WriteOptions {
     fn default() -> WriteOptions {
         WriteOptions {
-            wdl_block_positions: 1 << 16,
-            distance_block_positions: 1 << 14,
+            wdl_block_positions: 1 << 14,
+            distance_block_positions: 1 << 12,
             zstd_level: 9,
         }
     }
@@ -323,10 +333,14 @@ impl TableWriter {
         let pending = std::mem::take(&mut self.pending);
         for ((stream, _), packed) in pending.into_iter().zip(packed) {
             let packed = packed.map_err(|e| TableError::io(&self.tmp, "cannot compress", e))?;
+            let number = match stream {
+                Stream::Wdl => self.wdl_blocks.len(),
+                Stream::Distance => self.dist_blocks.len(),
+            } as u64;
             let e = BlockEntry {
                 offset: self.offset,
                 len: packed.len() as u32,
-                crc: format::crc32(&packed),
+                crc: format::block_crc(FORMAT_VERSION, stream, number, &packed),
             };
             self.file
                 .as_mut()
@@ -394,26 +408,34 @@ impl TableWriter {
             dist_block: self.opts.distance_block_positions,
             wdl_blocks: self.wdl_blocks.len() as u64,
             dist_blocks: self.dist_blocks.len() as u64,
+            wdl_bytes: self.wdl_blocks.iter().map(|e| e.len as u64).sum(),
+            dist_bytes: self.dist_blocks.iter().map(|e| e.len as u64).sum(),
             tool_version: env!("CARGO_PKG_VERSION").to_string(),
         };
-        let mut index = Vec::with_capacity(
-            HEADER_LEN
-                + header.tool_version.len()
-                + self.dir.len() * DIR_ENTRY_LEN
-                + (self.wdl_blocks.len() + self.dist_blocks.len()) * BLOCK_ENTRY_LEN,
-        );
-        header.encode(&mut index);
+        // Header, directory and chunk table (the head, covered by the
+        // preamble's checksum), then the block tables, each chunk of
+        // entries covered by its checksum in the chunk table.
+        let mut head = Vec::new();
+        header.encode(&mut head);
         for e in &self.dir {
-            e.encode(&mut index);
+            e.encode(&mut head);
         }
+        let mut blocks =
+            Vec::with_capacity((self.wdl_blocks.len() + self.dist_blocks.len()) * BLOCK_ENTRY_LEN);
         for e in self.wdl_blocks.iter().chain(&self.dist_blocks) {
-            e.encode(&mut index);
+            e.encode(&mut blocks);
+        }
+        for chunk in blocks.chunks(format::CHUNK_ENTRIES as usize * BLOCK_ENTRY_LEN) {
+            head.extend_from_slice(&format::crc32(chunk).to_le_bytes());
         }
         let preamble = Preamble {
+            version: FORMAT_VERSION,
             index_offset: self.offset,
-            index_len: index.len() as u64,
-            index_crc: format::crc32(&index),
+            index_len: (head.len() + blocks.len()) as u64,
+            index_crc: format::crc32(&head),
         };
+        let mut index = head;
+        index.append(&mut blocks);
         let tmp = self.tmp.clone();
         let io = |op| {
             let tmp = tmp.clone();
@@ -439,13 +461,9 @@ impl TableWriter {
                 let _ = d.sync_all();
             }
         }
-        let wdl_bytes = self.wdl_blocks.iter().map(|e| e.len as u64).sum();
-        let distance_bytes = self.dist_blocks.iter().map(|e| e.len as u64).sum();
         Ok(TableInfo::from_header(
             &header,
             FORMAT_VERSION,
-            wdl_bytes,
-            distance_bytes,
             index.len() as u64,
             self.offset + index.len() as u64,
         ))

@@ -1,0 +1,30 @@
+//! Rewriting a table file with other block sizes, another zstd level or in
+//! the current format version, without solving anything: its tiers are read
+//! back and written again in the same stream order, so the values are the
+//! same bit for bit.
+
+use super::{Table, TableError, TableInfo, TableWriter, WriteOptions};
+use std::path::Path;
+
+/// Write `src`'s tiers again under `dir` (at its usual name there) with
+/// `opts`; `progress` is told the positions written so far after each
+/// tier. `dir` may be the folder of `src`: the new file is written under a
+/// temporary name and renamed over the old one when complete (`src` keeps
+/// reading the old file until it is dropped).
+pub fn repack(
+    src: &Table,
+    dir: &Path,
+    opts: &WriteOptions,
+    mut progress: impl FnMut(u64),
+) -> Result<TableInfo, TableError> {
+    let info = src.info();
+    let mut w = TableWriter::create_with(dir, &info.variant, info.n, info.k, opts)?;
+    for key in src.tiers_in_stream_order() {
+        let codes = src
+            .tier(&key)?
+            .expect("a key from the table's own directory");
+        w.push_tier(&key, &codes)?;
+        progress(w.positions());
+    }
+    w.finish()
+}

@@ -106,6 +106,29 @@ fn builds_are_byte_identical_across_threads_and_resumes() {
     assert_eq!(a, b);
 }
 
+/// Rewrite the table of `keys` (all its tiers, written in that order) with
+/// one wrong value: the first decided value of tier `keys[at]` made one ply
+/// longer. A valid file with good checksums, so only the consistency check
+/// can see it. Returns the position changed.
+fn plant(dir: &Path, v: &Variant, keys: &[TierKey], at: usize) -> Position {
+    let (n, k) = (keys[0].n, keys[0].k);
+    let table = Table::open(&table_path(dir, v, n, k)).unwrap();
+    let mut writer = TableWriter::create(dir, v, n, k).unwrap();
+    let mut planted = None;
+    for (i, key) in keys.iter().enumerate() {
+        let mut codes = table.tier(key).unwrap().unwrap().to_vec();
+        if i == at {
+            let j = codes.iter().position(|&c| c != 0).unwrap();
+            codes[j] += 2;
+            planted = Some(index::position_at(key, j as u32));
+        }
+        writer.push_tier(key, &codes).unwrap();
+    }
+    drop(table);
+    writer.finish().unwrap();
+    planted.unwrap()
+}
+
 #[test]
 fn verify_passes_then_catches_a_planted_value() {
     let v = Variant::ASSAUT;
@@ -120,28 +143,12 @@ fn verify_passes_then_catches_a_planted_value() {
     assert_eq!(report.bad_count, 0);
     assert!(report.positions > 0);
 
-    // Rewrite the 2-officer 9-soldier file with one value changed (a valid
-    // file with good checksums, so only the consistency check can see it).
+    // One wrong value planted in 1o9s.
     let path = table_path(dir.path(), &v, 1, 9);
-    let table = Table::open(&path).unwrap();
-    let keys: Vec<TierKey> = table.tier_keys().collect();
-    let target = keys[keys.len() / 2];
-    let mut writer = TableWriter::create(dir.path(), &v, 1, 9).unwrap();
-    let mut planted = None;
-    for key in &keys {
-        let mut codes = table.tier(key).unwrap().unwrap().to_vec();
-        if *key == target {
-            let i = codes.iter().position(|&c| c != 0).unwrap();
-            codes[i] += 2; // a decided value one ply off
-            planted = Some(index::position_at(key, i as u32));
-        }
-        writer.push_tier(key, &codes).unwrap();
-    }
-    drop(table);
-    writer.finish().unwrap();
+    let keys: Vec<TierKey> = Table::open(&path).unwrap().tier_keys().collect();
+    let planted = plant(dir.path(), &v, &keys, keys.len() / 2);
     let report = verify::verify(dir.path(), &v, &opts, &quiet).unwrap();
     assert!(report.bad_count >= 1);
-    let planted = planted.unwrap();
     assert!(
         report.bad.iter().any(|b| b.position == planted),
         "{:?}",
@@ -179,21 +186,10 @@ fn verify_resumes_from_its_records() {
 
     // Plant a wrong value in 1o9s (a new file: the old record no longer
     // matches it), then pretend a run stopped half way through it.
-    let table = Table::open(&path).unwrap();
-    let mut keys: Vec<TierKey> = table.tier_keys().collect();
+    let mut keys: Vec<TierKey> = Table::open(&path).unwrap().tier_keys().collect();
     keys.sort_by_key(|t| (t.level(&v), *t));
-    let mut writer = TableWriter::create(dir.path(), &v, 1, 9).unwrap();
     let half = keys.len() / 2;
-    for (i, key) in keys.iter().enumerate() {
-        let mut codes = table.tier(key).unwrap().unwrap().to_vec();
-        if i == half + 1 {
-            let j = codes.iter().position(|&c| c != 0).unwrap();
-            codes[j] += 2;
-        }
-        writer.push_tier(key, &codes).unwrap();
-    }
-    drop(table);
-    writer.finish().unwrap();
+    plant(dir.path(), &v, &keys, half + 1);
     let stale = verify::verify(dir.path(), &v, &resume, &quiet).unwrap();
     assert!(stale.bad_count >= 1, "the old record must not be taken up");
     assert_eq!(stale.files[0].resumed_positions, 0);

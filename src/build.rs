@@ -153,7 +153,7 @@ pub fn build_file(
     let start = Instant::now();
     let mut tiers = tiers;
     if let Some(t) = existing_table(dir, variant, n, k) {
-        let have: HashSet<TierKey> = t.tier_keys().collect();
+        let have: HashSet<TierKey> = t.tier_keys()?.into_iter().collect();
         if tiers.iter().all(|t| have.contains(t)) {
             let r = FileReport {
                 n,

@@ -174,7 +174,7 @@ pub fn verify(
         table.verify_checksums()?;
         // In solving order, as they were written: neighbouring tiers then
         // share decompressed blocks in the per-thread cache.
-        let mut keys: Vec<TierKey> = table.tier_keys().collect();
+        let mut keys = table.tier_keys()?;
         keys.sort_by_key(|t| (t.level(variant), *t));
         let fresh = Record {
             file_bytes: table.info().file_bytes,

@@ -107,7 +107,7 @@ fn officer_sets(free: Bitboard, n: u8) -> Vec<Bitboard> {
 fn positions(set: &TableSet, n: u8) -> Vec<(Position, u64)> {
     let table = set.table(n, 9).unwrap().unwrap();
     let mut out = Vec::new();
-    for key in table.tier_keys() {
+    for key in table.tier_keys().unwrap() {
         let w = if board::mirror_bb(key.outside) == key.outside {
             1
         } else {

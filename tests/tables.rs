@@ -145,7 +145,7 @@ fn verify_passes_then_catches_a_planted_value() {
 
     // One wrong value planted in 1o9s.
     let path = table_path(dir.path(), &v, 1, 9);
-    let keys: Vec<TierKey> = Table::open(&path).unwrap().tier_keys().collect();
+    let keys: Vec<TierKey> = Table::open(&path).unwrap().tier_keys().unwrap();
     let planted = plant(dir.path(), &v, &keys, keys.len() / 2);
     let report = verify::verify(dir.path(), &v, &opts, &quiet).unwrap();
     assert!(report.bad_count >= 1);
@@ -186,7 +186,7 @@ fn verify_resumes_from_its_records() {
 
     // Plant a wrong value in 1o9s (a new file: the old record no longer
     // matches it), then pretend a run stopped half way through it.
-    let mut keys: Vec<TierKey> = Table::open(&path).unwrap().tier_keys().collect();
+    let mut keys: Vec<TierKey> = Table::open(&path).unwrap().tier_keys().unwrap();
     keys.sort_by_key(|t| (t.level(&v), *t));
     let half = keys.len() / 2;
     plant(dir.path(), &v, &keys, half + 1);
@@ -314,7 +314,7 @@ fn cli_repack_keeps_every_value() {
             (a.info().wins, a.info().draws, a.info().longest_win),
             (b.info().wins, b.info().draws, b.info().longest_win)
         );
-        for key in a.tier_keys() {
+        for key in a.tier_keys().unwrap() {
             assert_eq!(a.tier(&key).unwrap(), b.tier(&key).unwrap());
         }
     }

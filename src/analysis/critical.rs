@@ -154,7 +154,7 @@ pub fn critical_mass(set: &TableSet, k_min: u8, k_max: u8) -> Result<CriticalMas
         }
         .canonical();
         let present = match set.table(2, k)? {
-            Some(t) => t.contains(&key),
+            Some(t) => t.contains(&key)?,
             None => false,
         };
         if !present {

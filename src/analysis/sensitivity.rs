@@ -8,7 +8,7 @@
 //! changes the solving order), so pairs differing in `soldiers` are
 //! compared too; partial tables are compared over the tiers they share.
 
-use super::stats::{chunk_len, mirror_weight, stream_order};
+use super::stats::{chunk_len, mirror_weight};
 use super::{AnalysisError, Step};
 use crate::rules::Variant;
 use crate::table::TableSet;
@@ -180,10 +180,12 @@ fn compare_tables(
     let (Some(ta), Some(tb)) = (a.table(n, k)?, b.table(n, k)?) else {
         return Ok(None);
     };
-    let keys: Vec<_> = stream_order(&ta)
-        .into_iter()
-        .filter(|t| tb.contains(t))
-        .collect();
+    let mut keys = Vec::new();
+    for t in ta.tiers_in_stream_order()? {
+        if tb.contains(&t)? {
+            keys.push(t);
+        }
+    }
     let total: u64 = keys.iter().map(|t| t.size()).sum();
     let what = format!("{} vs {} {n}o{k}s: comparing", a.variant(), b.variant());
     let done = AtomicU64::new(0);

@@ -297,15 +297,6 @@ impl Acc {
     }
 }
 
-/// The tiers of a table in the order they lie in the file (the solving
-/// order of the table's variant; any order gives the same results).
-pub(crate) fn stream_order(table: &Table) -> Vec<TierKey> {
-    let variant = table.info().variant;
-    let mut keys: Vec<TierKey> = table.tier_keys().collect();
-    keys.sort_by_cached_key(|t| (t.level(&variant), *t));
-    keys
-}
-
 /// Tiers per unit of parallel work: enough units to balance the threads
 /// and report progress, each a run of neighbouring tiers.
 pub(crate) fn chunk_len(tiers: usize) -> usize {
@@ -320,7 +311,8 @@ pub fn table_stats(
 ) -> Result<TableStats, AnalysisError> {
     let info = table.info().clone();
     let (n, k) = (info.n, info.k);
-    let keys = stream_order(table);
+    // In the order they lie in the file: neighbouring tiers share blocks.
+    let keys = table.tiers_in_stream_order()?;
     let masks: Vec<Vec<u16>> = (0..=9).map(index::fortress_masks).collect();
     let what = format!("{} {n}o{k}s: counting", info.variant);
     let done = AtomicU64::new(0);

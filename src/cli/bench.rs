@@ -163,7 +163,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         );
         // Random positions of the biggest table, probed through the prober.
         let table = present.last().expect("non-empty");
-        let keys: Vec<TierKey> = table.tier_keys().collect();
+        let keys: Vec<TierKey> = table.tier_keys()?;
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move || {
             rng ^= rng << 13;

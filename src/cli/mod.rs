@@ -495,7 +495,7 @@ fn query(
     // Tiers held by a table are not solved again; a table that cannot be
     // opened counts as holding them, so reading it reports what is wrong.
     let have = |t: &TierKey| match set.table(t.n, t.k) {
-        Ok(Some(table)) => table.contains(t),
+        Ok(Some(table)) => table.contains(t).unwrap_or(true),
         Ok(None) => false,
         Err(_) => true,
     };

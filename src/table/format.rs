@@ -24,13 +24,19 @@ pub(crate) const fn header_len(version: u32) -> usize {
     if version == 1 { 80 } else { 96 }
 }
 
-/// Block table entries covered by one checksum of the chunk table (format
-/// version 2): 64 KiB of entries.
-pub(crate) const CHUNK_ENTRIES: u64 = 4096;
+/// Bytes of the index's tables (directory and block tables) covered by one
+/// checksum of the chunk table (format version 2).
+pub(crate) const CHUNK_BYTES: u64 = 4096;
 
-/// Number of block table chunks for `entries` block table entries.
-pub(crate) fn chunk_count(entries: u64) -> u64 {
-    entries.div_ceil(CHUNK_ENTRIES)
+/// Bytes of the directory and block tables of a file with `tiers` tiers
+/// and `blocks` blocks in all.
+pub(crate) fn tables_len(tiers: u128, blocks: u128) -> u128 {
+    tiers * DIR_ENTRY_LEN as u128 + blocks * BLOCK_ENTRY_LEN as u128
+}
+
+/// Number of chunks of `len` bytes of tables.
+pub(crate) fn chunk_count(len: u128) -> u128 {
+    len.div_ceil(CHUNK_BYTES as u128)
 }
 
 /// Length of a tier directory entry.
@@ -262,18 +268,18 @@ impl Header {
     }
 
     /// The length of the part of a version 2 index its preamble checksum
-    /// covers (header, directory, chunk table), from the raw counts at the
-    /// start of `index`; `None` if they cannot describe this index (so the
-    /// checksum cannot hold).
+    /// covers (header and chunk table), from the raw counts at the start of
+    /// `index`; `None` if they cannot describe this index (so the checksum
+    /// cannot hold).
     pub fn head_len_v2(index: &[u8]) -> Option<usize> {
         let fixed = header_len(2);
         if index.len() < fixed {
             return None;
         }
-        let (vlen, tiers) = (u16_at(index, 6) as u128, u64_at(index, 8) as u128);
-        let entries = u64_at(index, 64) as u128 + u64_at(index, 72) as u128;
-        let chunks = entries.div_ceil(CHUNK_ENTRIES as u128);
-        let head = fixed as u128 + vlen + tiers * DIR_ENTRY_LEN as u128 + chunks * 4;
+        let vlen = u16_at(index, 6) as u128;
+        let blocks = u64_at(index, 64) as u128 + u64_at(index, 72) as u128;
+        let tables = tables_len(u64_at(index, 8) as u128, blocks);
+        let head = fixed as u128 + vlen + chunk_count(tables) * 4;
         (head <= index.len() as u128).then_some(head as usize)
     }
 
@@ -341,16 +347,12 @@ impl Header {
         if total != Some(h.positions) {
             return Err(bad("wins, draws and losses do not add up to the positions"));
         }
-        let entries = h.wdl_blocks as u128 + h.dist_blocks as u128;
-        let chunks = if version >= 2 {
-            entries.div_ceil(CHUNK_ENTRIES as u128)
-        } else {
-            0
-        };
-        let need = (h.tiers as u128) * DIR_ENTRY_LEN as u128
-            + chunks * 4
-            + entries * BLOCK_ENTRY_LEN as u128
-            + end as u128;
+        let tables = tables_len(
+            h.tiers as u128,
+            h.wdl_blocks as u128 + h.dist_blocks as u128,
+        );
+        let chunks = if version >= 2 { chunk_count(tables) } else { 0 };
+        let need = end as u128 + chunks * 4 + tables;
         if need != index.len() as u128 {
             return Err(bad(
                 "the index's length disagrees with its tier and block counts",

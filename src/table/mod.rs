@@ -23,7 +23,7 @@
 //! | blocks             |  zstd frames of the WDL and distance streams,
 //! |                    |  back to back, in the order they were written
 //! +--------------------+ offset index_offset
-//! | index              |  header, tier directory, chunk table,
+//! | index              |  header, chunk table, tier directory,
 //! |                    |  two block tables
 //! +--------------------+ offset index_offset + index_len = file length
 //! ```
@@ -41,7 +41,7 @@
 //! | 12 | 4 | reserved, `0` |
 //! | 16 | 8 | `index_offset`: where the index starts |
 //! | 24 | 8 | `index_len`: the index's length in bytes |
-//! | 32 | 4 | CRC-32 of the index's head: header, tier directory and chunk table (`head_len` bytes, below) |
+//! | 32 | 4 | CRC-32 of the index's head: header and chunk table (`head_len` bytes, below) |
 //! | 36 | 4 | CRC-32 of bytes 0..36 of the preamble |
 //!
 //! Bytes 0..12 (magic and version) keep their meaning in every future
@@ -79,7 +79,20 @@
 //! Counts are over the stored positions only (canonical tiers, both sides
 //! to move); mirrored tiers are not stored.
 //!
-//! ## Index: tier directory (`T` entries of 20 bytes, right after the header)
+//! ## Index: chunk table (`C` checksums of 4 bytes, right after the header)
+//!
+//! The tier directory and the two block tables below (the *tables*,
+//! `20 T + 16 (Nw + Nd)` bytes back to back) are cut into chunks of 4096
+//! bytes (the last chunk holds the rest; an entry may straddle two
+//! chunks): `C = ceil((20 T + 16 (Nw + Nd)) / 4096)`. Checksum `c` is the
+//! CRC-32 of chunk `c`. The preamble's checksum covers the head, the first
+//! `head_len = 96 + L + 4 C` bytes of the index; the chunk checksums cover
+//! the tables. So a reader checks the head at open and a chunk when it first
+//! reads an entry in it: opening a file of millions of tiers and blocks
+//! reads a few hundred kilobytes, and a lookup checks the few chunks its
+//! search touches.
+//!
+//! ## Index: tier directory (`T` entries of 20 bytes, right after the chunk table)
 //!
 //! | offset | size | field |
 //! |-------:|-----:|-------|
@@ -95,22 +108,11 @@
 //! ranges partition `0..P` (tiers lie in the stream in the order they were
 //! solved, not in directory order).
 //!
-//! ## Index: chunk table (`C` checksums of 4 bytes, right after the directory)
-//!
-//! The block tables below, taken together as one array of `Nw + Nd`
-//! entries of 16 bytes, are cut into chunks of 4096 entries (64 KiB; the
-//! last chunk holds the rest): `C = ceil((Nw + Nd) / 4096)`. Checksum `c`
-//! is the CRC-32 of the bytes of chunk `c`. The preamble's checksum covers
-//! the head, `head_len = 96 + L + 20 T + 4 C` bytes from the start of the
-//! index; the chunk checksums cover the block tables. So a reader checks
-//! the head at open and a chunk when it first reads one of its entries:
-//! opening a table of millions of blocks reads only its head.
-//!
 //! ## Index: block tables (`Nw` then `Nd` entries of 16 bytes)
 //!
 //! The WDL block table, then the distance block table, right after the
-//! chunk table; the index ends with them (`index_len = head_len + 16 (Nw
-//! + Nd)`).
+//! directory; the index ends with them, so
+//! `index_len = head_len + 20 T + 16 (Nw + Nd)`.
 //!
 //! | offset | size | field |
 //! |-------:|-----:|-------|
@@ -127,9 +129,10 @@
 //!
 //! Version 1 files are still read. They differ in three places: the
 //! header is 80 bytes (no stream sizes; the tool version at offset 80);
-//! there is no chunk table and the preamble's checksum covers the whole
-//! index (`index_len = 80 + L + 20 T + 16 (Nw + Nd)`); a block's checksum
-//! is the CRC-32 of its compressed bytes alone. `asalto repack` rewrites a
+//! there is no chunk table (the directory follows the header) and the
+//! preamble's checksum covers the whole index, of length
+//! `80 + L + 20 T + 16 (Nw + Nd)`; a block's checksum is the CRC-32 of its
+//! compressed bytes alone. `asalto repack` rewrites a
 //! version 1 file in the current version.
 //!
 //! ## Streams and blocks
@@ -165,8 +168,8 @@
 //! # Reading
 //!
 //! [`Table::open`] maps the file and checks the preamble and the head (in
-//! version 1, the whole index); a chunk of the block tables is checked when
-//! one of its entries is first read, a block's checksum when the block is
+//! version 1, the whole index); a chunk of the tables is checked when one
+//! of its entries is first read, a block's checksum when the block is
 //! decompressed (decompressed blocks are kept in a small per-thread cache),
 //! and [`Table::verify_checksums`] checks them all, with the layout. A bad file gives a
 //! [`TableError`] naming the file and the problem, never a panic.

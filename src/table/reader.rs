@@ -70,16 +70,18 @@ pub struct Table {
     info: TableInfo,
     /// The file's format version.
     version: u32,
-    /// Offsets in the map of the directory, of the chunk table (version 2)
-    /// and of the two block tables.
-    dir_off: usize,
+    /// Offsets in the map of the chunk table (version 2), of the
+    /// directory (where the tables start) and of the two block tables.
     chunk_off: usize,
+    dir_off: usize,
     wdl_off: usize,
     dist_off: usize,
+    /// End of the tables (and of the file).
+    tables_end: usize,
     /// End of the block area (the index's offset).
     area_end: u64,
-    /// Which chunks of the block tables have passed their checksum, one bit
-    /// each (version 2; a version 1 file's whole index is checked at open).
+    /// Which chunks of the tables have passed their checksum, one bit each
+    /// (version 2; a version 1 file's whole index is checked at open).
     checked: Box<[AtomicU64]>,
 }
 
@@ -125,11 +127,11 @@ impl Table {
         // file while it is open.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::io(path, "cannot map", e))?;
         let l = Table::check(&map).map_err(err)?;
-        let chunks = if l.version == 1 {
-            0
-        } else {
-            format::chunk_count(l.info.wdl_blocks + l.info.distance_blocks)
+        let chunks = match l.version {
+            1 => 0,
+            _ => format::chunk_count((map.len() - l.dir_off) as u128) as u64,
         };
+        let tables_end = map.len();
         Ok(Table {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             path: path.to_path_buf(),
@@ -140,6 +142,7 @@ impl Table {
             chunk_off: l.chunk_off,
             wdl_off: l.wdl_off,
             dist_off: l.dist_off,
+            tables_end,
             area_end: l.area_end,
             checked: (0..chunks.div_ceil(64))
                 .map(|_| AtomicU64::new(0))
@@ -170,57 +173,39 @@ impl Table {
         let index_off = pre.index_offset as usize;
         let index = &b[index_off..];
         // The checksum covers the whole index in version 1, the head
-        // (header, directory, chunk table) in version 2, whose block tables
-        // are checked chunk by chunk as they are read.
+        // (header and chunk table) in version 2, whose tables (directory,
+        // block tables) are checked chunk by chunk as they are read.
         let covered = match pre.version {
             1 => Some(index.len()),
             _ => Header::head_len_v2(index),
         };
         if covered.is_none_or(|len| format::crc32(&index[..len]) != pre.index_crc) {
-            return Err(Problem::HeaderChecksum("header or tier directory"));
+            return Err(Problem::HeaderChecksum("index header"));
         }
         let (h, hlen) = Header::decode(index, pre.version)?;
         let tiers = h.tiers as usize;
-        let entries = h.wdl_blocks + h.dist_blocks;
-        let dir_off = index_off + hlen;
-        let chunk_off = dir_off + tiers * DIR_ENTRY_LEN;
-        let wdl_off = match pre.version {
+        let chunk_off = index_off + hlen;
+        let dir_off = match pre.version {
             1 => chunk_off,
-            _ => chunk_off + format::chunk_count(entries) as usize * 4,
+            _ => {
+                let tables =
+                    format::tables_len(h.tiers as u128, (h.wdl_blocks + h.dist_blocks) as u128);
+                chunk_off + format::chunk_count(tables) as usize * 4
+            }
         };
+        let wdl_off = dir_off + tiers * DIR_ENTRY_LEN;
         let dist_off = wdl_off + h.wdl_blocks as usize * BLOCK_ENTRY_LEN;
 
-        // Only what right reads need is checked here: every tier inside
-        // the position stream; in version 1 (whose checksum covers the
-        // block tables) also each stream's blocks in order inside the block
-        // area. Version 2 checks each block entry as it is read (its chunk's
-        // checksum, the entry inside the block area; the block's checksum
+        // Only what right reads need is checked here, and in version 2 only
+        // the head: the tables are checked as they are read, a chunk of
+        // them at a time (a directory entry lies inside the position
+        // stream, a block entry inside the block area; a block's checksum
         // names its stream and number), so that opening a file of millions
-        // of blocks reads only its head. The deeper layout checks (a sorted
-        // directory of canonical tiers of the right sizes partitioning the
-        // stream, the two streams' blocks tiling the file together) guard
-        // against a faulty writer and are left to
-        // [`Table::verify_checksums`]: on the biggest files they are tens of
-        // milliseconds, most of a cold query.
-        let mut total = 0u64;
-        for i in 0..tiers {
-            let e = DirEntry::at(b, dir_off + i * DIR_ENTRY_LEN);
-            if e.first
-                .checked_add(e.size as u64)
-                .is_none_or(|end| end > h.positions)
-            {
-                return Err(bad(format!(
-                    "tier {:#x} lies outside the position stream",
-                    e.outside
-                )));
-            }
-            total += e.size as u64;
-        }
-        if total != h.positions {
-            return Err(bad(
-                "the tiers do not cover the position stream exactly".into()
-            ));
-        }
+        // of tiers and blocks reads a few hundred kilobytes. The deeper
+        // layout checks (a sorted directory of canonical tiers of the right
+        // sizes partitioning the stream, the two streams' blocks tiling the
+        // file together) guard against a faulty writer and are left to
+        // [`Table::verify_checksums`].
         // Each stream's blocks in order, inside the block area, without
         // overlaps (so block `i` is the `i`-th written).
         let area = PREAMBLE_LEN as u64..pre.index_offset;
@@ -238,6 +223,8 @@ impl Table {
             Ok(bytes)
         };
         let mut h = h;
+        // Version 1 (its whole index checked above): each stream's block
+        // sizes summed.
         if pre.version == 1 {
             h.wdl_bytes = sum(wdl_off, h.wdl_blocks)?;
             h.dist_bytes = sum(dist_off, h.dist_blocks)?;
@@ -277,56 +264,77 @@ impl Table {
     }
 
     /// The canonical tiers stored, in directory order (by `outside`).
-    pub fn tier_keys(&self) -> impl Iterator<Item = TierKey> + '_ {
-        (0..self.info.tiers as usize).map(move |i| TierKey {
-            n: self.info.n,
-            k: self.info.k,
-            outside: format::u64_at(&self.map, self.dir_off + i * DIR_ENTRY_LEN),
-        })
+    pub fn tier_keys(&self) -> Result<Vec<TierKey>, TableError> {
+        Ok(self.directory()?.into_iter().map(|e| self.key(e)).collect())
     }
 
     /// The canonical tiers stored, in the order they lie in the position
     /// stream (the order they were written).
-    pub fn tiers_in_stream_order(&self) -> Vec<TierKey> {
-        let mut v: Vec<(u64, u64)> = (0..self.info.tiers as usize)
-            .map(|i| {
-                let e = DirEntry::at(&self.map, self.dir_off + i * DIR_ENTRY_LEN);
-                (e.first, e.outside)
-            })
-            .collect();
-        v.sort_unstable();
-        v.into_iter()
-            .map(|(_, outside)| TierKey {
-                n: self.info.n,
-                k: self.info.k,
-                outside,
-            })
-            .collect()
+    pub fn tiers_in_stream_order(&self) -> Result<Vec<TierKey>, TableError> {
+        let mut v = self.directory()?;
+        v.sort_unstable_by_key(|e| e.first);
+        Ok(v.into_iter().map(|e| self.key(e)).collect())
+    }
+
+    /// Every directory entry, checked.
+    fn directory(&self) -> Result<Vec<DirEntry>, TableError> {
+        let tiers = self.info.tiers as usize;
+        self.check_tables(self.dir_off, tiers * DIR_ENTRY_LEN)?;
+        Ok((0..tiers)
+            .map(|i| DirEntry::at(&self.map, self.dir_off + i * DIR_ENTRY_LEN))
+            .collect())
+    }
+
+    fn key(&self, e: DirEntry) -> TierKey {
+        TierKey {
+            n: self.info.n,
+            k: self.info.k,
+            outside: e.outside,
+        }
     }
 
     /// Whether tier `key` is stored.
-    pub fn contains(&self, key: &TierKey) -> bool {
-        self.find(key).is_some()
+    pub fn contains(&self, key: &TierKey) -> Result<bool, TableError> {
+        Ok(self.find(key)?.is_some())
+    }
+
+    /// Directory entry `i`, its chunk checked.
+    fn dir_entry(&self, i: usize) -> Result<DirEntry, TableError> {
+        let off = self.dir_off + i * DIR_ENTRY_LEN;
+        self.check_tables(off, DIR_ENTRY_LEN)?;
+        Ok(DirEntry::at(&self.map, off))
     }
 
     /// The directory entry of `key`, by binary search.
-    fn find(&self, key: &TierKey) -> Option<DirEntry> {
+    fn find(&self, key: &TierKey) -> Result<Option<DirEntry>, TableError> {
         if key.n != self.info.n || key.k != self.info.k {
-            return None;
+            return Ok(None);
         }
         let (mut lo, mut hi) = (0usize, self.info.tiers as usize);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            let e = DirEntry::at(&self.map, self.dir_off + mid * DIR_ENTRY_LEN);
+            let e = self.dir_entry(mid)?;
             match e.outside.cmp(&key.outside) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
-                // A directory entry of another size (a faulty writer: the
-                // checksum held) is no answer rather than a wrong one.
-                std::cmp::Ordering::Equal => return (e.size as u64 == key.size()).then_some(e),
+                std::cmp::Ordering::Equal => {
+                    if e.first
+                        .checked_add(e.size as u64)
+                        .is_none_or(|end| end > self.info.positions)
+                    {
+                        return Err(self.err(Problem::BadHeader(format!(
+                            "tier {:#x} lies outside the position stream",
+                            e.outside
+                        ))));
+                    }
+                    // A directory entry of another size (a faulty writer:
+                    // the checksum held) is no answer rather than a wrong
+                    // one.
+                    return Ok((e.size as u64 == key.size()).then_some(e));
+                }
             }
         }
-        None
+        Ok(None)
     }
 
     /// Positions in block `b` of `stream`.
@@ -338,23 +346,29 @@ impl Table {
         (self.info.positions - b * per).min(per) as usize
     }
 
-    /// Check the checksum of chunk `c` of the block tables (version 2),
-    /// once per open table.
-    fn check_chunk(&self, c: u64) -> Result<(), TableError> {
-        let (word, bit) = ((c / 64) as usize, 1u64 << (c % 64));
-        if self.version == 1 || self.checked[word].load(Ordering::Relaxed) & bit != 0 {
+    /// Check the checksums of the chunks of the tables holding the `len`
+    /// bytes at `off` in the file (version 2), each once per open table.
+    fn check_tables(&self, off: usize, len: usize) -> Result<(), TableError> {
+        if self.version == 1 || len == 0 {
             return Ok(());
         }
-        let entries = self.info.wdl_blocks + self.info.distance_blocks;
-        let first = c * format::CHUNK_ENTRIES;
-        let end = (first + format::CHUNK_ENTRIES).min(entries);
-        let bytes = &self.map[self.wdl_off + first as usize * BLOCK_ENTRY_LEN
-            ..self.wdl_off + end as usize * BLOCK_ENTRY_LEN];
-        let stored = format::u32_at(&self.map, self.chunk_off + 4 * c as usize);
-        if format::crc32(bytes) != stored {
-            return Err(self.err(Problem::HeaderChecksum("block table")));
+        let chunk = format::CHUNK_BYTES as usize;
+        let (first, last) = (
+            (off - self.dir_off) / chunk,
+            (off + len - 1 - self.dir_off) / chunk,
+        );
+        for c in first..=last {
+            let (word, bit) = (c / 64, 1u64 << (c % 64));
+            if self.checked[word].load(Ordering::Relaxed) & bit != 0 {
+                continue;
+            }
+            let start = self.dir_off + c * chunk;
+            let bytes = &self.map[start..(start + chunk).min(self.tables_end)];
+            if format::crc32(bytes) != format::u32_at(&self.map, self.chunk_off + 4 * c) {
+                return Err(self.err(Problem::HeaderChecksum("tier directory or block table")));
+            }
+            self.checked[word].fetch_or(bit, Ordering::Relaxed);
         }
-        self.checked[word].fetch_or(bit, Ordering::Relaxed);
         Ok(())
     }
 
@@ -365,8 +379,9 @@ impl Table {
             Stream::Wdl => b,
             Stream::Distance => self.info.wdl_blocks + b,
         };
-        self.check_chunk(number / format::CHUNK_ENTRIES)?;
-        let e = BlockEntry::at(&self.map, self.wdl_off + number as usize * BLOCK_ENTRY_LEN);
+        let off = self.wdl_off + number as usize * BLOCK_ENTRY_LEN;
+        self.check_tables(off, BLOCK_ENTRY_LEN)?;
+        let e = BlockEntry::at(&self.map, off);
         let end = e.offset.checked_add(e.len as u64);
         if e.len == 0 || e.offset < PREAMBLE_LEN as u64 || end.is_none_or(|x| x > self.area_end) {
             return Err(self.err(Problem::BadHeader("the blocks do not tile the file".into())));
@@ -493,7 +508,7 @@ impl Table {
 
     /// The stream position of position `index` of tier `key`.
     fn position(&self, key: &TierKey, index: u32) -> Result<Option<u64>, TableError> {
-        let Some(e) = self.find(key) else {
+        let Some(e) = self.find(key)? else {
             return Ok(None);
         };
         if index >= e.size {
@@ -509,7 +524,7 @@ impl Table {
     /// The value codes ([`Value::code`]) of canonical tier `key`, or `None`
     /// if this table does not hold it.
     pub fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, TableError> {
-        let Some(e) = self.find(key) else {
+        let Some(e) = self.find(key)? else {
             return Ok(None);
         };
         let (first, end) = (e.first, e.first + e.size as u64);
@@ -652,12 +667,7 @@ impl Table {
     /// Check the checksum of every block (the header's was checked by
     /// [`Table::open`]); decompresses nothing.
     pub fn verify_checksums(&self) -> Result<(), TableError> {
-        let entries = self.info.wdl_blocks + self.info.distance_blocks;
-        if self.version >= 2 {
-            for c in 0..format::chunk_count(entries) {
-                self.check_chunk(c)?;
-            }
-        }
+        self.check_tables(self.dir_off, self.tables_end - self.dir_off)?;
         self.check_layout()
             .map_err(|p| TableError::new(&self.path, p))?;
         for b in 0..self.info.wdl_blocks {

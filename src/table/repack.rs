@@ -19,7 +19,7 @@ pub fn repack(
 ) -> Result<TableInfo, TableError> {
     let info = src.info();
     let mut w = TableWriter::create_with(dir, &info.variant, info.n, info.k, opts)?;
-    for key in src.tiers_in_stream_order() {
+    for key in src.tiers_in_stream_order()? {
         let codes = src
             .tier(&key)?
             .expect("a key from the table's own directory");

@@ -157,7 +157,9 @@ pub fn run(args: BenchArgs) -> Result<()> {
                     .iter()
                     .map(|t| json!({"file": t.path().display().to_string(),
                 "positions": t.info().positions, "wdl_bytes": t.info().wdl_bytes,
-                "file_bytes": t.info().file_bytes}))
+                "file_bytes": t.info().file_bytes, "format_version": t.info().format_version,
+                "wdl_block_positions": t.info().wdl_block_positions,
+                "distance_block_positions": t.info().distance_block_positions}))
                     .collect::<Vec<_>>()
             ),
         );

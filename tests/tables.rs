@@ -24,6 +24,16 @@ fn build_into(dir: &Path, variant: &Variant, threads: usize) -> Vec<TierKey> {
     tiers
 }
 
+/// A fresh folder with the assaut tables of [`POS`]'s closure.
+fn assaut_tables(threads: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    build_into(dir.path(), &Variant::ASSAUT, threads);
+    dir
+}
+
+/// A `verify` progress callback that shows nothing.
+fn quiet(_: u64, _: u64) {}
+
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     for e in walk(dir) {
@@ -132,9 +142,7 @@ fn plant(dir: &Path, v: &Variant, keys: &[TierKey], at: usize) -> Position {
 #[test]
 fn verify_passes_then_catches_a_planted_value() {
     let v = Variant::ASSAUT;
-    let dir = tempfile::tempdir().unwrap();
-    build_into(dir.path(), &v, 2);
-    let quiet = |_: u64, _: u64| {};
+    let dir = assaut_tables(2);
     let opts = verify::VerifyOptions {
         threads: 2,
         ..Default::default()
@@ -159,9 +167,7 @@ fn verify_passes_then_catches_a_planted_value() {
 #[test]
 fn verify_resumes_from_its_records() {
     let v = Variant::ASSAUT;
-    let dir = tempfile::tempdir().unwrap();
-    build_into(dir.path(), &v, 1);
-    let quiet = |_: u64, _: u64| {};
+    let dir = assaut_tables(1);
     // Small chunks: a record after every few tiers.
     let opts = verify::VerifyOptions {
         threads: 2,
@@ -219,8 +225,7 @@ fn verify_resumes_from_its_records() {
 #[test]
 fn cli_query_from_tables_and_bad_files() {
     let v = Variant::ASSAUT;
-    let dir = tempfile::tempdir().unwrap();
-    build_into(dir.path(), &v, 2);
+    let dir = assaut_tables(2);
     let bin = env!("CARGO_BIN_EXE_asalto");
     let tables = dir.path().to_str().unwrap();
     let run = |args: &[&str]| Command::new(bin).args(args).output().unwrap();
@@ -276,9 +281,7 @@ fn cli_query_from_tables_and_bad_files() {
 
 #[test]
 fn cli_repack_keeps_every_value() {
-    let v = Variant::ASSAUT;
-    let dir = tempfile::tempdir().unwrap();
-    build_into(dir.path(), &v, 2);
+    let dir = assaut_tables(2);
     let bin = env!("CARGO_BIN_EXE_asalto");
     let run = |args: &[&str]| Command::new(bin).args(args).output().unwrap();
     let tables = dir.path().to_str().unwrap();

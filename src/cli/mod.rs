@@ -13,6 +13,7 @@
 mod bars;
 mod bench;
 mod output;
+mod repack;
 mod report;
 
 use anyhow::{Context, Result, bail};
@@ -180,7 +181,7 @@ enum Command {
     /// Each file is written under a temporary name and renamed over its
     /// old one (or into --out) when complete; an interrupted run leaves the
     /// old files as they were.
-    Repack(RepackArgs),
+    Repack(repack::RepackArgs),
     /// List the table files present, with their variant, sizes and counts.
     Info {
         /// Folder of table files.
@@ -225,102 +226,6 @@ fn soldier_range(text: &str) -> Result<(u8, u8)> {
         (Ok(a), Ok(b)) if (9..=24).contains(&a) && (a..=24).contains(&b) => Ok((a, b)),
         _ => bail!("bad soldier range '{text}': use K (9..=K) or A..=B, within 9..=24"),
     }
-}
-
-/// Arguments of `asalto repack`.
-#[derive(Args)]
-struct RepackArgs {
-    #[arg(long, short, default_value = "assaut", help = VARIANT_HELP)]
-    variant: String,
-    /// Folder of the table files to rewrite.
-    #[arg(long, default_value = "tables")]
-    tables: PathBuf,
-    /// Folder to write into (default: --tables, replacing the files).
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Only the tables with these soldier counts: K (9..=K) or A..=B.
-    /// Default: every table present.
-    #[arg(long, short)]
-    soldiers: Option<String>,
-    /// Positions per WDL block (a multiple of 4, at most 2^22).
-    #[arg(long, default_value_t = asalto_tb::table::WriteOptions::default().wdl_block_positions)]
-    wdl_block: u32,
-    /// Positions per distance block (at most 2^22).
-    #[arg(long, default_value_t = asalto_tb::table::WriteOptions::default().distance_block_positions)]
-    distance_block: u32,
-    /// zstd compression level.
-    #[arg(long, default_value_t = asalto_tb::table::WriteOptions::default().zstd_level)]
-    level: i32,
-    /// Print the result as JSON.
-    #[arg(long)]
-    json: bool,
-}
-
-/// Run `asalto repack`.
-fn repack(args: RepackArgs) -> Result<()> {
-    use asalto_tb::table::{Table, WriteOptions, table_path};
-    let variant: Variant = args.variant.parse()?;
-    let (lo, hi) = match &args.soldiers {
-        Some(s) => soldier_range(s)?,
-        None => (9, 24),
-    };
-    let out = args.out.clone().unwrap_or_else(|| args.tables.clone());
-    let opts = WriteOptions {
-        wdl_block_positions: args.wdl_block,
-        distance_block_positions: args.distance_block,
-        zstd_level: args.level,
-    };
-    let mut done = Vec::new();
-    for k in lo..=hi {
-        for n in 1..=2u8 {
-            let path = table_path(&args.tables, &variant, n, k);
-            if !path.exists() {
-                continue;
-            }
-            let src = Table::open(&path)?;
-            let before = src.info().clone();
-            let bar = progress_bar(before.positions, &format!("repacking {n}o{k}s"));
-            let t = std::time::Instant::now();
-            let after = asalto_tb::table::repack(&src, &out, &opts, |p| bar.set_position(p))?;
-            bar.finish_and_clear();
-            let seconds = t.elapsed().as_secs_f64();
-            if !args.json {
-                println!(
-                    "{n}o{k}s: {} positions, {} -> {} bytes ({:.3} -> {:.3} bits/position; WDL {:.3} -> {:.3}) in {seconds:.1} s",
-                    after.positions,
-                    before.file_bytes,
-                    after.file_bytes,
-                    before.bits_per_position(),
-                    after.bits_per_position(),
-                    before.wdl_bits_per_position(),
-                    after.wdl_bits_per_position(),
-                );
-            }
-            done.push(serde_json::json!({
-                "file": table_path(&out, &variant, n, k).display().to_string(),
-                "positions": after.positions,
-                "bytes_before": before.file_bytes, "bytes_after": after.file_bytes,
-                "wdl_bytes_before": before.wdl_bytes, "wdl_bytes_after": after.wdl_bytes,
-                "format_version_before": before.format_version,
-                "format_version_after": after.format_version,
-                "seconds": seconds,
-            }));
-        }
-    }
-    if done.is_empty() {
-        bail!(
-            "no {variant} tables with {lo}..={hi} soldiers under {}",
-            args.tables.display()
-        );
-    }
-    if args.json {
-        println!(
-            "{}",
-            serde_json::json!({"variant": variant.to_string(), "wdl_block": opts.wdl_block_positions,
-                "distance_block": opts.distance_block_positions, "level": opts.zstd_level, "files": done})
-        );
-    }
-    Ok(())
 }
 
 #[derive(Args)]
@@ -476,7 +381,7 @@ fn dispatch(command: Command) -> Result<()> {
         }
         Command::Bench(args) => bench::run(args),
         Command::Report(args) => report::run(args),
-        Command::Repack(args) => repack(args),
+        Command::Repack(args) => repack::run(args),
         Command::Info { tables, json } => {
             output::info(&tables, json);
             Ok(())

@@ -1,0 +1,105 @@
+//! `asalto repack`: rewrite table files with other block sizes or zstd
+//! level, or in the current format version, through
+//! [`asalto_tb::table::repack`]; prints what each file became.
+
+use super::{VARIANT_HELP, progress_bar, soldier_range};
+use anyhow::{Result, bail};
+use asalto_tb::Variant;
+use clap::Args;
+use std::path::PathBuf;
+
+/// Arguments of `asalto repack`.
+#[derive(Args)]
+pub struct RepackArgs {
+    #[arg(long, short, default_value = "assaut", help = VARIANT_HELP)]
+    variant: String,
+    /// Folder of the table files to rewrite.
+    #[arg(long, default_value = "tables")]
+    tables: PathBuf,
+    /// Folder to write into (default: --tables, replacing the files).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Only the tables with these soldier counts: K (9..=K) or A..=B.
+    /// Default: every table present.
+    #[arg(long, short)]
+    soldiers: Option<String>,
+    /// Positions per WDL block (a multiple of 4, at most 2^22).
+    #[arg(long, default_value_t = asalto_tb::table::WriteOptions::default().wdl_block_positions)]
+    wdl_block: u32,
+    /// Positions per distance block (at most 2^22).
+    #[arg(long, default_value_t = asalto_tb::table::WriteOptions::default().distance_block_positions)]
+    distance_block: u32,
+    /// zstd compression level.
+    #[arg(long, default_value_t = asalto_tb::table::WriteOptions::default().zstd_level)]
+    level: i32,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Run `asalto repack`.
+pub fn run(args: RepackArgs) -> Result<()> {
+    use asalto_tb::table::{Table, WriteOptions, table_path};
+    let variant: Variant = args.variant.parse()?;
+    let (lo, hi) = match &args.soldiers {
+        Some(s) => soldier_range(s)?,
+        None => (9, 24),
+    };
+    let out = args.out.clone().unwrap_or_else(|| args.tables.clone());
+    let opts = WriteOptions {
+        wdl_block_positions: args.wdl_block,
+        distance_block_positions: args.distance_block,
+        zstd_level: args.level,
+    };
+    let mut done = Vec::new();
+    for k in lo..=hi {
+        for n in 1..=2u8 {
+            let path = table_path(&args.tables, &variant, n, k);
+            if !path.exists() {
+                continue;
+            }
+            let src = Table::open(&path)?;
+            let before = src.info().clone();
+            let bar = progress_bar(before.positions, &format!("repacking {n}o{k}s"));
+            let t = std::time::Instant::now();
+            let after = asalto_tb::table::repack(&src, &out, &opts, |p| bar.set_position(p))?;
+            bar.finish_and_clear();
+            let seconds = t.elapsed().as_secs_f64();
+            if !args.json {
+                println!(
+                    "{n}o{k}s: {} positions, {} -> {} bytes ({:.3} -> {:.3} bits/position; WDL {:.3} -> {:.3}) in {seconds:.1} s",
+                    after.positions,
+                    before.file_bytes,
+                    after.file_bytes,
+                    before.bits_per_position(),
+                    after.bits_per_position(),
+                    before.wdl_bits_per_position(),
+                    after.wdl_bits_per_position(),
+                );
+            }
+            done.push(serde_json::json!({
+                "file": table_path(&out, &variant, n, k).display().to_string(),
+                "positions": after.positions,
+                "bytes_before": before.file_bytes, "bytes_after": after.file_bytes,
+                "wdl_bytes_before": before.wdl_bytes, "wdl_bytes_after": after.wdl_bytes,
+                "format_version_before": before.format_version,
+                "format_version_after": after.format_version,
+                "seconds": seconds,
+            }));
+        }
+    }
+    if done.is_empty() {
+        bail!(
+            "no {variant} tables with {lo}..={hi} soldiers under {}",
+            args.tables.display()
+        );
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({"variant": variant.to_string(), "wdl_block": opts.wdl_block_positions,
+                "distance_block": opts.distance_block_positions, "level": opts.zstd_level, "files": done})
+        );
+    }
+    Ok(())
+}

@@ -52,7 +52,14 @@ fn fixture() -> &'static Fixture {
         let dir = tempfile::tempdir().unwrap();
         for v in variants() {
             let tiers = Solver::new(v).closure_of(&root());
-            build::build_tiers(dir.path(), &v, &tiers, 2, &Quiet).unwrap();
+            build::build_tiers(
+                dir.path(),
+                &v,
+                &tiers,
+                &build::BuildOptions::threads(2),
+                &Quiet,
+            )
+            .unwrap();
         }
         let mut req = Request::new(dir.path(), variants().to_vec(), 9, 10);
         req.allow_missing = true;

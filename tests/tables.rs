@@ -20,7 +20,14 @@ fn tiers_for(variant: &Variant, pos: &Position) -> Vec<TierKey> {
 fn build_into(dir: &Path, variant: &Variant, threads: usize) -> Vec<TierKey> {
     let pos: Position = POS.parse().unwrap();
     let tiers = tiers_for(variant, &pos);
-    build::build_tiers(dir, variant, &tiers, threads, &Quiet).unwrap();
+    build::build_tiers(
+        dir,
+        variant,
+        &tiers,
+        &build::BuildOptions::threads(threads),
+        &Quiet,
+    )
+    .unwrap();
     tiers
 }
 
@@ -106,7 +113,14 @@ fn builds_are_byte_identical_across_threads_and_resumes() {
     std::fs::write(&tmp, b"half a table").unwrap();
     let reports = {
         let pos: Position = POS.parse().unwrap();
-        build::build_tiers(two.path(), &v, &tiers_for(&v, &pos), 2, &Quiet).unwrap()
+        build::build_tiers(
+            two.path(),
+            &v,
+            &tiers_for(&v, &pos),
+            &build::BuildOptions::threads(2),
+            &Quiet,
+        )
+        .unwrap()
     };
     assert_eq!(reports.iter().filter(|r| !r.skipped).count(), 1);
     let b: Vec<_> = files(two.path())

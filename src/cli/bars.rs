@@ -93,6 +93,13 @@ impl BuildObserver for BuildBars {
         }
     }
 
+    fn note(&self, message: &str) {
+        match self.bar.lock().expect("bar lock").as_ref() {
+            Some(b) => b.println(message),
+            None => eprintln!("{message}"),
+        }
+    }
+
     fn file_done(&self, r: &FileReport) {
         self.finish();
         if self.quiet {

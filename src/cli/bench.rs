@@ -120,7 +120,14 @@ pub fn run(args: BenchArgs) -> Result<()> {
             dir.display()
         );
         let start = Instant::now();
-        let reports = build::build(&dir, &variant, 9, k, 0, &Quiet)?;
+        let reports = build::build(
+            &dir,
+            &variant,
+            9,
+            k,
+            &build::BuildOptions::threads(0),
+            &Quiet,
+        )?;
         let secs = start.elapsed().as_secs_f64();
         let positions: u64 = reports.iter().map(|r| r.info.positions).sum();
         seconds_to.insert(format!("seconds_to_{k}"), json!(secs));

@@ -108,7 +108,10 @@ enum Command {
     ///
     /// Files go to <tables>/<variant>/<n>o<k>s.atb, written under a
     /// temporary name and renamed when complete. Files already built are
-    /// skipped, so an interrupted build resumes where it stopped.
+    /// skipped, and the file being written keeps a checkpoint beside it
+    /// (<n>o<k>s.atb.ckpt, every --checkpoint-secs), so a build killed at
+    /// any moment and run again resumes from its last checkpoint and writes
+    /// the same bytes.
     Build {
         #[command(flatten)]
         variants: VariantChoice,
@@ -126,6 +129,17 @@ enum Command {
         /// byte-identical whatever the count.
         #[arg(long, short, default_value_t = 0)]
         threads: usize,
+        /// Memory budget for what the build allocates, e.g. 12GiB, 800MiB
+        /// (default: 60% of the machine's memory). The file's own solved
+        /// tiers stay in memory while they fit, and are read back from the
+        /// part of the file already written when they do not; a budget too
+        /// small to build at all is refused before starting.
+        #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+        memory: Option<u64>,
+        /// Seconds between checkpoints of the file being written (0: after
+        /// every chunk of tiers).
+        #[arg(long, value_name = "N", default_value_t = 300)]
+        checkpoint_secs: u64,
         /// Print the summary as JSON.
         #[arg(long)]
         json: bool,
@@ -213,6 +227,36 @@ impl VariantChoice {
 }
 
 /// Parse `K`, `A..=B` or `A-B` into an inclusive soldier range.
+/// A size in bytes: a number with an optional unit (B, KiB, MiB, GiB,
+/// TiB; K, M, G, T and KB, MB, GB, TB mean the same powers of 1024).
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => {
+            return Err(format!(
+                "unknown unit in '{text}' (use e.g. 800MiB or 12GiB)"
+            ));
+        }
+    };
+    let x: f64 = num
+        .parse()
+        .map_err(|_| format!("'{text}' is not a size (use e.g. 800MiB or 12GiB)"))?;
+    let bytes = x * (1u64 << shift) as f64;
+    if !(1.0..1.8e19).contains(&bytes) {
+        return Err(format!("'{text}' is not a sensible size"));
+    }
+    Ok(bytes as u64)
+}
+
 fn soldier_range(text: &str) -> Result<(u8, u8)> {
     let t = text.trim();
     let (a, b) = if let Some((a, b)) = t.split_once("..=") {
@@ -313,9 +357,17 @@ fn dispatch(command: Command) -> Result<()> {
             only_for,
             tables,
             threads,
+            memory,
+            checkpoint_secs,
             json,
         } => {
             let (k_min, k_max) = soldier_range(&soldiers)?;
+            let opts = build::BuildOptions {
+                threads,
+                memory_bytes: memory.unwrap_or_else(build::memory::default_budget),
+                checkpoint_secs,
+                ..build::BuildOptions::default()
+            };
             let target = match &only_for {
                 Some(text) => Some(
                     Position::from_arg(text).with_context(|| format!("bad position '{text}'"))?,
@@ -332,9 +384,9 @@ fn dispatch(command: Command) -> Result<()> {
                         if tiers.is_empty() {
                             bail!("the game is over in {p}: it needs no tables");
                         }
-                        build::build_tiers(&tables, &variant, &tiers, threads, &observer)?
+                        build::build_tiers(&tables, &variant, &tiers, &opts, &observer)?
                     }
-                    None => build::build(&tables, &variant, k_min, k_max, threads, &observer)?,
+                    None => build::build(&tables, &variant, k_min, k_max, &opts, &observer)?,
                 };
                 observer.finish();
                 all.push((variant, reports, start.elapsed().as_secs_f64()));

@@ -175,8 +175,15 @@ pub fn run(args: ReportArgs) -> Result<()> {
     if args.build {
         for v in &variants {
             let observer = BuildBars::new(v, args.json);
-            build::build(&args.tables, v, k_min, k_max, args.threads, &observer)
-                .with_context(|| format!("building the tables of {v}"))?;
+            build::build(
+                &args.tables,
+                v,
+                k_min,
+                k_max,
+                &build::BuildOptions::threads(args.threads),
+                &observer,
+            )
+            .with_context(|| format!("building the tables of {v}"))?;
             observer.finish();
         }
     }

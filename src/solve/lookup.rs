@@ -11,6 +11,7 @@ use crate::position::{Position, Side};
 use crate::rules::{self, Variant};
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::hash_map::Entry;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, RwLock};
 
 /// Read access to the values of solved canonical tiers.
@@ -31,6 +32,8 @@ pub trait TierStore: Sync {
 #[derive(Default)]
 pub struct MemoryStore {
     tiers: RwLock<HashMap<TierKey, Codes>>,
+    /// Bytes of codes held (kept up to date on insert and retain).
+    bytes: std::sync::atomic::AtomicUsize,
     /// Keep tiers whose codes all fit a byte in bytes.
     compact: bool,
 }
@@ -81,15 +84,25 @@ impl MemoryStore {
         } else {
             Codes::Wide(codes.into())
         };
-        self.tiers.write().expect("store lock").insert(key, codes);
+        let added = codes.bytes();
+        let old = self.tiers.write().expect("store lock").insert(key, codes);
+        self.bytes.fetch_add(added, Ordering::Relaxed);
+        if let Some(old) = old {
+            self.bytes.fetch_sub(old.bytes(), Ordering::Relaxed);
+        }
     }
 
     /// Keep only the tiers for which `keep` is true.
     pub fn retain(&self, mut keep: impl FnMut(&TierKey) -> bool) {
-        self.tiers
-            .write()
-            .expect("store lock")
-            .retain(|k, _| keep(k));
+        let mut freed = 0;
+        self.tiers.write().expect("store lock").retain(|k, c| {
+            let kept = keep(k);
+            if !kept {
+                freed += c.bytes();
+            }
+            kept
+        });
+        self.bytes.fetch_sub(freed, Ordering::Relaxed);
     }
 
     /// Whether a tier is present.
@@ -109,8 +122,7 @@ impl MemoryStore {
 
     /// Bytes of codes held.
     pub fn bytes(&self) -> usize {
-        let tiers = self.tiers.read().expect("store lock");
-        tiers.values().map(Codes::bytes).sum()
+        self.bytes.load(Ordering::Relaxed)
     }
 }
 
@@ -130,6 +142,47 @@ impl TierStore for MemoryStore {
     fn code(&self, key: &TierKey, index: u32) -> Result<Option<u16>, SolveError> {
         let tiers = self.tiers.read().expect("store lock");
         Ok(tiers.get(key).and_then(|c| c.get(index as usize)))
+    }
+}
+
+/// Whole tiers decoded from a file, shared by all threads (neighbouring
+/// tiers of a build read the same tiers over and over), up to a number of
+/// values: when an insert would pass it, the cache is emptied first.
+pub struct TierCache {
+    budget: u64,
+    held: std::sync::Mutex<Held>,
+}
+
+/// The tiers a [`TierCache`] holds and their number of values.
+type Held = (HashMap<TierKey, Arc<[u16]>>, u64);
+
+impl TierCache {
+    /// An empty cache holding at most `budget` values.
+    pub fn new(budget: u64) -> TierCache {
+        TierCache {
+            budget,
+            held: std::sync::Mutex::new((HashMap::default(), 0)),
+        }
+    }
+
+    /// The tier, if held.
+    pub fn get(&self, key: &TierKey) -> Option<Arc<[u16]>> {
+        let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        held.0.get(key).cloned()
+    }
+
+    /// Hold `codes` as tier `key`.
+    pub fn insert(&self, key: TierKey, codes: Arc<[u16]>) {
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        let len = codes.len() as u64;
+        if held.1 + len > self.budget {
+            held.0.clear();
+            held.1 = 0;
+        }
+        held.1 += len;
+        if let Some(old) = held.0.insert(key, codes) {
+            held.1 -= old.len() as u64;
+        }
     }
 }
 

@@ -15,7 +15,7 @@ mod lookup;
 mod retro;
 
 pub use check::{Inconsistency, check_tier, stuck_value};
-pub use lookup::{Layered, Lookup, MemoryStore, TierStore};
+pub use lookup::{Layered, Lookup, MemoryStore, TierCache, TierStore};
 pub use retro::solve_tier;
 
 use crate::Value;
@@ -27,8 +27,8 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// The most positions of one level solved before they are handed on
-/// ([`Solver::solve_into`]): about 130 MB of values.
-const CHUNK_POSITIONS: u64 = 1 << 26;
+/// ([`Solver::solve_into`], a build's chunks): about 130 MB of values.
+pub const CHUNK_POSITIONS: u64 = 1 << 26;
 
 /// Errors of the solver.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -157,10 +157,7 @@ impl Solver {
         mut sink: impl FnMut(&TierKey, Vec<u16>) -> Result<(), SolveError> + Send,
     ) -> Result<Stats, SolveError> {
         let start = Instant::now();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads)
-            .build()
-            .map_err(|_| SolveError::Threads(self.threads))?;
+        let pool = self.pool()?;
         let total_positions: u64 = tiers.iter().map(|t| t.size()).sum();
         let base = Progress {
             tiers_done: 0,
@@ -170,53 +167,23 @@ impl Solver {
         };
         let done = std::sync::atomic::AtomicU64::new(0);
         let done_tiers = std::sync::atomic::AtomicUsize::new(0);
-        let mut i = 0;
-        while i < tiers.len() {
-            let level = tiers[i].level(&self.variant);
-            let mut j = i;
-            while j < tiers.len() && tiers[j].level(&self.variant) == level {
-                j += 1;
-            }
-            // A level is solved in chunks of at most CHUNK_POSITIONS
-            // positions, each handed to `sink` when done, so that a large
-            // level's values are never all held at once.
-            let mut a = i;
-            while a < j {
-                let mut b = a + 1;
-                let mut size = tiers[a].size();
-                while b < j && size + tiers[b].size() <= CHUNK_POSITIONS {
-                    size += tiers[b].size();
-                    b += 1;
+        let on_tier = |key: &TierKey| {
+            let p = done.fetch_add(key.size(), Ordering::Relaxed) + key.size();
+            let t = done_tiers.fetch_add(1, Ordering::Relaxed) + 1;
+            progress(&Progress {
+                tiers_done: t,
+                positions_done: p,
+                ..base
+            });
+        };
+        for chunk in chunks(tiers, &self.variant, CHUNK_POSITIONS) {
+            pool.install(|| {
+                let values = self.solve_chunk(chunk, store, &on_tier)?;
+                for (key, codes) in chunk.iter().zip(values) {
+                    sink(key, codes)?;
                 }
-                let chunk = &tiers[a..b];
-                let variant = self.variant;
-                pool.install(|| {
-                    // One tier per job: rayon otherwise splits only on
-                    // steals, and the last large piece runs on one thread.
-                    let results: Vec<Result<Vec<u16>, SolveError>> = chunk
-                        .par_iter()
-                        .with_max_len(1)
-                        .map(|key| {
-                            let mut look = Lookup::new(store, variant);
-                            let r = solve_tier(key, &mut look);
-                            let p = done.fetch_add(key.size(), Ordering::Relaxed) + key.size();
-                            let t = done_tiers.fetch_add(1, Ordering::Relaxed) + 1;
-                            progress(&Progress {
-                                tiers_done: t,
-                                positions_done: p,
-                                ..base
-                            });
-                            r
-                        })
-                        .collect();
-                    for (key, r) in chunk.iter().zip(results) {
-                        sink(key, r?)?;
-                    }
-                    Ok::<(), SolveError>(())
-                })?;
-                a = b;
-            }
-            i = j;
+                Ok::<(), SolveError>(())
+            })?;
         }
         Ok(Stats {
             tiers: tiers.len(),
@@ -224,6 +191,70 @@ impl Solver {
             seconds: start.elapsed().as_secs_f64(),
         })
     }
+
+    /// A thread pool of this solver's size, for [`Solver::solve_chunk`].
+    pub fn pool(&self) -> Result<rayon::ThreadPool, SolveError> {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .build()
+            .map_err(|_| SolveError::Threads(self.threads))
+    }
+
+    /// Solve the tiers of `chunk`, all of one level (lower tiers readable
+    /// from `store`), in parallel on the current rayon pool (run it inside
+    /// [`rayon::ThreadPool::install`] of [`Solver::pool`]); their value
+    /// codes in the order of `chunk`. `on_tier` is called after each tier,
+    /// from worker threads.
+    pub fn solve_chunk(
+        &self,
+        chunk: &[TierKey],
+        store: &dyn TierStore,
+        on_tier: &(dyn Fn(&TierKey) + Sync),
+    ) -> Result<Vec<Vec<u16>>, SolveError> {
+        let variant = self.variant;
+        // One tier per job: rayon otherwise splits only on steals, and the
+        // last large piece runs on one thread.
+        chunk
+            .par_iter()
+            .with_max_len(1)
+            .map(|key| {
+                let mut look = Lookup::new(store, variant);
+                let r = solve_tier(key, &mut look);
+                on_tier(key);
+                r
+            })
+            .collect()
+    }
+}
+
+/// `tiers` (sorted in solving order) cut into runs of one level each
+/// holding at most `max_positions` positions (or a single larger tier),
+/// so that a large level's values are never all held at once.
+pub fn chunks<'a>(
+    tiers: &'a [TierKey],
+    variant: &Variant,
+    max_positions: u64,
+) -> impl Iterator<Item = &'a [TierKey]> + 'a {
+    let variant = *variant;
+    tiers
+        .chunk_by(move |a, b| a.level(&variant) == b.level(&variant))
+        .flat_map(move |level| {
+            let mut rest = level;
+            std::iter::from_fn(move || {
+                if rest.is_empty() {
+                    return None;
+                }
+                let mut b = 1;
+                let mut size = rest[0].size();
+                while b < rest.len() && size + rest[b].size() <= max_positions {
+                    size += rest[b].size();
+                    b += 1;
+                }
+                let (chunk, tail) = rest.split_at(b);
+                rest = tail;
+                Some(chunk)
+            })
+        })
 }
 
 /// Solved tiers in memory, with the values of every position they cover.

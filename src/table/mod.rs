@@ -184,7 +184,7 @@ pub use format::{FORMAT_VERSION, MAGIC, READ_VERSIONS, Stream};
 pub use reader::Table;
 pub use repack::repack;
 pub use store::{TableSet, list};
-pub use writer::{TableWriter, WriteOptions};
+pub use writer::{TableWriter, WriteOptions, WriterState, temporary_path};
 
 use crate::Value;
 use crate::index::TierKey;

@@ -5,10 +5,10 @@
 use super::{Problem, Table, TableError, TableInfo, file_name, parse_file_name, table_path};
 use crate::index::TierKey;
 use crate::rules::Variant;
-use crate::solve::{SolveError, TierStore};
+use crate::solve::{SolveError, TierCache, TierStore};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, RwLock};
 
 /// Open the table at `path`, checking that its header names `variant` (by
 /// slug, when given) and the material `(n, k)` (when given).
@@ -51,15 +51,10 @@ pub struct TableSet {
     dir: PathBuf,
     variant: Variant,
     open: RwLock<HashMap<(u8, u8), Arc<Table>>>,
-    /// Whole tiers decoded for [`TierStore::tier`], shared by all threads
-    /// (neighbouring tiers of a build read the same lower tiers over and
-    /// over), with the number of values held; emptied when that passes
-    /// [`DECODED_BUDGET`].
-    decoded: Mutex<Decoded>,
+    /// Whole tiers decoded for [`TierStore::tier`], at most
+    /// [`DECODED_BUDGET`] values.
+    decoded: TierCache,
 }
-
-/// Decoded tiers and the number of values they hold.
-type Decoded = (HashMap<TierKey, Arc<[u16]>>, u64);
 
 /// The most values [`TableSet`] keeps decoded: 2^27, 256 MiB.
 const DECODED_BUDGET: u64 = 1 << 27;
@@ -72,7 +67,7 @@ impl TableSet {
             dir: dir.to_path_buf(),
             variant: *variant,
             open: RwLock::new(HashMap::new()),
-            decoded: Mutex::new((HashMap::new(), 0)),
+            decoded: TierCache::new(DECODED_BUDGET),
         }
     }
 
@@ -129,9 +124,8 @@ impl TableSet {
 
 impl TierStore for TableSet {
     fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError> {
-        let lock = || self.decoded.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(t) = lock().0.get(key) {
-            return Ok(Some(t.clone()));
+        if let Some(t) = self.decoded.get(key) {
+            return Ok(Some(t));
         }
         let store = |e: TableError| SolveError::Store(e.to_string());
         let t = match self.table(key.n, key.k).map_err(store)? {
@@ -139,15 +133,7 @@ impl TierStore for TableSet {
             Some(t) => t.tier(key).map_err(store)?,
         };
         if let Some(t) = &t {
-            let mut d = lock();
-            if d.1 + t.len() as u64 > DECODED_BUDGET {
-                d.0.clear();
-                d.1 = 0;
-            }
-            d.1 += t.len() as u64;
-            if let Some(old) = d.0.insert(*key, t.clone()) {
-                d.1 -= old.len() as u64;
-            }
+            self.decoded.insert(*key, t.clone());
         }
         Ok(t)
     }

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use std::cell::RefCell;
 use std::fs::{self, File};
 use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 /// Block sizes and compression level of a new table.
@@ -120,6 +121,48 @@ pub struct TableWriter {
     longest_loss: u16,
     poisoned: bool,
     done: bool,
+    /// A checkpoint refers to the temporary file: keep it when dropped.
+    checkpointed: bool,
+    /// Positions pushed since the last [`TableWriter::sync`] (reads of
+    /// the file so far need none).
+    unsynced: bool,
+    /// A second handle on the temporary file, for reading back what is
+    /// written ([`TableWriter::read_codes`]).
+    reader: Option<File>,
+}
+
+/// Everything a [`TableWriter`] needs to go on from a point of its file
+/// (a build's checkpoint, [`TableWriter::checkpoint`]): the temporary file's
+/// length then, the positions of the blocks being filled, the block tables
+/// and the counts. The directory is not in it: it follows from the tiers
+/// pushed, which the caller knows ([`TableWriter::resume`]).
+#[derive(Clone, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
+pub struct WriterState {
+    /// Block sizes and level: `(Bw, Bd, zstd level)`.
+    opts: (u32, u32, i32),
+    /// Length of the temporary file (everything after it is cut off).
+    offset: u64,
+    /// WDL fields of the WDL block being filled.
+    wdl: Vec<u8>,
+    /// Distances of the distance block being filled.
+    dist: Vec<u16>,
+    /// `(offset, length, checksum)` of each WDL block written.
+    wdl_blocks: Vec<(u64, u32, u32)>,
+    /// The same for each distance block.
+    dist_blocks: Vec<(u64, u32, u32)>,
+    /// Positions pushed.
+    positions: u64,
+    /// `(wins, draws, losses)` pushed.
+    counts: (u64, u64, u64),
+    /// `(longest win, longest loss)` pushed.
+    longest: (u16, u16),
+}
+
+impl WriterState {
+    /// Positions pushed when the state was taken.
+    pub fn positions(&self) -> u64 {
+        self.positions
+    }
 }
 
 impl TableWriter {
@@ -131,6 +174,23 @@ impl TableWriter {
 
     /// Start a table with the given block sizes and compression level.
     pub fn create_with(
+        dir: &Path,
+        variant: &Variant,
+        n: u8,
+        k: u8,
+        opts: &WriteOptions,
+    ) -> Result<TableWriter, TableError> {
+        let mut w = TableWriter::create_paths(dir, variant, n, k, opts)?;
+        let file = File::create(&w.tmp).map_err(|e| TableError::io(&w.tmp, "cannot create", e))?;
+        let mut file = BufWriter::with_capacity(1 << 20, file);
+        file.write_all(&[0u8; PREAMBLE_LEN])
+            .map_err(|e| TableError::io(&w.tmp, "cannot write", e))?;
+        w.file = Some(file);
+        Ok(w)
+    }
+
+    /// A writer with its paths and options checked, no file open yet.
+    fn create_paths(
         dir: &Path,
         variant: &Variant,
         n: u8,
@@ -157,21 +217,15 @@ impl TableWriter {
                 "bad block size in the write options (WDL: a multiple of 4; both at most 2^22)",
             ));
         }
-        let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
-        tmp_name.push(".tmp");
-        let tmp = path.with_file_name(tmp_name);
+        let tmp = temporary_path(&path);
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent)
                 .map_err(|e| TableError::io(parent, "cannot create the folder", e))?;
         }
-        let file = File::create(&tmp).map_err(|e| TableError::io(&tmp, "cannot create", e))?;
-        let mut file = BufWriter::with_capacity(1 << 20, file);
-        file.write_all(&[0u8; PREAMBLE_LEN])
-            .map_err(|e| TableError::io(&tmp, "cannot write", e))?;
         Ok(TableWriter {
             path,
             tmp,
-            file: Some(file),
+            file: None,
             offset: PREAMBLE_LEN as u64,
             variant: *variant,
             n,
@@ -191,7 +245,119 @@ impl TableWriter {
             longest_loss: 0,
             poisoned: false,
             done: false,
+            checkpointed: false,
+            unsynced: false,
+            reader: None,
         })
+    }
+
+    /// Take up the temporary file of an interrupted writer at the point
+    /// `state` describes (from [`TableWriter::checkpoint`]), `pushed` being
+    /// the tiers pushed before it, in order. The file must hold every block
+    /// of `state` with its checksum; anything written after the checkpoint
+    /// is cut off. The writer then goes on exactly as the interrupted one
+    /// would have: the finished file is byte-identical.
+    pub fn resume(
+        dir: &Path,
+        variant: &Variant,
+        n: u8,
+        k: u8,
+        opts: &WriteOptions,
+        state: WriterState,
+        pushed: &[TierKey],
+    ) -> Result<TableWriter, TableError> {
+        let mut w = TableWriter::create_paths(dir, variant, n, k, opts)?;
+        let bad = |why: String| TableError::new(&w.path, Problem::CannotWrite(why));
+        if state.opts
+            != (
+                opts.wdl_block_positions,
+                opts.distance_block_positions,
+                opts.zstd_level,
+            )
+        {
+            return Err(bad(
+                "the checkpoint was written with other block sizes".into()
+            ));
+        }
+        let pushed_positions: u64 = pushed.iter().map(|t| t.size()).sum();
+        let (bw, bd) = (
+            opts.wdl_block_positions as u64,
+            opts.distance_block_positions as u64,
+        );
+        if pushed_positions != state.positions
+            || state.wdl_blocks.len() as u64 * bw + state.wdl.len() as u64 != state.positions
+            || state.dist_blocks.len() as u64 * bd + state.dist.len() as u64 != state.positions
+        {
+            return Err(bad("the checkpoint's counts disagree with its tiers".into()));
+        }
+        let mut file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&w.tmp)
+            .map_err(|e| TableError::io(&w.tmp, "cannot open", e))?;
+        let len = file
+            .metadata()
+            .map_err(|e| TableError::io(&w.tmp, "cannot read the length of", e))?
+            .len();
+        if len < state.offset {
+            return Err(bad(format!(
+                "the temporary file holds {len} bytes, the checkpoint needs {}",
+                state.offset
+            )));
+        }
+        // Every block the checkpoint records must be there, intact.
+        let mut end = PREAMBLE_LEN as u64;
+        for (stream, blocks) in [
+            (Stream::Wdl, &state.wdl_blocks),
+            (Stream::Distance, &state.dist_blocks),
+        ] {
+            for (number, &(offset, blen, crc)) in blocks.iter().enumerate() {
+                let mut bytes = vec![0; blen as usize];
+                if offset < PREAMBLE_LEN as u64 || offset + blen as u64 > state.offset {
+                    return Err(bad(format!(
+                        "block {number} of the {stream} stream lies outside the file"
+                    )));
+                }
+                file.read_exact_at(&mut bytes, offset)
+                    .map_err(|e| TableError::io(&w.tmp, "cannot read", e))?;
+                if format::block_crc(FORMAT_VERSION, stream, number as u64, &bytes) != crc {
+                    return Err(bad(format!(
+                        "block {number} of the {stream} stream fails its checksum"
+                    )));
+                }
+                end = end.max(offset + blen as u64);
+            }
+        }
+        if end != state.offset {
+            return Err(bad(
+                "the checkpoint's blocks do not end where its file does".into(),
+            ));
+        }
+        file.set_len(state.offset)
+            .map_err(|e| TableError::io(&w.tmp, "cannot cut back", e))?;
+        file.seek(SeekFrom::Start(state.offset))
+            .map_err(|e| TableError::io(&w.tmp, "cannot seek", e))?;
+        let entry = |&(offset, len, crc): &(u64, u32, u32)| BlockEntry { offset, len, crc };
+        let mut first = 0;
+        for key in pushed {
+            w.dir.push(DirEntry {
+                outside: key.outside,
+                first,
+                size: key.size() as u32,
+            });
+            first += key.size();
+        }
+        w.file = Some(BufWriter::with_capacity(1 << 20, file));
+        w.offset = state.offset;
+        w.wdl = state.wdl;
+        w.dist = state.dist;
+        w.wdl_blocks = state.wdl_blocks.iter().map(entry).collect();
+        w.dist_blocks = state.dist_blocks.iter().map(entry).collect();
+        w.positions = state.positions;
+        (w.wins, w.draws, w.losses) = state.counts;
+        (w.longest_win, w.longest_loss) = state.longest;
+        w.checkpointed = true;
+        Ok(w)
     }
 
     /// The final path of the table.
@@ -235,6 +401,7 @@ impl TableWriter {
                 Problem::BadTier { key: *key, why },
             ));
         }
+        self.unsynced = true;
         self.dir.push(DirEntry {
             outside: key.outside,
             first: self.positions,
@@ -353,6 +520,157 @@ impl TableWriter {
             }
         }
         Ok(())
+    }
+
+    /// Compress and write every filled block and flush the file's buffer,
+    /// so that [`TableWriter::read_codes`] can read back every position
+    /// pushed so far (the blocks being filled stay in memory).
+    pub fn sync(&mut self) -> Result<(), TableError> {
+        if self.poisoned {
+            return Err(TableError::new(&self.path, Problem::Poisoned));
+        }
+        let r = self.sync_inner();
+        if r.is_err() {
+            self.poisoned = true;
+        }
+        r
+    }
+
+    fn sync_inner(&mut self) -> Result<(), TableError> {
+        self.write_pending()?;
+        let file = self
+            .file
+            .as_mut()
+            .ok_or_else(|| TableError::new(&self.path, Problem::Poisoned))?;
+        file.flush()
+            .map_err(|e| TableError::io(&self.tmp, "cannot write", e))?;
+        self.unsynced = false;
+        Ok(())
+    }
+
+    /// [`TableWriter::sync`], make the file durable, and return the state
+    /// [`TableWriter::resume`] goes on from. From now on a writer dropped
+    /// before [`TableWriter::finish`] leaves its temporary file in place
+    /// for the checkpoint that refers to it.
+    pub fn checkpoint(&mut self) -> Result<WriterState, TableError> {
+        self.sync()?;
+        let file = self
+            .file
+            .as_mut()
+            .ok_or_else(|| TableError::new(&self.path, Problem::Poisoned))?;
+        file.get_ref()
+            .sync_data()
+            .map_err(|e| TableError::io(&self.tmp, "cannot sync", e))?;
+        self.checkpointed = true;
+        let entry = |e: &BlockEntry| (e.offset, e.len, e.crc);
+        Ok(WriterState {
+            opts: (
+                self.opts.wdl_block_positions,
+                self.opts.distance_block_positions,
+                self.opts.zstd_level,
+            ),
+            offset: self.offset,
+            wdl: self.wdl.clone(),
+            dist: self.dist.clone(),
+            wdl_blocks: self.wdl_blocks.iter().map(entry).collect(),
+            dist_blocks: self.dist_blocks.iter().map(entry).collect(),
+            positions: self.positions,
+            counts: (self.wins, self.draws, self.losses),
+            longest: (self.longest_win, self.longest_loss),
+        })
+    }
+
+    /// Open the handle [`TableWriter::read_codes`] reads through (once).
+    pub fn open_reader(&mut self) -> Result<(), TableError> {
+        if self.reader.is_none() {
+            let f =
+                File::open(&self.tmp).map_err(|e| TableError::io(&self.tmp, "cannot open", e))?;
+            self.reader = Some(f);
+        }
+        Ok(())
+    }
+
+    /// The value codes of stream positions `first..first + count`, read
+    /// back from the blocks written (checksums checked) and the blocks
+    /// being filled. Needs [`TableWriter::open_reader`] once and
+    /// [`TableWriter::sync`] after the last push.
+    pub fn read_codes(&self, first: u64, count: u64) -> Result<Vec<u16>, TableError> {
+        let err = |why: &str| TableError::new(&self.path, Problem::CannotWrite(why.to_string()));
+        let Some(reader) = &self.reader else {
+            return Err(err("read back before open_reader"));
+        };
+        if self.unsynced || !self.pending.is_empty() {
+            return Err(err("read back before sync"));
+        }
+        if first + count > self.positions {
+            return Err(err("read back past the positions pushed"));
+        }
+        let mut out = Vec::with_capacity(count as usize);
+        let (bw, bd) = (
+            self.opts.wdl_block_positions as u64,
+            self.opts.distance_block_positions as u64,
+        );
+        let read = |stream: Stream, number: u64, e: &BlockEntry| -> Result<Vec<u8>, TableError> {
+            let mut bytes = vec![0; e.len as usize];
+            reader
+                .read_exact_at(&mut bytes, e.offset)
+                .map_err(|x| TableError::io(&self.tmp, "cannot read", x))?;
+            if format::block_crc(FORMAT_VERSION, stream, number, &bytes) != e.crc {
+                return Err(TableError::new(
+                    &self.tmp,
+                    Problem::BlockChecksum {
+                        stream,
+                        block: number,
+                    },
+                ));
+            }
+            zstd::bulk::decompress(&bytes, 1 + 2 * bd.max(bw) as usize)
+                .map_err(|x| TableError::io(&self.tmp, "cannot decompress", x))
+        };
+        // WDL fields, one per position.
+        let mut p = first;
+        while p < first + count {
+            let b = p / bw;
+            let end = ((b + 1) * bw).min(first + count);
+            if let Some(e) = self.wdl_blocks.get(b as usize) {
+                let raw = read(Stream::Wdl, b, e)?;
+                out.extend((p..end).map(|q| format::wdl_at(&raw, (q - b * bw) as usize) as u16));
+            } else {
+                out.extend((p..end).map(|q| self.wdl[(q - b * bw) as usize] as u16));
+            }
+            p = end;
+        }
+        // Distances, folded into codes.
+        let mut p = first;
+        while p < first + count {
+            let b = p / bd;
+            let end = ((b + 1) * bd).min(first + count);
+            let decoded;
+            let d: &[u16] = if let Some(e) = self.dist_blocks.get(b as usize) {
+                let raw = read(Stream::Distance, b, e)?;
+                // Blocks are written full until the file is finished.
+                decoded = format::decode_distances(&raw, bd as usize).map_err(|why| err(&why))?;
+                &decoded
+            } else {
+                &self.dist
+            };
+            for q in p..end {
+                let i = (q - first) as usize;
+                let code = format::code_of(out[i] as u8, d[(q - b * bd) as usize])
+                    .ok_or_else(|| err("read back a WDL field and distance that disagree"))?;
+                out[i] = code;
+            }
+            p = end;
+        }
+        Ok(out)
+    }
+
+    /// Bytes the writer holds in memory for the index (directory and block
+    /// tables), which grow with the file.
+    pub fn index_bytes(&self) -> u64 {
+        (self.dir.capacity() * std::mem::size_of::<DirEntry>()
+            + (self.wdl_blocks.capacity() + self.dist_blocks.capacity())
+                * std::mem::size_of::<BlockEntry>()) as u64
     }
 
     /// Write the last blocks, the index and the preamble, sync the file and
@@ -497,9 +815,16 @@ fn compress(raw: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
     })
 }
 
+/// `<file>.tmp`: where a table is written before it is complete.
+pub fn temporary_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    path.with_file_name(name)
+}
+
 impl Drop for TableWriter {
     fn drop(&mut self) {
-        if !self.done {
+        if !self.done && !self.checkpointed {
             self.file = None;
             let _ = fs::remove_file(&self.tmp);
         }

@@ -1,0 +1,195 @@
+//! Checkpoints of a table file being built: what lets a build killed at
+//! any instant go on from its last checkpoint instead of from zero.
+//!
+//! A checkpoint lies beside the temporary file it refers to, as
+//! `<n>o<k>s.atb.ckpt`. It holds the build's identity (variant, material,
+//! a fingerprint of the exact list of tiers, write options), how many of
+//! the tiers were done, and the writer's state at that point
+//! ([`WriterState`]). It is written only after the temporary file's bytes
+//! up to that point are durable, under a temporary name, synced and renamed
+//! (so it is either the old or the new one, never half of one).
+//!
+//! # File layout (version 1)
+//!
+//! | bytes | field |
+//! |------:|-------|
+//! | 8 | magic: the ASCII bytes `ASALTOCK` |
+//! | 4 | checkpoint version, `1` (little-endian) |
+//! | .. | the [`Checkpoint`] fields, bincode 2, fixed-width little-endian integers |
+//! | 4 | CRC-32 (as in the table format) of every byte before it |
+//!
+//! A checkpoint that fails any of these checks, or that describes another
+//! build, is discarded (the build says so in one line) and never trusted:
+//! the build then starts the file again.
+
+use crate::index::TierKey;
+use crate::rules::Variant;
+use crate::table::WriterState;
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The magic bytes of a checkpoint file.
+const MAGIC: [u8; 8] = *b"ASALTOCK";
+/// The checkpoint format version this build reads and writes.
+const VERSION: u32 = 1;
+
+fn config() -> impl bincode::config::Config {
+    bincode::config::standard().with_fixed_int_encoding()
+}
+
+/// What a checkpoint says about the build it belongs to.
+#[derive(Clone, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
+pub struct Identity {
+    /// The variant, as its four switch names (`soldiers=..,capture=..`).
+    pub variant: String,
+    /// Officers.
+    pub n: u8,
+    /// Soldiers.
+    pub k: u8,
+    /// Tiers in the file and their positions.
+    pub tiers: u64,
+    /// Positions in the file.
+    pub positions: u64,
+    /// CRC-32 of the tiers' `outside` masks in solving order.
+    pub fingerprint: u32,
+    /// Whether the file holds win/draw/loss only.
+    pub wdl_only: bool,
+}
+
+impl Identity {
+    /// The identity of a build of `tiers` (in solving order).
+    pub fn of(variant: &Variant, n: u8, k: u8, tiers: &[TierKey], wdl_only: bool) -> Identity {
+        let mut h = crc32fast::Hasher::new();
+        for t in tiers {
+            h.update(&t.outside.to_le_bytes());
+        }
+        Identity {
+            variant: variant.to_string(),
+            n,
+            k,
+            tiers: tiers.len() as u64,
+            positions: tiers.iter().map(|t| t.size()).sum(),
+            fingerprint: h.finalize(),
+            wdl_only,
+        }
+    }
+}
+
+/// A checkpoint: the build, how far it got, and the writer's state.
+#[derive(Clone, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
+pub struct Checkpoint {
+    /// The build.
+    pub identity: Identity,
+    /// Tiers done, a prefix of the build's list.
+    pub done: u64,
+    /// The writer after the last of them.
+    pub writer: WriterState,
+}
+
+/// Why a checkpoint was not used.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    /// Reading or writing failed.
+    #[error("{}: {op}: {error}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What was being done.
+        op: &'static str,
+        /// The system's error.
+        error: std::io::Error,
+    },
+    /// The file is not a sound checkpoint of this version.
+    #[error("{}: {why}", path.display())]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+/// `<table>.ckpt`: the checkpoint of the table at `table`.
+pub fn path_for(table: &Path) -> PathBuf {
+    let mut name = table.file_name().unwrap_or_default().to_os_string();
+    name.push(".ckpt");
+    table.with_file_name(name)
+}
+
+impl Checkpoint {
+    /// The checkpoint at `path`: `Ok(None)` when there is none, an error
+    /// when it is unreadable or damaged.
+    pub fn load(path: &Path) -> Result<Option<Checkpoint>, CheckpointError> {
+        let bytes = match fs::read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => {
+                return Err(CheckpointError::Io {
+                    path: path.into(),
+                    op: "cannot read",
+                    error,
+                });
+            }
+        };
+        let damaged = |why: &str| CheckpointError::Damaged {
+            path: path.into(),
+            why: why.to_string(),
+        };
+        if bytes.len() < 16 || bytes[..8] != MAGIC {
+            return Err(damaged("not a checkpoint file"));
+        }
+        let (body, crc) = bytes.split_at(bytes.len() - 4);
+        if crc32fast::hash(body).to_le_bytes() != crc {
+            return Err(damaged("fails its checksum (damaged)"));
+        }
+        let version = u32::from_le_bytes([body[8], body[9], body[10], body[11]]);
+        if version != VERSION {
+            return Err(damaged(&format!(
+                "checkpoint version {version}, this build reads {VERSION}"
+            )));
+        }
+        let (c, used): (Checkpoint, usize) = bincode::decode_from_slice(&body[12..], config())
+            .map_err(|e| damaged(&format!("does not decode ({e})")))?;
+        if used != body.len() - 12 {
+            return Err(damaged("has trailing bytes"));
+        }
+        Ok(Some(c))
+    }
+
+    /// Write the checkpoint at `path` atomically: a temporary file, synced,
+    /// renamed over the old one, the folder synced.
+    pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
+        let io = |op| {
+            move |error| CheckpointError::Io {
+                path: path.into(),
+                op,
+                error,
+            }
+        };
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bincode::encode_into_std_write(self, &mut bytes, config()).map_err(|e| {
+            CheckpointError::Damaged {
+                path: path.into(),
+                why: format!("cannot encode ({e})"),
+            }
+        })?;
+        let crc = crc32fast::hash(&bytes);
+        bytes.extend_from_slice(&crc.to_le_bytes());
+        let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
+        tmp_name.push(".tmp");
+        let tmp = path.with_file_name(tmp_name);
+        let mut f = File::create(&tmp).map_err(io("cannot create"))?;
+        f.write_all(&bytes).map_err(io("cannot write"))?;
+        f.sync_all().map_err(io("cannot sync"))?;
+        drop(f);
+        fs::rename(&tmp, path).map_err(io("cannot rename"))?;
+        if let Some(parent) = path.parent() {
+            if let Ok(d) = File::open(parent) {
+                let _ = d.sync_all();
+            }
+        }
+        Ok(())
+    }
+}

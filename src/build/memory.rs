@@ -1,0 +1,112 @@
+//! What a build may use and what it used: the memory budget's default and
+//! parts, and the peak memory of each file, measured while it builds.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Bytes a build needs whatever its window holds: the lower tables'
+/// decoded-tier cache (256 MiB), the window's read-back cache (32 MiB),
+/// the values of one chunk of tiers being solved and handed to the writer
+/// (2 x 128 MiB), the solver's per-thread scratch and the allocator's
+/// slack (256 MiB).
+pub const FIXED_BYTES: u64 = (256 + 32 + 256 + 256) << 20;
+
+/// The smallest window a build accepts (64 MiB): below it, nearly every
+/// read of the file's own tiers goes to disk.
+pub const MIN_WINDOW_BYTES: u64 = 64 << 20;
+
+/// The default budget: 60 % of the machine's memory (Linux: `MemTotal` of
+/// `/proc/meminfo`), or 8 GiB where that cannot be read.
+pub fn default_budget() -> u64 {
+    meminfo("MemTotal:").map_or(8 << 30, |total| total / 10 * 6)
+}
+
+/// A field of `/proc/meminfo`, in bytes.
+fn meminfo(field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with(field))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// A field of `/proc/self/status` (`VmHWM:`, `RssAnon:`), in bytes.
+fn status(field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find(|l| l.starts_with(field))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Peak resident memory of this process in bytes (Linux `VmHWM`: mapped
+/// table pages included; `None` elsewhere).
+pub fn peak_rss_bytes() -> Option<u64> {
+    status("VmHWM:")
+}
+
+/// The peak memory of one stretch of a build (one file), sampled every
+/// 200 ms by a thread: anonymous memory (`RssAnon`: what the budget
+/// bounds) and resident memory with mapped tables (`VmRSS`).
+pub struct Watch {
+    stop: Arc<AtomicBool>,
+    anon: Arc<AtomicU64>,
+    rss: Arc<AtomicU64>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Watch {
+    /// Start watching.
+    pub fn start() -> Watch {
+        let stop = Arc::new(AtomicBool::new(false));
+        let anon = Arc::new(AtomicU64::new(0));
+        let rss = Arc::new(AtomicU64::new(0));
+        let sample = {
+            let (anon, rss) = (anon.clone(), rss.clone());
+            move || {
+                anon.fetch_max(status("RssAnon:").unwrap_or(0), Ordering::Relaxed);
+                rss.fetch_max(status("VmRSS:").unwrap_or(0), Ordering::Relaxed);
+            }
+        };
+        sample();
+        let thread = {
+            let stop = stop.clone();
+            std::thread::Builder::new()
+                .name("memory-watch".into())
+                .spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        std::thread::sleep(Duration::from_millis(200));
+                        sample();
+                    }
+                })
+                .ok()
+        };
+        Watch {
+            stop,
+            anon,
+            rss,
+            thread,
+        }
+    }
+
+    /// Stop; the peaks `(anonymous, resident)` in bytes (0 where the
+    /// system does not tell).
+    pub fn finish(mut self) -> (u64, u64) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        self.anon
+            .fetch_max(status("RssAnon:").unwrap_or(0), Ordering::Relaxed);
+        (
+            self.anon.load(Ordering::Relaxed),
+            self.rss.load(Ordering::Relaxed),
+        )
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,454 @@
+//! Building table files: the build manager. It decides which files and
+//! in which order (skipping those already built), drives the solver
+//! ([`crate::solve`], a pure "solve these tiers given a store" worker) one
+//! chunk of a level at a time, hands the values to the table writer
+//! ([`crate::table`]), keeps the window of the file's own tiers that later
+//! levels read ([`window`]) within a memory budget ([`memory`]), and writes
+//! checkpoints ([`checkpoint`]) so that a build killed at any instant
+//! resumes inside the file it was writing.
+//!
+//! Files are built in the order `k = 9, 10, ..` and, for each `k`, one
+//! officer before two. Inside a file, tiers are solved level by level
+//! (`P(S)` ascending), each level in chunks of at most
+//! [`crate::solve::CHUNK_POSITIONS`] positions; after each chunk the
+//! writer is synced, so every tier done can be read back from the file,
+//! and a checkpoint is written when [`BuildOptions::checkpoint_secs`] have
+//! passed since the last. Lower files are read back through [`TableSet`].
+//! The bytes of a file depend on its tiers and the write options only: not
+//! on the threads, the memory budget, the checkpoints or the interruptions.
+
+pub mod checkpoint;
+pub mod memory;
+pub mod window;
+
+pub use memory::peak_rss_bytes;
+
+use crate::index::{self, TierKey};
+use crate::rules::Variant;
+use crate::solve::{CHUNK_POSITIONS, Layered, Progress, SolveError, Solver};
+use crate::table::{
+    Table, TableInfo, TableSet, TableWriter, WriteOptions, table_path, temporary_path,
+};
+use checkpoint::{Checkpoint, Identity};
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::RwLock;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
+use window::FileSoFar;
+
+/// What went wrong in a build.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// Solving failed (a lower table missing or unreadable).
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// Writing or reading a table failed.
+    #[error(transparent)]
+    Table(#[from] crate::table::TableError),
+    /// Bad request.
+    #[error("{0}")]
+    Request(String),
+    /// The memory budget cannot hold what a build needs.
+    #[error(
+        "a memory budget of {budget} bytes is too small: this file needs {needed} bytes besides its window (at least {} MiB); give more with --memory",
+        memory::MIN_WINDOW_BYTES >> 20
+    )]
+    Budget {
+        /// The budget given.
+        budget: u64,
+        /// What the build needs besides the window.
+        needed: u64,
+    },
+    /// A checkpoint could not be written.
+    #[error(transparent)]
+    Checkpoint(#[from] checkpoint::CheckpointError),
+    /// The observer asked the build to stop (after a checkpoint).
+    #[error("stopped after a checkpoint; run the same build again to resume")]
+    Stopped,
+}
+
+/// How a build runs. The files written do not depend on any of it but
+/// [`BuildOptions::write`].
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Worker threads (1 = serial, 0 = one per core).
+    pub threads: usize,
+    /// Memory budget in bytes for what the build allocates (anonymous
+    /// memory; the mapped lower tables are the page cache's). Default:
+    /// [`memory::default_budget`].
+    pub memory_bytes: u64,
+    /// Cap on the window's share of the budget (`None`: all that the
+    /// budget leaves; experiments and tests use small caps to force reads
+    /// from disk).
+    pub window_bytes: Option<u64>,
+    /// Seconds between checkpoints (0: after every chunk).
+    pub checkpoint_secs: u64,
+    /// Block sizes and compression level of the files.
+    pub write: WriteOptions,
+}
+
+impl Default for BuildOptions {
+    fn default() -> BuildOptions {
+        BuildOptions {
+            threads: 0,
+            memory_bytes: memory::default_budget(),
+            window_bytes: None,
+            checkpoint_secs: 300,
+            write: WriteOptions::default(),
+        }
+    }
+}
+
+impl BuildOptions {
+    /// The defaults with `threads` worker threads.
+    pub fn threads(threads: usize) -> BuildOptions {
+        BuildOptions {
+            threads,
+            ..BuildOptions::default()
+        }
+    }
+}
+
+/// One table file of a build.
+#[derive(Clone, Debug)]
+pub struct FileReport {
+    /// Officers.
+    pub n: u8,
+    /// Soldiers.
+    pub k: u8,
+    /// The file's header information.
+    pub info: TableInfo,
+    /// Seconds spent building it (0 when skipped).
+    pub seconds: f64,
+    /// Whether a valid file was already there.
+    pub skipped: bool,
+    /// The most bytes of value codes the window of solved tiers held (0
+    /// when skipped): the part of a build's memory that grows with `k`.
+    pub window_peak_bytes: u64,
+    /// The window's budget (0 when skipped).
+    pub window_budget_bytes: u64,
+    /// Positions taken from a checkpoint instead of solved (0 on a fresh
+    /// build).
+    pub resumed_positions: u64,
+    /// Checkpoints written.
+    pub checkpoints: u64,
+    /// Peak anonymous memory of the process while this file was built
+    /// (sampled; what the budget bounds; 0 when skipped or unknown).
+    pub peak_anon_bytes: u64,
+    /// Peak resident memory while this file was built, mapped tables
+    /// included (sampled; 0 when skipped or unknown).
+    pub peak_rss_bytes: u64,
+}
+
+/// Callbacks for progress display; every method has an empty default.
+pub trait BuildObserver: Send + Sync {
+    /// A file starts building.
+    fn file_start(&self, _n: u8, _k: u8, _tiers: usize, _positions: u64) {}
+    /// A tier of the current file was solved.
+    fn progress(&self, _p: &Progress) {}
+    /// A file is done (built or skipped).
+    fn file_done(&self, _report: &FileReport) {}
+    /// Something the user should know (a checkpoint taken up or discarded).
+    fn note(&self, _message: &str) {}
+    /// A checkpoint was written with `positions` of the file done; return
+    /// `false` to stop the build there ([`BuildError::Stopped`]).
+    fn checkpoint(&self, _positions: u64) -> bool {
+        true
+    }
+}
+
+/// An observer that ignores everything.
+pub struct Quiet;
+impl BuildObserver for Quiet {}
+
+/// The files `(n, k)` of a build up to `k_max` soldiers, in build order.
+pub fn plan(k_min: u8, k_max: u8) -> Vec<(u8, u8)> {
+    (k_min..=k_max).flat_map(|k| [(1, k), (2, k)]).collect()
+}
+
+/// How many levels below the current one a tier's soldier steps can reach:
+/// the largest drop of `P` over one soldier step.
+pub fn window_levels(variant: &Variant) -> u32 {
+    let p = variant.progress();
+    let table = variant.soldier_moves();
+    crate::board::points(crate::board::OUTSIDE)
+        .flat_map(|s| crate::board::points(table[s.index()]).map(move |t| (s, t)))
+        .map(|(s, t)| (p[s.index()] - p[t.index()]) as u32)
+        .max()
+        .unwrap_or(1)
+}
+
+/// The valid table already at the place of `(variant, n, k)`, if any.
+fn existing_table(dir: &Path, variant: &Variant, n: u8, k: u8) -> Option<Table> {
+    let t = Table::open(&table_path(dir, variant, n, k)).ok()?;
+    let i = t.info();
+    (i.variant == *variant && i.n == n && i.k == k).then_some(t)
+}
+
+/// Build every table of `variant` with `k_min..=k_max` soldiers under `dir`,
+/// complete (every tier), skipping files already complete.
+pub fn build(
+    dir: &Path,
+    variant: &Variant,
+    k_min: u8,
+    k_max: u8,
+    opts: &BuildOptions,
+    observer: &dyn BuildObserver,
+) -> Result<Vec<FileReport>, BuildError> {
+    if k_min < 9 || k_max > 24 || k_min > k_max {
+        return Err(BuildError::Request(format!(
+            "soldiers must be a range within 9..=24, not {k_min}..={k_max}"
+        )));
+    }
+    let mut reports = Vec::new();
+    for (n, k) in plan(k_min, k_max) {
+        let tiers = index::all_tiers(n, k, variant);
+        reports.push(build_file(dir, variant, n, k, tiers, opts, observer)?);
+    }
+    Ok(reports)
+}
+
+/// Build files holding (at least) the given tiers, e.g. the closure of one
+/// position ([`index::closure`], which is closed under moves as every such
+/// set must be). Tiers already in a file are kept.
+pub fn build_tiers(
+    dir: &Path,
+    variant: &Variant,
+    tiers: &[TierKey],
+    opts: &BuildOptions,
+    observer: &dyn BuildObserver,
+) -> Result<Vec<FileReport>, BuildError> {
+    let mut files: Vec<(u8, u8)> = tiers.iter().map(|t| (t.n, t.k)).collect();
+    files.sort_by_key(|&(n, k)| (k, n));
+    files.dedup();
+    let mut reports = Vec::new();
+    for (n, k) in files {
+        let mine: Vec<TierKey> = tiers
+            .iter()
+            .filter(|t| (t.n, t.k) == (n, k))
+            .map(|t| t.canonical())
+            .collect();
+        reports.push(build_file(dir, variant, n, k, mine, opts, observer)?);
+    }
+    Ok(reports)
+}
+
+/// Build the file `(n, k)` holding `tiers` (and any tiers the valid file
+/// already there holds); skipped when that file already holds them all.
+/// Lower files must hold every tier these tiers reach. A checkpoint of the
+/// same build left by an interrupted run is taken up; one of another
+/// build, or damaged, is discarded with a note.
+pub fn build_file(
+    dir: &Path,
+    variant: &Variant,
+    n: u8,
+    k: u8,
+    tiers: Vec<TierKey>,
+    opts: &BuildOptions,
+    observer: &dyn BuildObserver,
+) -> Result<FileReport, BuildError> {
+    let start = Instant::now();
+    let path = table_path(dir, variant, n, k);
+    let ckpt_path = checkpoint::path_for(&path);
+    let mut tiers = tiers;
+    if let Some(t) = existing_table(dir, variant, n, k) {
+        let have: HashSet<TierKey> = t.tier_keys()?.into_iter().collect();
+        if tiers.iter().all(|t| have.contains(t)) {
+            // A checkpoint left between the rename and its removal.
+            let _ = std::fs::remove_file(&ckpt_path);
+            let r = FileReport {
+                n,
+                k,
+                info: t.info().clone(),
+                seconds: 0.0,
+                skipped: true,
+                window_peak_bytes: 0,
+                window_budget_bytes: 0,
+                resumed_positions: 0,
+                checkpoints: 0,
+                peak_anon_bytes: 0,
+                peak_rss_bytes: 0,
+            };
+            observer.file_done(&r);
+            return Ok(r);
+        }
+        tiers.extend(have);
+    }
+    tiers.sort_by_key(|t| (t.level(variant), *t));
+    tiers.dedup();
+    let positions: u64 = tiers.iter().map(|t| t.size()).sum();
+    let firsts: Vec<u64> = tiers
+        .iter()
+        .scan(0, |first, t| {
+            let f = *first;
+            *first += t.size();
+            Some(f)
+        })
+        .collect();
+    let identity = Identity::of(variant, n, k, &tiers, false);
+
+    // Memory: what the build needs besides the window, then the window.
+    let index_estimate = tiers.len() as u64 * 48
+        + positions / opts.write.wdl_block_positions as u64 * 16
+        + positions / opts.write.distance_block_positions as u64 * 16;
+    let needed = memory::FIXED_BYTES + index_estimate;
+    let room = opts.memory_bytes.saturating_sub(needed);
+    if room < memory::MIN_WINDOW_BYTES {
+        return Err(BuildError::Budget {
+            budget: opts.memory_bytes,
+            needed,
+        });
+    }
+    let budget = opts.window_bytes.map_or(room, |w| w.min(room));
+
+    let watch = memory::Watch::start();
+    let (writer, done) = resume_or_create(dir, variant, n, k, &tiers, &identity, opts, observer)?;
+    let resumed_positions = firsts.get(done).copied().unwrap_or(positions);
+    observer.file_start(n, k, tiers.len(), positions);
+    let writer = RwLock::new(writer);
+    writer
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .open_reader()?;
+    let window = FileSoFar::new(variant, &tiers, &firsts, done, &writer, budget);
+    let tables = TableSet::open(dir, variant);
+    // The file's own tiers from the window, lower files from disk.
+    let store = Layered(&window, &tables);
+    let keep = window_levels(variant);
+    let solver = Solver::new(*variant).threads(opts.threads);
+    let pool = solver.pool()?;
+    let mut window_peak = 0;
+    let mut checkpoints = 0;
+    let mut last_checkpoint = Instant::now();
+    let done_positions = AtomicU64::new(resumed_positions);
+    let done_tiers = AtomicUsize::new(done);
+    let on_tier = |key: &TierKey| {
+        let p = done_positions.fetch_add(key.size(), Ordering::Relaxed) + key.size();
+        let t = done_tiers.fetch_add(1, Ordering::Relaxed) + 1;
+        observer.progress(&Progress {
+            tiers_done: t,
+            tiers_total: tiers.len(),
+            positions_done: p,
+            positions_total: positions,
+        });
+    };
+    let mut next = done;
+    let mut level = tiers.get(done).map(|t| t.progress(variant));
+    for chunk in crate::solve::chunks(&tiers[done..], variant, CHUNK_POSITIONS) {
+        let chunk_level = chunk[0].progress(variant);
+        if level != Some(chunk_level) {
+            // A new level: the tiers no level from here on reads go.
+            window.forget_below(chunk_level, keep);
+            level = Some(chunk_level);
+        }
+        pool.install(|| -> Result<(), BuildError> {
+            let values = solver.solve_chunk(chunk, &store, &on_tier)?;
+            let mut w = writer.write().unwrap_or_else(|e| e.into_inner());
+            for (key, codes) in chunk.iter().zip(&values) {
+                w.push_tier(key, codes)?;
+                window.add(key, codes);
+            }
+            // Compressing the last blocks uses the pool's threads.
+            w.sync()?;
+            Ok(())
+        })?;
+        next += chunk.len();
+        window.set_done(next);
+        window_peak = window_peak.max(window.bytes());
+        let due = last_checkpoint.elapsed().as_secs() >= opts.checkpoint_secs;
+        if due && next < tiers.len() {
+            let state = writer
+                .write()
+                .unwrap_or_else(|e| e.into_inner())
+                .checkpoint()?;
+            Checkpoint {
+                identity: identity.clone(),
+                done: next as u64,
+                writer: state,
+            }
+            .save(&ckpt_path)?;
+            checkpoints += 1;
+            last_checkpoint = Instant::now();
+            if !observer.checkpoint(firsts[next]) {
+                return Err(BuildError::Stopped);
+            }
+        }
+    }
+    drop(window);
+    let info = writer
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .finish()?;
+    // The file is complete: its checkpoint is of no more use.
+    let _ = std::fs::remove_file(&ckpt_path);
+    let (peak_anon, peak_rss) = watch.finish();
+    let r = FileReport {
+        n,
+        k,
+        info,
+        seconds: start.elapsed().as_secs_f64(),
+        skipped: false,
+        window_peak_bytes: window_peak,
+        window_budget_bytes: budget,
+        resumed_positions,
+        checkpoints,
+        peak_anon_bytes: peak_anon,
+        peak_rss_bytes: peak_rss,
+    };
+    observer.file_done(&r);
+    Ok(r)
+}
+
+/// The writer of the file and the number of tiers already done: taken up
+/// from the file's checkpoint when it is one of this build and sound,
+/// else a fresh one (saying why a checkpoint there was not used).
+#[allow(clippy::too_many_arguments)]
+fn resume_or_create(
+    dir: &Path,
+    variant: &Variant,
+    n: u8,
+    k: u8,
+    tiers: &[TierKey],
+    identity: &Identity,
+    opts: &BuildOptions,
+    observer: &dyn BuildObserver,
+) -> Result<(TableWriter, usize), BuildError> {
+    let path = table_path(dir, variant, n, k);
+    let ckpt_path = checkpoint::path_for(&path);
+    let discard = |why: String| {
+        observer.note(&format!(
+            "{}: checkpoint discarded ({why}); building the file from the start",
+            ckpt_path.display()
+        ));
+        let _ = std::fs::remove_file(&ckpt_path);
+    };
+    match Checkpoint::load(&ckpt_path) {
+        Ok(None) => {}
+        Err(e) => discard(e.to_string()),
+        Ok(Some(c)) if c.identity != *identity => {
+            discard("it belongs to another build of this file".into())
+        }
+        Ok(Some(c)) if c.done as usize > tiers.len() || c.done == 0 => {
+            discard("it counts more tiers than the build has".into())
+        }
+        Ok(Some(c)) => {
+            let done = c.done as usize;
+            let positions = c.writer.positions();
+            match TableWriter::resume(dir, variant, n, k, &opts.write, c.writer, &tiers[..done]) {
+                Ok(w) => {
+                    observer.note(&format!(
+                        "{}: resuming from its checkpoint, {positions} positions done",
+                        temporary_path(&path).display()
+                    ));
+                    return Ok((w, done));
+                }
+                Err(e) => discard(e.to_string()),
+            }
+        }
+    }
+    Ok((
+        TableWriter::create_with(dir, variant, n, k, &opts.write)?,
+        0,
+    ))
+}

@@ -1,0 +1,290 @@
+//! Builds that go on from a checkpoint inside a file: stopped (or killed
+//! with SIGKILL) after a checkpoint and run again, a build takes up the
+//! checkpoint and writes the same bytes as an uninterrupted build; a
+//! damaged, foreign or stale checkpoint is discarded with a note, never
+//! trusted; a window too small to hold anything (every read of the file's
+//! own tiers from disk) writes the same bytes; a budget too small to build
+//! is refused before anything is written.
+
+use asalto_tb::build::{self, BuildError, BuildObserver, BuildOptions, FileReport, Quiet};
+use asalto_tb::index::TierKey;
+use asalto_tb::solve::Solver;
+use asalto_tb::table::{WriteOptions, table_path, temporary_path};
+use asalto_tb::{Position, Variant};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A closure of 1.6 million positions in 100 tiers over 1o9s, 2o9s, 1o10s
+/// and 2o10s; its last file (2o10s) has several levels, so several
+/// checkpoints when they are taken after every chunk.
+const POS: &str = "SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s";
+
+fn tiers() -> Vec<TierKey> {
+    let p: Position = POS.parse().unwrap();
+    Solver::new(Variant::ASSAUT).closure_of(&p)
+}
+
+fn opts() -> BuildOptions {
+    BuildOptions {
+        checkpoint_secs: 0,
+        ..BuildOptions::threads(2)
+    }
+}
+
+fn last_file(dir: &Path) -> PathBuf {
+    table_path(dir, &Variant::ASSAUT, 2, 10)
+}
+
+/// Counts checkpoints of the last file and stops the build at the
+/// `stop_at`-th; keeps the notes.
+struct StopAt {
+    stop_at: u64,
+    seen: AtomicU64,
+    notes: Mutex<Vec<String>>,
+    current: Mutex<(u8, u8)>,
+}
+
+impl StopAt {
+    fn new(stop_at: u64) -> StopAt {
+        StopAt {
+            stop_at,
+            seen: AtomicU64::new(0),
+            notes: Mutex::new(Vec::new()),
+            current: Mutex::new((0, 0)),
+        }
+    }
+}
+
+impl BuildObserver for StopAt {
+    fn file_start(&self, n: u8, k: u8, _: usize, _: u64) {
+        *self.current.lock().unwrap() = (n, k);
+    }
+    fn note(&self, message: &str) {
+        self.notes.lock().unwrap().push(message.to_string());
+    }
+    fn checkpoint(&self, _positions: u64) -> bool {
+        if *self.current.lock().unwrap() != (2, 10) {
+            return true;
+        }
+        self.seen.fetch_add(1, Ordering::Relaxed) + 1 < self.stop_at
+    }
+}
+
+/// A clean build of the closure, for comparison.
+fn clean() -> (tempfile::TempDir, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts(), &Quiet).unwrap();
+    let bytes = std::fs::read(last_file(dir.path())).unwrap();
+    (dir, bytes)
+}
+
+/// A build of the closure stopped at the second checkpoint of its last
+/// file: the temporary file and its checkpoint are left, no final file.
+fn stopped() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let stop = StopAt::new(2);
+    let r = build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts(), &stop);
+    assert!(matches!(r, Err(BuildError::Stopped)), "{:?}", r.err());
+    let last = last_file(dir.path());
+    assert!(!last.exists());
+    assert!(temporary_path(&last).exists());
+    assert!(build::checkpoint::path_for(&last).exists());
+    dir
+}
+
+fn last_report(reports: &[FileReport]) -> &FileReport {
+    let r = reports.last().unwrap();
+    assert_eq!((r.n, r.k), (2, 10));
+    r
+}
+
+#[test]
+fn a_stopped_build_resumes_from_its_checkpoint_and_writes_the_same_bytes() {
+    let (_clean_dir, want) = clean();
+    let dir = stopped();
+    let obs = StopAt::new(u64::MAX);
+    let reports =
+        build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts(), &obs).unwrap();
+    let r = last_report(&reports);
+    assert!(r.resumed_positions > 0, "nothing resumed");
+    assert!(r.resumed_positions < r.info.positions);
+    // The lower files were complete: skipped, not rebuilt.
+    assert!(reports[..reports.len() - 1].iter().all(|r| r.skipped));
+    let notes = obs.notes.lock().unwrap();
+    assert!(notes.iter().any(|n| n.contains("resuming")), "{notes:?}");
+    let last = last_file(dir.path());
+    assert_eq!(std::fs::read(&last).unwrap(), want);
+    // Nothing left beside the finished file.
+    assert!(!temporary_path(&last).exists());
+    assert!(!build::checkpoint::path_for(&last).exists());
+}
+
+#[test]
+fn a_damaged_checkpoint_is_discarded_with_a_note() {
+    let (_clean_dir, want) = clean();
+    let dir = stopped();
+    let ckpt = build::checkpoint::path_for(&last_file(dir.path()));
+    let mut bytes = std::fs::read(&ckpt).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x10;
+    std::fs::write(&ckpt, bytes).unwrap();
+    let obs = StopAt::new(u64::MAX);
+    let reports =
+        build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts(), &obs).unwrap();
+    assert_eq!(last_report(&reports).resumed_positions, 0);
+    let notes = obs.notes.lock().unwrap();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("discarded") && n.contains("checksum")),
+        "{notes:?}"
+    );
+    assert_eq!(std::fs::read(last_file(dir.path())).unwrap(), want);
+}
+
+#[test]
+fn a_checkpoint_whose_file_was_cut_short_is_discarded() {
+    let (_clean_dir, want) = clean();
+    let dir = stopped();
+    let tmp = temporary_path(&last_file(dir.path()));
+    let len = std::fs::metadata(&tmp).unwrap().len();
+    let f = std::fs::OpenOptions::new().write(true).open(&tmp).unwrap();
+    f.set_len(len / 2).unwrap();
+    drop(f);
+    let obs = StopAt::new(u64::MAX);
+    let reports =
+        build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts(), &obs).unwrap();
+    assert_eq!(last_report(&reports).resumed_positions, 0);
+    assert!(
+        obs.notes
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|n| n.contains("discarded"))
+    );
+    assert_eq!(std::fs::read(last_file(dir.path())).unwrap(), want);
+}
+
+#[test]
+fn a_checkpoint_of_another_build_is_discarded() {
+    let dir = stopped();
+    // Other block sizes: the checkpoint's blocks do not fit.
+    let other = BuildOptions {
+        write: WriteOptions {
+            wdl_block_positions: 1 << 12,
+            ..WriteOptions::default()
+        },
+        ..opts()
+    };
+    let obs = StopAt::new(u64::MAX);
+    let reports = build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &other, &obs).unwrap();
+    assert_eq!(last_report(&reports).resumed_positions, 0);
+    assert!(
+        obs.notes
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|n| n.contains("discarded") && n.contains("block sizes")),
+        "{:?}",
+        obs.notes.lock().unwrap()
+    );
+    // Another tier list for the same file: a foreign identity.
+    let dir = stopped();
+    let mut fewer = tiers();
+    let drop_one = fewer.iter().rposition(|t| (t.n, t.k) == (2, 10)).unwrap();
+    fewer.remove(drop_one);
+    let obs = StopAt::new(u64::MAX);
+    // The tier removed may be needed by no other: a complete closure is
+    // not required of build_tiers for its own file's last level.
+    let r = build::build_tiers(dir.path(), &Variant::ASSAUT, &fewer, &opts(), &obs);
+    let notes = obs.notes.lock().unwrap();
+    assert!(
+        notes.iter().any(|n| n.contains("another build")),
+        "{notes:?} {:?}",
+        r.err()
+    );
+}
+
+#[test]
+fn reading_every_own_tier_back_from_disk_writes_the_same_bytes() {
+    let (_clean_dir, want) = clean();
+    let dir = tempfile::tempdir().unwrap();
+    let opts = BuildOptions {
+        window_bytes: Some(0),
+        ..opts()
+    };
+    let reports =
+        build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts, &Quiet).unwrap();
+    assert!(reports.iter().all(|r| r.window_peak_bytes == 0));
+    assert_eq!(std::fs::read(last_file(dir.path())).unwrap(), want);
+}
+
+#[test]
+fn a_budget_too_small_is_refused_before_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = BuildOptions {
+        memory_bytes: 100 << 20,
+        ..opts()
+    };
+    let r = build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts, &Quiet);
+    let e = r.unwrap_err();
+    assert!(matches!(e, BuildError::Budget { .. }), "{e}");
+    assert!(e.to_string().contains("--memory"), "{e}");
+    assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
+}
+
+/// The binary killed with SIGKILL in the middle of the last file of a
+/// build (just after a checkpoint of it appears), then run again: the run
+/// reports `resumed_positions > 0` in its JSON and the files are the bytes
+/// of an uninterrupted build.
+#[test]
+fn a_build_killed_with_sigkill_resumes_and_writes_the_same_bytes() {
+    let bin = env!("CARGO_BIN_EXE_asalto");
+    // 13.5 million positions; its last file (2o10s) takes about a second.
+    let pos = "S1S/3/OSS1S1O/2SSS2/3S3/1S1/3 s";
+    let run = |dir: &Path| {
+        let mut c = std::process::Command::new(bin);
+        c.args(["build", "--for", pos, "--checkpoint-secs", "0", "--json"])
+            .arg("--tables")
+            .arg(dir)
+            .stderr(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped());
+        c
+    };
+    let clean = tempfile::tempdir().unwrap();
+    assert!(run(clean.path()).output().unwrap().status.success());
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = run(dir.path()).spawn().unwrap();
+    let ckpt = build::checkpoint::path_for(&last_file(dir.path()));
+    let start = std::time::Instant::now();
+    while !ckpt.exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the build ended before a checkpoint of its last file was seen"
+        );
+        assert!(start.elapsed().as_secs() < 120);
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(!last_file(dir.path()).exists(), "killed too late");
+
+    let out = run(dir.path()).output().unwrap();
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let files = json["builds"][0]["files"].as_array().unwrap();
+    let last = files.last().unwrap();
+    assert_eq!(last["file"], "2o10s");
+    assert!(last["resumed_positions"].as_u64().unwrap() > 0, "{last}");
+    for f in files {
+        let name = format!("{}.atb", f["file"].as_str().unwrap());
+        let path = |d: &Path| d.join("assaut").join(&name);
+        assert_eq!(
+            std::fs::read(path(dir.path())).unwrap(),
+            std::fs::read(path(clean.path())).unwrap(),
+            "{name}"
+        );
+    }
+}

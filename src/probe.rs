@@ -27,6 +27,11 @@ pub struct Analysis {
     pub over: Option<Side>,
     /// Every legal move, best first (ties in move-notation order).
     pub moves: Vec<MoveValue>,
+    /// Whether the distances are exact: `false` when a value came from a
+    /// WDL-only table; then only win/draw/loss is known (the plies of
+    /// [`Analysis::value`] and of the moves mean nothing but for a game
+    /// already over, and the moves are ordered by win/draw/loss alone).
+    pub distances: bool,
 }
 
 /// Huff rights only exist under `capture=huff`.
@@ -59,15 +64,20 @@ pub fn analyse(
         let value = look.value(&child)?.back();
         moves.push(MoveValue { mv, value });
     }
+    let distances = store.has_distances();
     moves.sort_by(|a, b| {
-        b.value
-            .cmp(&a.value)
-            .then_with(|| a.mv.to_string().cmp(&b.mv.to_string()))
+        let order = if distances {
+            b.value.cmp(&a.value)
+        } else {
+            crate::table::Wdl::from(b.value).cmp(&crate::table::Wdl::from(a.value))
+        };
+        order.then_with(|| a.mv.to_string().cmp(&b.mv.to_string()))
     });
     Ok(Analysis {
         position: *pos,
         value,
         over,
         moves,
+        distances,
     })
 }

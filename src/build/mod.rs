@@ -254,7 +254,26 @@ pub fn build_file(
     let mut tiers = tiers;
     if let Some(t) = existing_table(dir, variant, n, k) {
         let have: HashSet<TierKey> = t.tier_keys()?.into_iter().collect();
-        if tiers.iter().all(|t| have.contains(t)) {
+        let complete = tiers.iter().all(|t| have.contains(t));
+        // A file with distances serves a WDL-only build; never replace a
+        // file of one kind by one of the other without being told.
+        if t.info().wdl_only != opts.write.wdl_only && !(complete && opts.write.wdl_only) {
+            return Err(BuildError::Request(format!(
+                "{} is {}; remove it to build it {}",
+                path.display(),
+                if t.info().wdl_only {
+                    "WDL-only (no distances)"
+                } else {
+                    "a table with distances, missing tiers this build needs"
+                },
+                if opts.write.wdl_only {
+                    "WDL-only"
+                } else {
+                    "with distances"
+                }
+            )));
+        }
+        if complete {
             // A checkpoint left between the rename and its removal.
             let _ = std::fs::remove_file(&ckpt_path);
             let r = FileReport {
@@ -286,7 +305,7 @@ pub fn build_file(
             Some(f)
         })
         .collect();
-    let identity = Identity::of(variant, n, k, &tiers, false);
+    let identity = Identity::of(variant, n, k, &tiers, opts.write.wdl_only);
 
     // Memory: what the build needs besides the window, then the window.
     let index_estimate = tiers.len() as u64 * 48
@@ -311,8 +330,20 @@ pub fn build_file(
         .write()
         .unwrap_or_else(|e| e.into_inner())
         .open_reader()?;
-    let window = FileSoFar::new(variant, &tiers, &firsts, done, &writer, budget);
-    let tables = TableSet::open(dir, variant);
+    let window = FileSoFar::new(
+        variant,
+        &tiers,
+        &firsts,
+        done,
+        &writer,
+        budget,
+        opts.write.wdl_only,
+    );
+    let tables = if opts.write.wdl_only {
+        TableSet::open(dir, variant)
+    } else {
+        TableSet::open(dir, variant).requiring_distances()
+    };
     // The file's own tiers from the window, lower files from disk.
     let store = Layered(&window, &tables);
     let keep = window_levels(variant);

@@ -36,6 +36,8 @@ pub struct FileSoFar<'a> {
     budget: u64,
     /// Halves read back from the file.
     cache: TierCache,
+    /// The file is WDL-only: values read back carry no distance.
+    wdl_only: bool,
 }
 
 impl<'a> FileSoFar<'a> {
@@ -49,6 +51,7 @@ impl<'a> FileSoFar<'a> {
         done: usize,
         writer: &'a RwLock<TableWriter>,
         budget: u64,
+        wdl_only: bool,
     ) -> FileSoFar<'a> {
         FileSoFar {
             variant: *variant,
@@ -59,6 +62,7 @@ impl<'a> FileSoFar<'a> {
             memory: MemoryStore::compact(),
             budget,
             cache: TierCache::new(CACHE_VALUES),
+            wdl_only,
         }
     }
 
@@ -124,5 +128,9 @@ impl TierStore for FileSoFar<'_> {
             .into();
         self.cache.insert(*key, codes.clone());
         Ok(Some(codes))
+    }
+
+    fn has_distances(&self) -> bool {
+        !self.wdl_only
     }
 }

@@ -140,6 +140,11 @@ enum Command {
         /// every chunk of tiers).
         #[arg(long, value_name = "N", default_value_t = 300)]
         checkpoint_secs: u64,
+        /// Write win/draw/loss only, without distances (about a tenth of
+        /// the size; lower tables may be of either kind). Queries on such
+        /// tables say "win" or "loss" without plies.
+        #[arg(long)]
+        wdl_only: bool,
         /// Print the summary as JSON.
         #[arg(long)]
         json: bool,
@@ -359,6 +364,7 @@ fn dispatch(command: Command) -> Result<()> {
             threads,
             memory,
             checkpoint_secs,
+            wdl_only,
             json,
         } => {
             let (k_min, k_max) = soldier_range(&soldiers)?;
@@ -366,6 +372,10 @@ fn dispatch(command: Command) -> Result<()> {
                 threads,
                 memory_bytes: memory.unwrap_or_else(build::memory::default_budget),
                 checkpoint_secs,
+                write: asalto_tb::table::WriteOptions {
+                    wdl_only,
+                    ..Default::default()
+                },
                 ..build::BuildOptions::default()
             };
             let target = match &only_for {

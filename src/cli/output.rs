@@ -3,7 +3,7 @@
 use anyhow::Result;
 use asalto_tb::board;
 use asalto_tb::probe::Analysis;
-use asalto_tb::{Position, Side, Variant, rules};
+use asalto_tb::{Position, Side, Value, Variant, rules};
 use serde_json::{Value as Json, json};
 
 fn names(b: asalto_tb::Bitboard) -> Vec<&'static str> {
@@ -150,6 +150,22 @@ pub fn moves(pos: &Position, variant: &Variant, json: bool) {
 
 /// `asalto query` / `asalto solve`.
 pub fn analysis(a: &Analysis, variant: &Variant, json: bool) {
+    // Without distances (WDL-only tables), plies are known only for a game
+    // already over.
+    let plies = |v: Value, over: bool| -> Json {
+        if a.distances || over {
+            json!(v.plies())
+        } else {
+            Json::Null
+        }
+    };
+    let text = |v: Value, over: bool| -> String {
+        if a.distances || over {
+            v.to_string()
+        } else {
+            v.result().to_string()
+        }
+    };
     if json {
         let moves: Vec<Json> = a
             .moves
@@ -158,7 +174,7 @@ pub fn analysis(a: &Analysis, variant: &Variant, json: bool) {
                 json!({
                     "move": m.mv.to_string(),
                     "result": m.value.result(),
-                    "plies": m.value.plies(),
+                    "plies": plies(m.value, false),
                 })
             })
             .collect();
@@ -168,7 +184,8 @@ pub fn analysis(a: &Analysis, variant: &Variant, json: bool) {
                 "position": a.position.to_string(),
                 "variant": variant.to_string(),
                 "result": a.value.result(),
-                "plies": a.value.plies(),
+                "plies": plies(a.value, a.over.is_some()),
+                "distances": a.distances,
                 "moves": moves,
             })
         );
@@ -177,11 +194,20 @@ pub fn analysis(a: &Analysis, variant: &Variant, json: bool) {
     let side = a.position.side().name();
     match a.over {
         Some(w) => println!("{}: game over, {}", a.position, winner_text(w)),
-        None => println!("{}: {side} to move, {}", a.position, a.value),
+        None => println!(
+            "{}: {side} to move, {}{}",
+            a.position,
+            text(a.value, false),
+            if a.distances {
+                ""
+            } else {
+                " (WDL-only tables: distances unknown)"
+            }
+        ),
     }
     for m in &a.moves {
         let fault = if m.mv.is_fault() { "  (fault)" } else { "" };
-        println!("  {:<16} {}{fault}", m.mv.to_string(), m.value);
+        println!("  {:<16} {}{fault}", m.mv.to_string(), text(m.value, false));
     }
 }
 
@@ -355,6 +381,7 @@ pub fn info(dir: &std::path::Path, json: bool) {
                     "wdl_bits_per_position": i.wdl_bits_per_position(),
                     "bits_per_position": i.bits_per_position(),
                     "format_version": i.format_version, "tool_version": i.tool_version,
+                    "wdl_only": i.wdl_only,
                 }),
                 Err(e) => json!({"file": p.display().to_string(), "error": e.to_string()}),
             })
@@ -367,20 +394,29 @@ pub fn info(dir: &std::path::Path, json: bool) {
         return;
     }
     println!(
-        "{:<40} {:<12} {:>5} {:>14} {:>8} {:>12} {:>9} {:>8}",
-        "file", "variant", "mat.", "positions", "longest", "bytes", "bits/pos", "built by"
+        "{:<40} {:<12} {:>5} {:>14} {:>8} {:>12} {:>9} {:>9} {:>8}",
+        "file", "variant", "mat.", "positions", "longest", "bytes", "bits/pos", "kind", "built by"
     );
     for (p, r) in &list {
         match r {
             Ok(i) => println!(
-                "{:<40} {:<12} {:>5} {:>14} {:>8} {:>12} {:>9.3} {:>8}",
+                "{:<40} {:<12} {:>5} {:>14} {:>8} {:>12} {:>9.3} {:>9} {:>8}",
                 p.display().to_string(),
                 i.variant.to_string(),
                 format!("{}o{}s", i.n, i.k),
                 i.positions,
-                i.longest_win,
+                if i.wdl_only {
+                    "-".to_string()
+                } else {
+                    i.longest_win.to_string()
+                },
                 i.file_bytes,
                 i.bits_per_position(),
+                format!(
+                    "{}v{}",
+                    if i.wdl_only { "wdl " } else { "dtm " },
+                    i.format_version
+                ),
                 i.tool_version
             ),
             Err(e) => println!("{:<40} error: {e}", p.display().to_string()),

@@ -1,5 +1,5 @@
 //! `asalto repack`: rewrite table files with other block sizes or zstd
-//! level, or in the current format version, through
+//! level, without distances, or in the current format version, through
 //! [`asalto_tb::table::repack`]; prints what each file became.
 
 use super::{VARIANT_HELP, progress_bar, soldier_range};
@@ -32,6 +32,10 @@ pub struct RepackArgs {
     /// zstd compression level.
     #[arg(long, default_value_t = asalto_tb::table::WriteOptions::default().zstd_level)]
     level: i32,
+    /// Drop the distances: write win/draw/loss only (a fraction of the
+    /// size). A WDL-only table cannot be repacked with distances.
+    #[arg(long)]
+    wdl_only: bool,
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
@@ -50,6 +54,7 @@ pub fn run(args: RepackArgs) -> Result<()> {
         wdl_block_positions: args.wdl_block,
         distance_block_positions: args.distance_block,
         zstd_level: args.level,
+        wdl_only: args.wdl_only,
     };
     let mut done = Vec::new();
     for k in lo..=hi {
@@ -98,7 +103,7 @@ pub fn run(args: RepackArgs) -> Result<()> {
         println!(
             "{}",
             serde_json::json!({"variant": variant.to_string(), "wdl_block": opts.wdl_block_positions,
-                "distance_block": opts.distance_block_positions, "level": opts.zstd_level, "files": done})
+                "distance_block": opts.distance_block_positions, "level": opts.zstd_level, "wdl_only": opts.wdl_only, "files": done})
         );
     }
     Ok(())

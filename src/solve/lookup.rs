@@ -26,6 +26,14 @@ pub trait TierStore: Sync {
     fn code(&self, key: &TierKey, index: u32) -> Result<Option<u16>, SolveError> {
         Ok(self.tier(key)?.map(|t| t[index as usize]))
     }
+
+    /// Whether every value served so far carries its exact distance:
+    /// `false` once a value came from a WDL-only table, whose wins and
+    /// losses stand in [`crate::table::UNKNOWN_PLIES`] for the distance
+    /// (values solved on top of them are exact in win/draw/loss only).
+    fn has_distances(&self) -> bool {
+        true
+    }
 }
 
 /// Solved tiers held in memory.
@@ -202,6 +210,10 @@ impl TierStore for Layered<'_> {
             Some(c) => Ok(Some(c)),
             None => self.1.code(key, index),
         }
+    }
+
+    fn has_distances(&self) -> bool {
+        self.0.has_distances() && self.1.has_distances()
     }
 }
 

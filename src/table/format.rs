@@ -10,10 +10,10 @@ use std::fmt;
 pub const MAGIC: [u8; 8] = *b"ASALTOTB";
 
 /// The format version this build writes.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The format versions this build reads.
-pub const READ_VERSIONS: [u32; 2] = [1, 2];
+pub const READ_VERSIONS: [u32; 3] = [1, 2, 3];
 
 /// Length of the preamble.
 pub(crate) const PREAMBLE_LEN: usize = 40;
@@ -21,8 +21,16 @@ pub(crate) const PREAMBLE_LEN: usize = 40;
 /// Length of the fixed part of the header (before the tool version), by
 /// format version.
 pub(crate) const fn header_len(version: u32) -> usize {
-    if version == 1 { 80 } else { 96 }
+    match version {
+        1 => 80,
+        2 => 96,
+        _ => 100,
+    }
 }
+
+/// Header flag (version 3): the file holds win/draw/loss only, no
+/// distance stream.
+pub(crate) const FLAG_WDL_ONLY: u32 = 1;
 
 /// Bytes of the index's tables (directory and block tables) covered by one
 /// checksum of the chunk table (format version 2).
@@ -184,6 +192,8 @@ pub(crate) struct Header {
     /// version 1 reader sums the block table).
     pub wdl_bytes: u64,
     pub dist_bytes: u64,
+    /// Win/draw/loss only, no distances (version 3 flag).
+    pub wdl_only: bool,
     pub tool_version: String,
 }
 
@@ -264,15 +274,17 @@ impl Header {
         out.extend_from_slice(&self.dist_blocks.to_le_bytes());
         out.extend_from_slice(&self.wdl_bytes.to_le_bytes());
         out.extend_from_slice(&self.dist_bytes.to_le_bytes());
+        let flags = if self.wdl_only { FLAG_WDL_ONLY } else { 0 };
+        out.extend_from_slice(&flags.to_le_bytes());
         out.extend_from_slice(version);
     }
 
-    /// The length of the part of a version 2 index its preamble checksum
-    /// covers (header and chunk table), from the raw counts at the start of
-    /// `index`; `None` if they cannot describe this index (so the checksum
-    /// cannot hold).
-    pub fn head_len_v2(index: &[u8]) -> Option<usize> {
-        let fixed = header_len(2);
+    /// The length of the part of a version 2 or 3 index its preamble
+    /// checksum covers (header and chunk table), from the raw counts at the
+    /// start of `index`; `None` if they cannot describe this index (so the
+    /// checksum cannot hold).
+    pub fn head_len(index: &[u8], version: u32) -> Option<usize> {
+        let fixed = header_len(version);
         if index.len() < fixed {
             return None;
         }
@@ -319,8 +331,12 @@ impl Header {
             dist_blocks: u64_at(index, 72),
             wdl_bytes: if version >= 2 { u64_at(index, 80) } else { 0 },
             dist_bytes: if version >= 2 { u64_at(index, 88) } else { 0 },
+            wdl_only: version >= 3 && u32_at(index, 96) & FLAG_WDL_ONLY != 0,
             tool_version,
         };
+        if version >= 3 && u32_at(index, 96) & !FLAG_WDL_ONLY != 0 {
+            return Err(bad("unknown header flags"));
+        }
         if !(1..=2).contains(&h.n) || !(9..=24).contains(&h.k) {
             return Err(Problem::BadHeader(format!(
                 "impossible material: {} officers, {} soldiers",
@@ -335,9 +351,12 @@ impl Header {
         {
             return Err(bad("bad block size"));
         }
-        if h.wdl_blocks != block_count(h.positions, h.wdl_block)
-            || h.dist_blocks != block_count(h.positions, h.dist_block)
-        {
+        let dist_blocks = if h.wdl_only {
+            0
+        } else {
+            block_count(h.positions, h.dist_block)
+        };
+        if h.wdl_blocks != block_count(h.positions, h.wdl_block) || h.dist_blocks != dist_blocks {
             return Err(bad("block counts disagree with the number of positions"));
         }
         let total = h
@@ -418,6 +437,30 @@ pub(crate) fn wdl_bits(code: u16) -> u8 {
     if code == 0 { 0 } else { 2 - (code & 1) as u8 }
 }
 
+/// The 2-bit WDL field of a value code in a WDL-only table: as
+/// [`wdl_bits`], but 3 for a loss in 0 plies (the side to move has no move
+/// and loses), the one distance the rules themselves look at.
+#[inline]
+pub(crate) fn wdl_only_bits(code: u16) -> u8 {
+    if code == 2 { 3 } else { wdl_bits(code) }
+}
+
+/// The plies a WDL-only table stands in for every win and every loss but
+/// a loss in 0: their distance is not known.
+pub const UNKNOWN_PLIES: u16 = 1;
+
+/// The value code a WDL-only table reads back for a WDL field: a draw, a
+/// win or a loss in [`UNKNOWN_PLIES`], or a loss in 0 plies (field 3).
+#[inline]
+pub(crate) fn wdl_only_code(w: u8) -> u16 {
+    match w {
+        0 => 0,
+        1 => 2 * UNKNOWN_PLIES + 1,
+        2 => 2 * UNKNOWN_PLIES + 2,
+        _ => 2,
+    }
+}
+
 /// The distance of a value code.
 #[inline]
 pub(crate) fn distance(code: u16) -> u16 {
@@ -436,8 +479,9 @@ pub(crate) fn code_of(wdl: u8, d: u16) -> Option<u16> {
 }
 
 /// Whether a decompressed WDL block of `count` positions is well formed:
-/// the right length, no field equal to 3, unused bits zero.
-pub(crate) fn check_wdl_block(raw: &[u8], count: usize) -> Result<(), String> {
+/// the right length, no field equal to 3 (unless `wdl_only`), unused bits
+/// zero.
+pub(crate) fn check_wdl_block(raw: &[u8], count: usize, wdl_only: bool) -> Result<(), String> {
     if raw.len() != count.div_ceil(4) {
         return Err(format!(
             "decompresses to {} bytes instead of {}",
@@ -447,7 +491,7 @@ pub(crate) fn check_wdl_block(raw: &[u8], count: usize) -> Result<(), String> {
     }
     // An OR over the whole block (no early exit) so that it vectorises: a
     // probe decodes a block and this check was a quarter of its time.
-    if raw.iter().fold(0, |acc, &b| acc | (b & (b >> 1))) & 0x55 != 0 {
+    if !wdl_only && raw.iter().fold(0, |acc, &b| acc | (b & (b >> 1))) & 0x55 != 0 {
         return Err("holds an invalid WDL field".into());
     }
     if count % 4 != 0 {
@@ -556,6 +600,7 @@ mod tests {
                 dist_blocks: 3,
                 wdl_bytes: 40,
                 dist_bytes: 60,
+                wdl_only: false,
                 tool_version: "0.1.0".into(),
             };
             let mut b = Vec::new();
@@ -564,12 +609,48 @@ mod tests {
             assert_eq!(b.len(), head);
             // One chunk checksum, then five block entries.
             b.resize(b.len() + 4 + 5 * BLOCK_ENTRY_LEN, 0);
-            assert_eq!(Header::head_len_v2(&b), Some(head + 4));
+            assert_eq!(Header::head_len(&b, FORMAT_VERSION), Some(head + 4));
             let (g, len) = Header::decode(&b, FORMAT_VERSION).unwrap();
             assert_eq!(g, h);
             assert_eq!(len, head);
             b.pop();
             assert!(Header::decode(&b, FORMAT_VERSION).is_err());
+            // WDL-only: no distance blocks, and the flag round-trips.
+            let w = Header {
+                wdl_only: true,
+                dist_blocks: 0,
+                dist_bytes: 0,
+                ..h.clone()
+            };
+            let mut b = Vec::new();
+            w.encode(&mut b);
+            b.resize(b.len() + 4 + 2 * BLOCK_ENTRY_LEN, 0);
+            assert_eq!(Header::decode(&b, FORMAT_VERSION).unwrap().0, w);
+            // A WDL-only header that still counts distance blocks, and an
+            // unknown flag, are refused.
+            let mut b = Vec::new();
+            Header {
+                wdl_only: true,
+                ..h.clone()
+            }
+            .encode(&mut b);
+            b.resize(b.len() + 4 + 5 * BLOCK_ENTRY_LEN, 0);
+            assert!(Header::decode(&b, FORMAT_VERSION).is_err());
+            let mut b = Vec::new();
+            w.encode(&mut b);
+            b[97] = 1;
+            b.resize(b.len() + 4 + 2 * BLOCK_ENTRY_LEN, 0);
+            assert!(Header::decode(&b, FORMAT_VERSION).is_err());
+        }
+    }
+
+    #[test]
+    fn wdl_only_fields_keep_the_loss_in_0() {
+        for c in 0..=2000u16 {
+            let v = Value::from_code(c);
+            let back = Value::from_code(wdl_only_code(wdl_only_bits(c)));
+            assert_eq!(crate::table::Wdl::from(back), crate::table::Wdl::from(v));
+            assert_eq!(back == Value::Loss(0), v == Value::Loss(0), "{v:?}");
         }
     }
 

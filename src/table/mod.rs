@@ -5,7 +5,7 @@
 //! `k` soldiers, at `<tables>/<variant slug>/<n>o<k>s.atb` (for example
 //! `tables/assaut/2o9s.atb`, see [`table_path`]).
 //!
-//! # The file format, version 2
+//! # The file format, version 3
 //!
 //! This section is the specification; it is enough to write a reader in
 //! another language. The format is stable: any change to it raises the
@@ -37,7 +37,7 @@
 //! | offset | size | field |
 //! |-------:|-----:|-------|
 //! | 0  | 8 | magic: the ASCII bytes `ASALTOTB` |
-//! | 8  | 4 | format version: `2` |
+//! | 8  | 4 | format version: `3` |
 //! | 12 | 4 | reserved, `0` |
 //! | 16 | 8 | `index_offset`: where the index starts |
 //! | 24 | 8 | `index_len`: the index's length in bytes |
@@ -49,7 +49,7 @@
 //! then `index_offset >= 40` and `index_offset + index_len` must equal the
 //! file length (shorter: truncated file), then the head's checksum.
 //!
-//! ## Index: header (96 bytes, then the tool version)
+//! ## Index: header (100 bytes, then the tool version)
 //!
 //! | offset | size | field |
 //! |-------:|-----:|-------|
@@ -74,7 +74,8 @@
 //! | 72 | 8 | `Nd = ceil(P / Bd)`, number of distance blocks |
 //! | 80 | 8 | compressed bytes of the WDL stream (sum of its blocks' lengths) |
 //! | 88 | 8 | compressed bytes of the distance stream |
-//! | 96 | L | the version of `asalto-tb` that built the file (UTF-8) |
+//! | 96 | 4 | flags: bit 0 set for a *WDL-only* table (below); other bits 0 |
+//! | 100 | L | the version of `asalto-tb` that built the file (UTF-8) |
 //!
 //! Counts are over the stored positions only (canonical tiers, both sides
 //! to move); mirrored tiers are not stored.
@@ -86,7 +87,7 @@
 //! bytes (the last chunk holds the rest; an entry may straddle two
 //! chunks): `C = ceil((20 T + 16 (Nw + Nd)) / 4096)`. Checksum `c` is the
 //! CRC-32 of chunk `c`. The preamble's checksum covers the head, the first
-//! `head_len = 96 + L + 4 C` bytes of the index; the chunk checksums cover
+//! `head_len = 100 + L + 4 C` bytes of the index; the chunk checksums cover
 //! the tables. So a reader checks the head at open and a chunk when it first
 //! reads an entry in it: opening a file of millions of tiers and blocks
 //! reads a few hundred kilobytes, and a lookup checks the few chunks its
@@ -125,9 +126,25 @@
 //! block's checksum names the block, so an entry pointing at another
 //! block's bytes fails it.
 //!
+//! ## WDL-only tables
+//!
+//! A table with flag bit 0 holds win/draw/loss only: there is no distance
+//! stream (`Nd = 0`, its byte count 0; `Bd` is still a valid block size),
+//! the longest win and loss are 0, and the WDL field 3 means *a loss in 0
+//! plies* (the side to move has no move and loses: the one distance the
+//! rules themselves look at, when a huff leaves the soldiers stuck). A
+//! reader gives a loss in 0 for field 3 and wins and losses in
+//! [`UNKNOWN_PLIES`] for fields 1 and 2; their true distance is unknown.
+//!
+//! ## Version 2
+//!
+//! Version 2 files are still read. They differ from version 3 only in the
+//! header: 96 bytes, no flags (never WDL-only), the tool version at offset
+//! 96, so `head_len = 96 + L + 4 C`.
+//!
 //! ## Version 1
 //!
-//! Version 1 files are still read. They differ in three places: the
+//! Version 1 files are still read. They differ from version 2 in three places: the
 //! header is 80 bytes (no stream sizes; the tool version at offset 80);
 //! there is no chunk table (the directory follows the header) and the
 //! preamble's checksum covers the whole index, of length
@@ -180,7 +197,7 @@ mod repack;
 mod store;
 mod writer;
 
-pub use format::{FORMAT_VERSION, MAGIC, READ_VERSIONS, Stream};
+pub use format::{FORMAT_VERSION, MAGIC, READ_VERSIONS, Stream, UNKNOWN_PLIES};
 pub use reader::Table;
 pub use repack::repack;
 pub use store::{TableSet, list};
@@ -294,6 +311,10 @@ pub struct TableInfo {
     pub wdl_bytes: u64,
     /// Compressed bytes of the distance stream.
     pub distance_bytes: u64,
+    /// Win/draw/loss only: no distances (format version 3 on). Values
+    /// read from such a table are wins and losses in
+    /// [`UNKNOWN_PLIES`] (but a loss in 0 plies, which is exact).
+    pub wdl_only: bool,
     /// Bytes of the index (header, directory, block tables).
     pub index_bytes: u64,
     /// Size of the file.
@@ -327,6 +348,7 @@ impl TableInfo {
             distance_blocks: h.dist_blocks,
             wdl_bytes: h.wdl_bytes,
             distance_bytes: h.dist_bytes,
+            wdl_only: h.wdl_only,
             index_bytes,
             file_bytes,
         }
@@ -510,6 +532,11 @@ pub enum Problem {
     /// The writer cannot write a table like that.
     #[error("cannot write: {0}")]
     CannotWrite(String),
+    /// A table without distances where distances are needed.
+    #[error(
+        "holds win/draw/loss only; a build with distances needs lower tables with distances (build --wdl-only, or rebuild this table with distances)"
+    )]
+    NoDistances,
     /// The writer failed earlier and cannot go on.
     #[error("an earlier write failed; the table cannot be completed")]
     Poisoned,

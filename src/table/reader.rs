@@ -177,7 +177,7 @@ impl Table {
         // block tables) are checked chunk by chunk as they are read.
         let covered = match pre.version {
             1 => Some(index.len()),
-            _ => Header::head_len_v2(index),
+            v => Header::head_len(index, v),
         };
         if covered.is_none_or(|len| format::crc32(&index[..len]) != pre.index_crc) {
             return Err(Problem::HeaderChecksum("index header"));
@@ -436,7 +436,8 @@ impl Table {
         dctx: &mut Option<zstd::bulk::Decompressor<'static>>,
     ) -> Result<Arc<[u8]>, TableError> {
         let raw = self.decompress(Stream::Wdl, b, dctx)?;
-        format::check_wdl_block(&raw, self.block_positions(Stream::Wdl, b)).map_err(|detail| {
+        let count = self.block_positions(Stream::Wdl, b);
+        format::check_wdl_block(&raw, count, self.info.wdl_only).map_err(|detail| {
             self.err(Problem::BadBlock {
                 stream: Stream::Wdl,
                 block: b,
@@ -529,6 +530,22 @@ impl Table {
         };
         let (first, end) = (e.first, e.first + e.size as u64);
         let mut out = vec![0u16; e.size as usize];
+        if self.info.wdl_only {
+            let per = self.info.wdl_block_positions as u64;
+            let mut p = first;
+            while p < end {
+                let b = p / per;
+                let blk = self.wdl_block(b)?;
+                let start = (p - b * per) as usize;
+                let n = ((end - p) as usize).min(self.block_positions(Stream::Wdl, b) - start);
+                let o = (p - first) as usize;
+                for (j, c) in out[o..o + n].iter_mut().enumerate() {
+                    *c = format::wdl_only_code(format::wdl_at(&blk, start + j));
+                }
+                p += n as u64;
+            }
+            return Ok(Some(out.into()));
+        }
         // Distances first, then the WDL fields joined in.
         let per = self.info.distance_block_positions as u64;
         let mut p = first;
@@ -570,6 +587,9 @@ impl Table {
         if w == 0 {
             return Ok(Some(Value::Draw));
         }
+        if self.info.wdl_only {
+            return Ok(Some(Value::from_code(format::wdl_only_code(w))));
+        }
         Ok(Some(Value::from_code(self.code_at(p, w)?)))
     }
 
@@ -582,7 +602,7 @@ impl Table {
         Ok(Some(match self.wdl_at(p)? {
             0 => Wdl::Draw,
             1 => Wdl::Win,
-            _ => Wdl::Loss,
+            _ => Wdl::Loss, // 2, or 3 (a loss in 0) in a WDL-only table
         }))
     }
 
@@ -685,6 +705,12 @@ impl Table {
     pub fn verify_contents(&self) -> Result<(), TableError> {
         self.verify_checksums()?;
         let mut dctx = None;
+        if self.info.wdl_only {
+            for b in 0..self.info.wdl_blocks {
+                self.decode_wdl(b, &mut dctx)?;
+            }
+            return Ok(());
+        }
         let (bw, bd) = (
             self.info.wdl_block_positions as u64,
             self.info.distance_block_positions as u64,

@@ -3,7 +3,7 @@
 //! back and written again in the same stream order, so the values are the
 //! same bit for bit.
 
-use super::{Table, TableError, TableInfo, TableWriter, WriteOptions};
+use super::{Problem, Table, TableError, TableInfo, TableWriter, WriteOptions};
 use std::path::Path;
 
 /// Write `src`'s tiers again under `dir` (at its usual name there) with
@@ -18,6 +18,15 @@ pub fn repack(
     mut progress: impl FnMut(u64),
 ) -> Result<TableInfo, TableError> {
     let info = src.info();
+    if info.wdl_only && !opts.wdl_only {
+        return Err(TableError::new(
+            src.path(),
+            Problem::CannotWrite(
+                "a WDL-only table has no distances to write (repack it --wdl-only, or rebuild it)"
+                    .into(),
+            ),
+        ));
+    }
     let mut w = TableWriter::create_with(dir, &info.variant, info.n, info.k, opts)?;
     for key in src.tiers_in_stream_order()? {
         let codes = src

@@ -54,6 +54,10 @@ pub struct TableSet {
     /// Whole tiers decoded for [`TierStore::tier`], at most
     /// [`DECODED_BUDGET`] values.
     decoded: TierCache,
+    /// Refuse WDL-only tables (a build with distances reads this set).
+    require_distances: bool,
+    /// A WDL-only table was opened.
+    wdl_only_seen: std::sync::atomic::AtomicBool,
 }
 
 /// The most values [`TableSet`] keeps decoded: 2^27, 256 MiB.
@@ -68,7 +72,17 @@ impl TableSet {
             variant: *variant,
             open: RwLock::new(HashMap::new()),
             decoded: TierCache::new(DECODED_BUDGET),
+            require_distances: false,
+            wdl_only_seen: Default::default(),
         }
+    }
+
+    /// The same set, refusing WDL-only tables with
+    /// [`Problem::NoDistances`] (for a build that writes distances: it
+    /// cannot take them from tables that have none).
+    pub fn requiring_distances(mut self) -> TableSet {
+        self.require_distances = true;
+        self
     }
 
     /// The folder.
@@ -111,7 +125,14 @@ impl TableSet {
         let path = self.path(n, k);
         let slug = self.variant.slug();
         match open_checked(&path, Some(&slug), Some((n, k))) {
+            Ok(t) if t.info().wdl_only && self.require_distances => {
+                Err(TableError::new(&path, Problem::NoDistances))
+            }
             Ok(t) => {
+                if t.info().wdl_only {
+                    self.wdl_only_seen
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
+                }
                 let t = Arc::new(t);
                 open.insert((n, k), t.clone());
                 Ok(Some(t))
@@ -144,6 +165,12 @@ impl TierStore for TableSet {
             None => Ok(None),
             Some(t) => Ok(t.probe(key, index).map_err(store)?.map(|v| v.code())),
         }
+    }
+
+    fn has_distances(&self) -> bool {
+        !self
+            .wdl_only_seen
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 

@@ -69,6 +69,7 @@ fn small_opts() -> WriteOptions {
         wdl_block_positions: 1024,
         distance_block_positions: 700,
         zstd_level: 3,
+        wdl_only: false,
     }
 }
 
@@ -325,6 +326,7 @@ fn small_table(dir: &Path) -> (PathBuf, Vec<(TierKey, Vec<u16>)>) {
         wdl_block_positions: 64,
         distance_block_positions: 48,
         zstd_level: 1,
+        wdl_only: false,
     };
     write(dir, &Variant::ASSAUT, 1, 24, &opts, &tiers);
     (table_path(dir, &Variant::ASSAUT, 1, 24), tiers)
@@ -546,14 +548,14 @@ fn wrong_magic_and_version() {
     let (path, _) = small_table(dir.path());
     let good = fs::read(&path).unwrap();
     let mut b = good.clone();
-    b[8..12].copy_from_slice(&3u32.to_le_bytes());
+    b[8..12].copy_from_slice(&4u32.to_le_bytes());
     fs::write(&path, &b).unwrap();
     let e = Table::open(&path).unwrap_err();
-    assert!(matches!(e.problem(), Problem::Version { found: 3 }), "{e}");
+    assert!(matches!(e.problem(), Problem::Version { found: 4 }), "{e}");
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: table format version 3, but this build reads versions 1 to 2 only (use a matching asalto, or rebuild the table)",
+            "{}: table format version 4, but this build reads versions 1 to 3 only (use a matching asalto, or rebuild the table)",
             path.display()
         )
     );
@@ -753,6 +755,7 @@ fn measure_compression() {
                 wdl_block_positions: 1 << bw,
                 distance_block_positions: 1 << bd,
                 zstd_level: level,
+                wdl_only: false,
             };
             let t0 = Instant::now();
             let mut w =
@@ -824,6 +827,7 @@ fn version_1_files_are_read_and_repacked() {
         wdl_block_positions: 36,
         distance_block_positions: 100,
         zstd_level: 5,
+        wdl_only: false,
     };
     let mut seen = Vec::new();
     let info = repack(&t, &v1, &opts, |p| seen.push(p)).unwrap();

@@ -76,6 +76,8 @@ pub struct WriteOptions {
     pub distance_block_positions: u32,
     /// zstd compression level.
     pub zstd_level: i32,
+    /// Write win/draw/loss only, no distance stream (the header says so).
+    pub wdl_only: bool,
 }
 
 impl Default for WriteOptions {
@@ -84,6 +86,7 @@ impl Default for WriteOptions {
             wdl_block_positions: 1 << 14,
             distance_block_positions: 1 << 12,
             zstd_level: 9,
+            wdl_only: false,
         }
     }
 }
@@ -138,8 +141,8 @@ pub struct TableWriter {
 /// pushed, which the caller knows ([`TableWriter::resume`]).
 #[derive(Clone, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub struct WriterState {
-    /// Block sizes and level: `(Bw, Bd, zstd level)`.
-    opts: (u32, u32, i32),
+    /// Block sizes, level and kind: `(Bw, Bd, zstd level, WDL only)`.
+    opts: (u32, u32, i32, bool),
     /// Length of the temporary file (everything after it is cut off).
     offset: u64,
     /// WDL fields of the WDL block being filled.
@@ -273,10 +276,11 @@ impl TableWriter {
                 opts.wdl_block_positions,
                 opts.distance_block_positions,
                 opts.zstd_level,
+                opts.wdl_only,
             )
         {
             return Err(bad(
-                "the checkpoint was written with other block sizes".into()
+                "the checkpoint was written with other block sizes or kind".into(),
             ));
         }
         let pushed_positions: u64 = pushed.iter().map(|t| t.size()).sum();
@@ -286,7 +290,8 @@ impl TableWriter {
         );
         if pushed_positions != state.positions
             || state.wdl_blocks.len() as u64 * bw + state.wdl.len() as u64 != state.positions
-            || state.dist_blocks.len() as u64 * bd + state.dist.len() as u64 != state.positions
+            || (!opts.wdl_only
+                && state.dist_blocks.len() as u64 * bd + state.dist.len() as u64 != state.positions)
         {
             return Err(bad("the checkpoint's counts disagree with its tiers".into()));
         }
@@ -431,15 +436,22 @@ impl TableWriter {
 
     fn append(&mut self, codes: &[u16]) -> Result<(), TableError> {
         let bw = self.opts.wdl_block_positions as usize;
+        let bits = if self.opts.wdl_only {
+            format::wdl_only_bits
+        } else {
+            format::wdl_bits
+        };
         let mut rest = codes;
         while !rest.is_empty() {
             let take = (bw - self.wdl.len()).min(rest.len());
-            self.wdl
-                .extend(rest[..take].iter().map(|&c| format::wdl_bits(c)));
+            self.wdl.extend(rest[..take].iter().map(|&c| bits(c)));
             rest = &rest[take..];
             if self.wdl.len() == bw {
                 self.flush_wdl()?;
             }
+        }
+        if self.opts.wdl_only {
+            return Ok(());
         }
         let bd = self.opts.distance_block_positions as usize;
         let mut rest = codes;
@@ -568,6 +580,7 @@ impl TableWriter {
                 self.opts.wdl_block_positions,
                 self.opts.distance_block_positions,
                 self.opts.zstd_level,
+                self.opts.wdl_only,
             ),
             offset: self.offset,
             wdl: self.wdl.clone(),
@@ -627,18 +640,29 @@ impl TableWriter {
             zstd::bulk::decompress(&bytes, 1 + 2 * bd.max(bw) as usize)
                 .map_err(|x| TableError::io(&self.tmp, "cannot decompress", x))
         };
-        // WDL fields, one per position.
+        // WDL fields, one per position (the codes themselves in a WDL-only
+        // file).
+        let field = |w: u8| {
+            if self.opts.wdl_only {
+                format::wdl_only_code(w)
+            } else {
+                w as u16
+            }
+        };
         let mut p = first;
         while p < first + count {
             let b = p / bw;
             let end = ((b + 1) * bw).min(first + count);
             if let Some(e) = self.wdl_blocks.get(b as usize) {
                 let raw = read(Stream::Wdl, b, e)?;
-                out.extend((p..end).map(|q| format::wdl_at(&raw, (q - b * bw) as usize) as u16));
+                out.extend((p..end).map(|q| field(format::wdl_at(&raw, (q - b * bw) as usize))));
             } else {
-                out.extend((p..end).map(|q| self.wdl[(q - b * bw) as usize] as u16));
+                out.extend((p..end).map(|q| field(self.wdl[(q - b * bw) as usize])));
             }
             p = end;
+        }
+        if self.opts.wdl_only {
+            return Ok(out);
         }
         // Distances, folded into codes.
         let mut p = first;
@@ -718,8 +742,16 @@ impl TableWriter {
             wins: self.wins,
             draws: self.draws,
             losses: self.losses,
-            longest_win: self.longest_win,
-            longest_loss: self.longest_loss,
+            longest_win: if self.opts.wdl_only {
+                0
+            } else {
+                self.longest_win
+            },
+            longest_loss: if self.opts.wdl_only {
+                0
+            } else {
+                self.longest_loss
+            },
             zstd_level: self.opts.zstd_level,
             wdl_block: self.opts.wdl_block_positions,
             dist_block: self.opts.distance_block_positions,
@@ -727,6 +759,7 @@ impl TableWriter {
             dist_blocks: self.dist_blocks.len() as u64,
             wdl_bytes: self.wdl_blocks.iter().map(|e| e.len as u64).sum(),
             dist_bytes: self.dist_blocks.iter().map(|e| e.len as u64).sum(),
+            wdl_only: self.opts.wdl_only,
             tool_version: env!("CARGO_PKG_VERSION").to_string(),
         };
         // The header and the chunk table (the head, covered by the

@@ -1,0 +1,203 @@
+//! WDL-only tables (`build --wdl-only`): for every preset they hold the
+//! win/draw/loss of the tables with distances, position for position (and
+//! the one distance the rules look at, a loss in 0 plies), whether built on
+//! WDL-only lower tables or on lower tables with distances; the window read
+//! back from disk writes the same bytes; a build with distances refuses
+//! WDL-only lower tables; queries on them say "win"/"loss" without plies.
+
+use asalto_tb::build::{self, BuildError, BuildOptions, Quiet};
+use asalto_tb::index::TierKey;
+use asalto_tb::solve::Solver;
+use asalto_tb::table::{Table, Wdl, WriteOptions, table_path};
+use asalto_tb::{Position, Value, Variant};
+use std::path::Path;
+
+/// 1.6 million positions over 1o9s, 2o9s, 1o10s, 2o10s (2o9s and 2o10s
+/// only under capture=mandatory: no huffs there).
+const POS: &str = "SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s";
+
+fn tiers(v: &Variant) -> Vec<TierKey> {
+    let p: Position = POS.parse().unwrap();
+    Solver::new(*v).closure_of(&p)
+}
+
+fn opts(wdl_only: bool) -> BuildOptions {
+    BuildOptions {
+        write: WriteOptions {
+            wdl_only,
+            ..WriteOptions::default()
+        },
+        ..BuildOptions::threads(2)
+    }
+}
+
+fn files(tiers: &[TierKey]) -> Vec<(u8, u8)> {
+    let mut f: Vec<(u8, u8)> = tiers.iter().map(|t| (t.n, t.k)).collect();
+    f.sort_by_key(|&(n, k)| (k, n));
+    f.dedup();
+    f
+}
+
+/// Every tier of `(n, k)` in `wdl` (a WDL-only table) against `full` (the
+/// same tiers with distances): same win/draw/loss everywhere, a loss in 0
+/// exactly where the full table has one; returns the positions compared.
+fn compare(full: &Path, wdl: &Path, v: &Variant, n: u8, k: u8) -> u64 {
+    let a = Table::open(&table_path(full, v, n, k)).unwrap();
+    let b = Table::open(&table_path(wdl, v, n, k)).unwrap();
+    assert!(!a.info().wdl_only);
+    assert!(b.info().wdl_only);
+    assert_eq!(b.info().distance_blocks, 0);
+    assert_eq!(
+        (a.info().wins, a.info().draws, a.info().losses),
+        (b.info().wins, b.info().draws, b.info().losses)
+    );
+    let mut count = 0;
+    for key in a.tier_keys().unwrap() {
+        let x = a.tier(&key).unwrap().unwrap();
+        let y = b.tier(&key).unwrap().unwrap();
+        for (i, (&cx, &cy)) in x.iter().zip(y.iter()).enumerate() {
+            let (vx, vy) = (Value::from_code(cx), Value::from_code(cy));
+            assert_eq!(Wdl::from(vx), Wdl::from(vy), "{v} {key:?} #{i}");
+            assert_eq!(
+                vx == Value::Loss(0),
+                vy == Value::Loss(0),
+                "{v} {key:?} #{i}"
+            );
+            let probed = b.probe(&key, i as u32).unwrap().unwrap();
+            assert_eq!(probed, vy);
+            assert_eq!(b.probe_wdl(&key, i as u32).unwrap().unwrap(), Wdl::from(vx));
+        }
+        count += x.len() as u64;
+    }
+    b.verify_contents().unwrap();
+    // Smaller: no distance stream.
+    assert!(b.info().file_bytes < a.info().file_bytes);
+    count
+}
+
+#[test]
+fn wdl_only_tables_hold_the_win_draw_loss_of_the_full_tables_for_every_preset() {
+    for v in [
+        Variant::ASSAUT,
+        Variant::ASSAUT_MDJ,
+        Variant::ASALTO,
+        Variant::ASSAULT,
+    ] {
+        let t = tiers(&v);
+        let full = tempfile::tempdir().unwrap();
+        let wdl = tempfile::tempdir().unwrap();
+        build::build_tiers(full.path(), &v, &t, &opts(false), &Quiet).unwrap();
+        build::build_tiers(wdl.path(), &v, &t, &opts(true), &Quiet).unwrap();
+        let mut compared = 0;
+        for (n, k) in files(&t) {
+            compared += compare(full.path(), wdl.path(), &v, n, k);
+        }
+        assert_eq!(compared, t.iter().map(|t| t.size()).sum::<u64>(), "{v}");
+    }
+}
+
+#[test]
+fn a_wdl_only_file_on_lower_tables_with_distances_and_from_disk_is_the_same() {
+    let v = Variant::ASSAUT;
+    let t = tiers(&v);
+    let wdl = tempfile::tempdir().unwrap();
+    build::build_tiers(wdl.path(), &v, &t, &opts(true), &Quiet).unwrap();
+    let want = std::fs::read(table_path(wdl.path(), &v, 2, 10)).unwrap();
+    // Lower files with distances, the last file WDL-only.
+    let mixed = tempfile::tempdir().unwrap();
+    let lower: Vec<TierKey> = t.iter().copied().filter(|t| t.k == 9).collect();
+    build::build_tiers(mixed.path(), &v, &lower, &opts(false), &Quiet).unwrap();
+    build::build_tiers(mixed.path(), &v, &t, &opts(true), &Quiet).unwrap();
+    assert_eq!(
+        std::fs::read(table_path(mixed.path(), &v, 2, 10)).unwrap(),
+        want
+    );
+    // Every read of the file's own tiers from disk.
+    let disk = tempfile::tempdir().unwrap();
+    let o = BuildOptions {
+        window_bytes: Some(0),
+        ..opts(true)
+    };
+    build::build_tiers(disk.path(), &v, &t, &o, &Quiet).unwrap();
+    assert_eq!(
+        std::fs::read(table_path(disk.path(), &v, 2, 10)).unwrap(),
+        want
+    );
+}
+
+#[test]
+fn a_build_with_distances_refuses_wdl_only_lower_tables() {
+    let v = Variant::ASSAUT;
+    let t = tiers(&v);
+    let dir = tempfile::tempdir().unwrap();
+    let lower: Vec<TierKey> = t.iter().copied().filter(|t| t.k == 9).collect();
+    build::build_tiers(dir.path(), &v, &lower, &opts(true), &Quiet).unwrap();
+    let e = build::build_tiers(dir.path(), &v, &t, &opts(false), &Quiet).unwrap_err();
+    match &e {
+        BuildError::Solve(_) => assert!(e.to_string().contains("win/draw/loss only"), "{e}"),
+        BuildError::Request(_) => {}
+        other => panic!("unexpected error: {other}"),
+    }
+    // And a WDL-only file is not silently replaced by one with distances.
+    let e = build::build_tiers(dir.path(), &v, &lower, &opts(false), &Quiet).unwrap_err();
+    assert!(matches!(e, BuildError::Request(_)), "{e}");
+    assert!(e.to_string().contains("WDL-only"), "{e}");
+}
+
+#[test]
+fn queries_on_wdl_only_tables_give_no_plies() {
+    let bin = env!("CARGO_BIN_EXE_asalto");
+    let dir = tempfile::tempdir().unwrap();
+    let v = Variant::ASSAUT;
+    build::build_tiers(dir.path(), &v, &tiers(&v), &opts(true), &Quiet).unwrap();
+    let full = tempfile::tempdir().unwrap();
+    build::build_tiers(full.path(), &v, &tiers(&v), &opts(false), &Quiet).unwrap();
+    let query = |d: &Path| {
+        let out = std::process::Command::new(bin)
+            .args(["query", "--json", "--tables"])
+            .arg(d)
+            .arg(POS)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let (w, f) = (query(dir.path()), query(full.path()));
+    assert_eq!(w["distances"], false);
+    assert_eq!(f["distances"], true);
+    assert_eq!(w["result"], f["result"]);
+    assert!(w["plies"].is_null());
+    assert!(f["plies"].is_u64());
+    let results = |j: &serde_json::Value| {
+        let mut m: Vec<(String, String)> = j["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["move"].to_string(), m["result"].to_string()))
+            .collect();
+        m.sort();
+        m
+    };
+    assert_eq!(results(&w), results(&f));
+    assert!(
+        w["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["plies"].is_null())
+    );
+    // The text says so too.
+    let out = std::process::Command::new(bin)
+        .args(["query", "--tables"])
+        .arg(dir.path())
+        .arg(POS)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("distances unknown"), "{text}");
+    assert!(!text.contains("plies"), "{text}");
+}

@@ -284,7 +284,7 @@ fn critical_mass_values_are_real() {
         let worst = values.iter().map(|x| x.1).min().unwrap();
         assert_eq!(
             (row.result.as_str(), row.plies),
-            (worst.result(), worst.plies())
+            (worst.result(), Some(worst.plies()))
         );
         assert_eq!(row.value, worst.to_string());
         let first = values.iter().find(|x| x.1 == worst).unwrap().0;
@@ -303,7 +303,7 @@ fn critical_mass_values_are_real() {
         for (p, (_, value)) in row.placements.iter().zip(&values) {
             assert_eq!(
                 (p.result.as_str(), p.plies),
-                (value.result(), value.plies())
+                (value.result(), Some(value.plies()))
             );
         }
         assert_eq!(c.smallest_winning_k, (row.result == "win").then_some(9));

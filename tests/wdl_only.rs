@@ -201,3 +201,40 @@ fn queries_on_wdl_only_tables_give_no_plies() {
     assert!(text.contains("distances unknown"), "{text}");
     assert!(!text.contains("plies"), "{text}");
 }
+
+#[test]
+fn the_critical_mass_and_the_stats_from_wdl_only_tables_have_no_plies() {
+    use asalto_tb::analysis::critical_mass;
+    use asalto_tb::analysis::table_stats;
+    use asalto_tb::table::TableSet;
+    // The closure of the 9-soldier formation (b5 f5 d4 c4 e4 b4 f4 a5 g5)
+    // against one placement holds the formation's tier (every placement).
+    let v = Variant::ASSAUT;
+    let pos: Position = "3/O1O/SS3SS/1SSSSS1/7/3/3 s".parse().unwrap();
+    let t = Solver::new(v).closure_of(&pos);
+    let (full, wdl) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    build::build_tiers(full.path(), &v, &t, &opts(false), &Quiet).unwrap();
+    build::build_tiers(wdl.path(), &v, &t, &opts(true), &Quiet).unwrap();
+    let a = critical_mass(&TableSet::open(full.path(), &v), 9, 9).unwrap();
+    let b = critical_mass(&TableSet::open(wdl.path(), &v), 9, 9).unwrap();
+    assert_eq!(a.rows.len(), 1);
+    assert_eq!(a.rows.len(), b.rows.len());
+    for (x, y) in a.rows.iter().zip(&b.rows) {
+        assert_eq!((x.k, &x.result), (y.k, &y.result));
+        assert!(x.plies.is_some());
+        assert_eq!(y.plies, None);
+        assert_eq!(y.value, y.result);
+        assert_eq!(
+            (x.soldiers_win, x.draws, x.soldiers_lose),
+            (y.soldiers_win, y.draws, y.soldiers_lose)
+        );
+        for (p, q) in x.placements.iter().zip(&y.placements) {
+            assert_eq!((&p.officers, &p.result), (&q.officers, &q.result));
+            assert_eq!(q.plies, None);
+        }
+    }
+    let table = Table::open(&table_path(wdl.path(), &v, 2, 9)).unwrap();
+    let s = table_stats(&table, &|_| {}).unwrap();
+    assert!(s.soldiers_to_move.longest_win.is_none());
+    assert!(s.officers_to_move.longest_loss.is_none());
+}

@@ -17,7 +17,7 @@ use super::AnalysisError;
 use crate::board::{self, Bitboard, FORTRESS, FORTRESS_DISTANCE, OUTSIDE, Point};
 use crate::index::TierKey;
 use crate::position::{Position, Side};
-use crate::solve::Lookup;
+use crate::solve::{Lookup, TierStore as _};
 use crate::table::TableSet;
 use crate::value::Value;
 use serde::Serialize;
@@ -81,8 +81,8 @@ pub struct PlacementValue {
     pub officers: String,
     /// Win, draw or loss for the soldiers (to move).
     pub result: String,
-    /// Distance in plies (0 for a draw).
-    pub plies: u16,
+    /// Distance in plies (0 for a draw; `None` from WDL-only tables).
+    pub plies: Option<u16>,
 }
 
 /// The critical-mass result for one number of soldiers.
@@ -97,8 +97,8 @@ pub struct CriticalRow {
     /// Win, draw or loss for the soldiers against the officers' best
     /// placement.
     pub result: String,
-    /// Its distance in plies (0 for a draw).
-    pub plies: u16,
+    /// Its distance in plies (0 for a draw; `None` from WDL-only tables).
+    pub plies: Option<u16>,
     /// The value in words, for the soldiers.
     pub value: String,
     /// The officers' best placement (the first in board order among equals).
@@ -173,14 +173,21 @@ pub fn critical_mass(set: &TableSet, k_min: u8, k_max: u8) -> Result<CriticalMas
             .map(|(o, _)| *o)
             .collect();
         let count = |r: &str| values.iter().filter(|(_, v)| v.result() == r).count() as u32;
+        // From WDL-only tables, win/draw/loss only.
+        let distances = set.has_distances();
+        let plies = |v: &Value| distances.then(|| v.plies());
         rows.push(CriticalRow {
             k,
             formation: names(soldiers, " "),
             position: Position::from_parts_unchecked(soldiers, best[0], Side::Soldiers, 0)
                 .to_string(),
             result: worst.result().to_string(),
-            plies: worst.plies(),
-            value: worst.to_string(),
+            plies: plies(&worst),
+            value: if distances {
+                worst.to_string()
+            } else {
+                worst.result().to_string()
+            },
             best_placement: names(best[0], ","),
             best_placements: best.iter().map(|&o| names(o, ",")).collect(),
             soldiers_win: count("win"),
@@ -191,7 +198,7 @@ pub fn critical_mass(set: &TableSet, k_min: u8, k_max: u8) -> Result<CriticalMas
                 .map(|(o, v)| PlacementValue {
                     officers: names(*o, ","),
                     result: v.result().to_string(),
-                    plies: v.plies(),
+                    plies: plies(v),
                 })
                 .collect(),
         });

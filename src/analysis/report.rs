@@ -219,7 +219,7 @@ fn csv_files(r: &Report) -> Vec<Csv> {
                 row.k.to_string(),
                 row.formation.clone(),
                 row.result.clone(),
-                row.plies.to_string(),
+                row.plies.map_or(String::new(), |p| p.to_string()),
                 row.best_placement.clone(),
                 row.best_placements.join(" "),
                 row.soldiers_win.to_string(),
@@ -233,7 +233,7 @@ fn csv_files(r: &Report) -> Vec<Csv> {
                     row.k.to_string(),
                     p.officers.clone(),
                     p.result.clone(),
-                    p.plies.to_string(),
+                    p.plies.map_or(String::new(), |p| p.to_string()),
                 ]);
             }
         }
@@ -690,8 +690,9 @@ pub fn summary_text(r: &Report) -> String {
                 let crit = cm
                     .filter(|_| n == 2)
                     .and_then(|c| c.rows.iter().find(|row| row.k == k))
-                    .map_or("-".to_string(), |row| {
-                        format!("{} {}", row.result, row.plies)
+                    .map_or("-".to_string(), |row| match row.plies {
+                        Some(p) => format!("{} {p}", row.result),
+                        None => row.result.clone(),
                     });
                 let name = if v.name.len() > 14 {
                     v.slug.clone()

@@ -353,6 +353,15 @@ pub fn table_stats(
         })
         .try_reduce(Acc::default, |a, b| Ok(a.merge(b)))?;
     let tiers_complete = complete_tiers(k);
+    // A WDL-only table knows no distances: no longest wins.
+    let finish = |a: &PopAcc| {
+        let mut p = a.finish(n, k);
+        if info.wdl_only {
+            p.longest_win = None;
+            p.longest_loss = None;
+        }
+        p
+    };
     Ok(TableStats {
         variant: info.variant.to_string(),
         n,
@@ -363,9 +372,9 @@ pub fn table_stats(
         tiers_complete,
         positions_stored: info.positions,
         positions_complete: complete_positions(n, k),
-        officers_to_move: acc.0[0].finish(n, k),
-        soldiers_to_move: acc.0[1].finish(n, k),
-        natural: (n == 2).then(|| acc.0[2].finish(n, k)),
+        officers_to_move: finish(&acc.0[0]),
+        soldiers_to_move: finish(&acc.0[1]),
+        natural: (n == 2).then(|| finish(&acc.0[2])),
     })
 }
 

@@ -66,6 +66,18 @@ pub fn placements() -> Vec<Bitboard> {
     out
 }
 
+/// The formation of `k` soldiers with the officers on c6 and e6 (their
+/// start points), soldiers to move: a position whose closure (its tier and
+/// every tier it reaches) holds the formation against all 36 placements,
+/// and every smaller formation reachable by captures.
+pub fn formation_position(k: u8) -> Position {
+    let officers = ["c6", "e6"]
+        .iter()
+        .filter_map(|n| Point::from_name(n))
+        .fold(0, |b, p| b | p.bit());
+    Position::from_parts_unchecked(formation(k), officers, Side::Soldiers, 0)
+}
+
 /// Point names joined by `,` (`c6,e6`).
 fn names(b: Bitboard, sep: &str) -> String {
     board::points(b)
@@ -111,6 +123,14 @@ pub struct CriticalRow {
     pub draws: u32,
     /// Placements the soldiers lose against.
     pub soldiers_lose: u32,
+    /// The longest forced win of the soldiers among the placements they
+    /// win against, in plies (`None`: no such placement, or WDL-only
+    /// tables).
+    pub longest_soldiers_win: Option<u16>,
+    /// The longest forced win of the officers among the placements the
+    /// soldiers lose against, in plies from the soldiers' move (`None`:
+    /// no such placement, or WDL-only tables).
+    pub longest_officers_win: Option<u16>,
     /// Every placement's value, in board order.
     pub placements: Vec<PlacementValue>,
 }
@@ -125,8 +145,16 @@ pub struct CriticalMass {
     /// Soldier counts asked for whose formation tier is not in the tables.
     pub missing_k: Vec<u8>,
     /// The smallest soldier count (among the rows) at which the soldiers
-    /// win against every placement.
+    /// win against every placement (against the officers' best one).
     pub smallest_winning_k: Option<u8>,
+    /// The smallest soldier count (among the rows) at which the soldiers
+    /// win against at least one placement.
+    pub smallest_k_winning_some: Option<u8>,
+    /// The largest soldier count with a row.
+    pub largest_k: Option<u8>,
+    /// Where the balance turns, in words: the two crossovers, or a lower
+    /// bound ("above 17") when they are beyond the rows computed.
+    pub crossover: String,
 }
 
 /// The critical-mass section of a report.
@@ -176,6 +204,13 @@ pub fn critical_mass(set: &TableSet, k_min: u8, k_max: u8) -> Result<CriticalMas
         // From WDL-only tables, win/draw/loss only.
         let distances = set.has_distances();
         let plies = |v: &Value| distances.then(|| v.plies());
+        let longest = |r: &str| {
+            values
+                .iter()
+                .filter(|(_, v)| distances && v.result() == r)
+                .map(|(_, v)| v.plies())
+                .max()
+        };
         rows.push(CriticalRow {
             k,
             formation: names(soldiers, " "),
@@ -193,6 +228,8 @@ pub fn critical_mass(set: &TableSet, k_min: u8, k_max: u8) -> Result<CriticalMas
             soldiers_win: count("win"),
             draws: count("draw"),
             soldiers_lose: count("loss"),
+            longest_soldiers_win: longest("win"),
+            longest_officers_win: longest("loss"),
             placements: values
                 .iter()
                 .map(|(o, v)| PlacementValue {
@@ -204,12 +241,36 @@ pub fn critical_mass(set: &TableSet, k_min: u8, k_max: u8) -> Result<CriticalMas
         });
     }
     let smallest_winning_k = rows.iter().find(|r| r.result == "win").map(|r| r.k);
+    let smallest_k_winning_some = rows.iter().find(|r| r.soldiers_win > 0).map(|r| r.k);
+    let largest_k = rows.last().map(|r| r.k);
+    let crossover = crossover_text(smallest_winning_k, smallest_k_winning_some, largest_k);
     Ok(CriticalMass {
         variant: variant.to_string(),
         rows,
         missing_k,
         smallest_winning_k,
+        smallest_k_winning_some,
+        largest_k,
+        crossover,
     })
+}
+
+/// Where the balance turns, in words, from the two crossovers and the
+/// largest `k` computed.
+fn crossover_text(every: Option<u8>, some: Option<u8>, largest: Option<u8>) -> String {
+    let Some(largest) = largest else {
+        return "no formation computed".to_string();
+    };
+    let some = match some {
+        Some(k) => format!("against at least one placement first at k = {k}"),
+        None => format!("against no placement up to k = {largest}: above {largest}"),
+    };
+    match every {
+        Some(k) => format!("the soldiers win against every placement first at k = {k}; {some}"),
+        None => format!(
+            "the soldiers win against every placement: above {largest} (not reached up to k = {largest}); {some}"
+        ),
+    }
 }
 
 #[cfg(test)]

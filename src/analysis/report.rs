@@ -198,6 +198,8 @@ fn csv_files(r: &Report) -> Vec<Csv> {
             "soldiers_win_placements",
             "draw_placements",
             "soldiers_lose_placements",
+            "longest_soldiers_win_plies",
+            "longest_officers_win_plies",
             "position",
         ],
     );
@@ -225,6 +227,10 @@ fn csv_files(r: &Report) -> Vec<Csv> {
                 row.soldiers_win.to_string(),
                 row.draws.to_string(),
                 row.soldiers_lose.to_string(),
+                row.longest_soldiers_win
+                    .map_or(String::new(), |p| p.to_string()),
+                row.longest_officers_win
+                    .map_or(String::new(), |p| p.to_string()),
                 row.position.clone(),
             ]);
             for p in &row.placements {
@@ -458,8 +464,48 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
         }
     }
 
-    let _ = writeln!(m, "\n## 3. Critical mass\n");
+    let _ = writeln!(m, "\n## 3. Critical mass and the balance curve\n");
     let _ = writeln!(m, "Rule: {}.\n", r.critical_mass.rule);
+    let computed: Vec<&super::CriticalMass> = r
+        .critical_mass
+        .variants
+        .iter()
+        .filter(|c| !c.rows.is_empty())
+        .collect();
+    if !computed.is_empty() {
+        let _ = writeln!(
+            m,
+            "Where the balance turns, per rule sheet (the smallest k computed at which the \
+             soldiers, to move, win against every officer placement and against at least one; \
+             \"above K\" when it is beyond the formations computed):\n"
+        );
+        let _ = writeln!(
+            m,
+            "| variant | k computed | soldiers win vs every placement | vs at least one | at the largest k: value vs best placement, placements won / drawn / lost |\n|---|---|---|---|---|"
+        );
+        for c in &computed {
+            let first = c.rows.first().map_or(0, |r| r.k);
+            let last = c.largest_k.unwrap_or(0);
+            let at = |x: Option<u8>| match x {
+                Some(k) => format!("k = {k}"),
+                None => format!("above {last}"),
+            };
+            let top = c.rows.last().map_or(String::new(), |row| {
+                format!(
+                    "{} ({} / {} / {})",
+                    row.value, row.soldiers_win, row.draws, row.soldiers_lose
+                )
+            });
+            let _ = writeln!(
+                m,
+                "| {} | {first}..={last} | {} | {} | {top} |",
+                cell(&c.variant),
+                at(c.smallest_winning_k),
+                at(c.smallest_k_winning_some)
+            );
+        }
+        let _ = writeln!(m);
+    }
     for c in &r.critical_mass.variants {
         let _ = writeln!(m, "### {}\n", c.variant);
         if c.rows.is_empty() {
@@ -472,8 +518,9 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
         }
         let _ = writeln!(
             m,
-            "| k | formation | result for the soldiers | officers' best placement | placements won / drawn / lost by the soldiers | position |\n|---:|---|---|---|---|---|"
+            "| k | formation | result for the soldiers | officers' best placement | placements won / drawn / lost by the soldiers | longest win: soldiers / officers (plies) | position |\n|---:|---|---|---|---|---|---|"
         );
+        let plies = |p: Option<u16>| p.map_or("-".to_string(), |p| p.to_string());
         for row in &c.rows {
             let others = row.best_placements.len() - 1;
             let best = if others > 0 {
@@ -483,7 +530,7 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
             };
             let _ = writeln!(
                 m,
-                "| {} | {} | {} | {} | {} / {} / {} | `{}` |",
+                "| {} | {} | {} | {} | {} / {} / {} | {} / {} | `{}` |",
                 row.k,
                 row.formation,
                 row.value,
@@ -491,22 +538,12 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
                 row.soldiers_win,
                 row.draws,
                 row.soldiers_lose,
+                plies(row.longest_soldiers_win),
+                plies(row.longest_officers_win),
                 row.position
             );
         }
-        let computed: Vec<String> = c.rows.iter().map(|r| r.k.to_string()).collect();
-        let _ = match c.smallest_winning_k {
-            Some(k) => writeln!(
-                m,
-                "\nSmallest k at which the soldiers win against every placement: **{k}** (among k = {}).",
-                computed.join(", ")
-            ),
-            None => writeln!(
-                m,
-                "\nFor no k reported ({}) do the soldiers win against every placement.",
-                computed.join(", ")
-            ),
-        };
+        let _ = writeln!(m, "\n{}: {}.", c.variant, c.crossover);
         if !c.missing_k.is_empty() {
             let ks: Vec<String> = c.missing_k.iter().map(|k| k.to_string()).collect();
             let _ = writeln!(m, "Not in the tables (no value): k = {}.", ks.join(", "));

@@ -30,6 +30,12 @@ pub struct ReportArgs {
     /// Soldier counts: K (meaning 9..=K), or A..=B.
     #[arg(long, short, default_value = "9")]
     soldiers: String,
+    /// The balance curve over formations: K (9..=K) or A..=B. Reports
+    /// k = A..=B over the tables present (partial: the closure of the
+    /// formation of B soldiers, which --build builds for each variant,
+    /// holds every formation of A..=B) instead of complete tables.
+    #[arg(long, value_name = "RANGE", conflicts_with_all = ["soldiers", "allow_missing"])]
+    formations: Option<String>,
     /// Folder of table files.
     #[arg(long, default_value = "tables")]
     tables: PathBuf,
@@ -171,8 +177,25 @@ impl Bar {
 /// Run `asalto report`.
 pub fn run(args: ReportArgs) -> Result<()> {
     let variants = args.variants()?;
-    let (k_min, k_max) = soldier_range(&args.soldiers)?;
-    if args.build {
+    let (k_min, k_max) = soldier_range(args.formations.as_deref().unwrap_or(&args.soldiers))?;
+    let allow_missing = args.allow_missing || args.formations.is_some();
+    if args.build && args.formations.is_some() {
+        // The closure of the largest formation holds the smaller ones.
+        let pos = analysis::formation_position(k_max);
+        for v in &variants {
+            let observer = BuildBars::new(v, args.json);
+            let tiers = asalto_tb::solve::Solver::new(*v).closure_of(&pos);
+            build::build_tiers(
+                &args.tables,
+                v,
+                &tiers,
+                &build::BuildOptions::threads(args.threads),
+                &observer,
+            )
+            .with_context(|| format!("building the closure of {pos} for {v}"))?;
+            observer.finish();
+        }
+    } else if args.build {
         for v in &variants {
             let observer = BuildBars::new(v, args.json);
             build::build(
@@ -188,7 +211,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
         }
     }
     let missing = analysis::missing_tables(&args.tables, &variants, k_min, k_max);
-    if !missing.is_empty() && !args.allow_missing {
+    if !missing.is_empty() && !allow_missing {
         let names: Vec<String> = missing.iter().map(|p| p.display().to_string()).collect();
         bail!(
             "{} missing table{}: {}; build them with `asalto build --variant V --soldiers {k_min}..={k_max} --tables {}` or rerun with --build (or pass --allow-missing to report on the tables present)",
@@ -199,7 +222,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
         );
     }
     let mut req = Request::new(&args.tables, variants, k_min, k_max);
-    req.allow_missing = args.allow_missing;
+    req.allow_missing = allow_missing;
     req.threads = args.threads;
     let bar = Bar::new();
     let report = analysis::analyse(&req, &|s| bar.update(s))?;

@@ -37,6 +37,9 @@ pub struct BenchArgs {
     /// Random probes for the probe timing.
     #[arg(long, default_value_t = 20_000)]
     probes: usize,
+    /// Runs of the rate solve per thread count (the median is reported).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
+    rate_runs: u32,
     /// Folder for the results (a subfolder <date>-<host> is made).
     #[arg(long, default_value = "scripts/bench-runs")]
     out: PathBuf,
@@ -77,6 +80,23 @@ fn solve_rate(variant: &Variant, pos: &Position, threads: usize) -> Result<Stats
     Ok(*solution.stats())
 }
 
+/// Drop a file's pages from the page cache (`posix_fadvise` DONTNEED after
+/// a sync), so that the next open reads it from disk.
+fn evict(path: &std::path::Path) -> Result<()> {
+    use std::os::fd::AsRawFd;
+    let f = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    f.sync_all().ok();
+    // SAFETY: a valid open descriptor; offset 0 and length 0 mean the whole file.
+    let r = unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+    if r != 0 {
+        bail!(
+            "cannot drop {} from the page cache (error {r})",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
 fn median(mut v: Vec<f64>) -> Option<f64> {
     if v.is_empty() {
         return None;
@@ -92,20 +112,38 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let pos = Position::from_arg(&args.rate_position).context("bad --rate-position")?;
     let mut raw = serde_json::Map::new();
 
-    // 1. Solving rate, 1 and 2 threads.
-    eprintln!("rate: solving the closure of {pos} in memory, 1 thread, then 2 ...");
-    let one = solve_rate(&variant, &pos, 1)?;
-    let two = solve_rate(&variant, &pos, 2)?;
-    let rate_per_core = one.rate();
-    let speedup = two.rate() / one.rate();
+    // 1. Solving rate, 1 and 2 threads, the median of several runs each.
+    let runs = args.rate_runs as usize;
+    eprintln!(
+        "rate: solving the closure of {pos} in memory, {runs} runs with 1 thread, then {runs} with 2 ..."
+    );
+    let mut secs = [Vec::new(), Vec::new()];
+    let mut stats = None;
+    for (i, threads) in [1, 2].into_iter().enumerate() {
+        for _ in 0..runs {
+            let s = solve_rate(&variant, &pos, threads)?;
+            secs[i].push(s.seconds);
+            stats = Some(s);
+        }
+    }
+    let stats = stats.expect("at least one run");
+    let (one, two) = (
+        median(secs[0].clone()).expect("runs"),
+        median(secs[1].clone()).expect("runs"),
+    );
+    let rate_per_core = stats.positions as f64 / one;
+    let speedup = one / two;
     raw.insert(
         "rate_run".into(),
-        json!({"position": pos.to_string(), "tiers": one.tiers, "positions": one.positions,
-               "seconds_1_thread": one.seconds, "seconds_2_threads": two.seconds}),
+        json!({"position": pos.to_string(), "tiers": stats.tiers, "positions": stats.positions,
+               "runs": runs, "threads": [1, 2],
+               "seconds_1_thread": secs[0], "seconds_2_threads": secs[1],
+               "median_seconds_1_thread": one, "median_seconds_2_threads": two}),
     );
 
     // 2. Optional full build.
     let mut seconds_to = serde_json::Map::new();
+    let mut peaks = serde_json::Map::new();
     let mut build_tables = None;
     if let Some(k) = args.build_to {
         if !(9..=24).contains(&k) {
@@ -130,12 +168,24 @@ pub fn run(args: BenchArgs) -> Result<()> {
         )?;
         let secs = start.elapsed().as_secs_f64();
         let positions: u64 = reports.iter().map(|r| r.info.positions).sum();
-        seconds_to.insert(format!("seconds_to_{k}"), json!(secs));
+        // Cumulative time and the peaks of the files of each soldier count.
+        let mut total = 0.0;
+        for j in 9..=k {
+            let files: Vec<_> = reports.iter().filter(|r| r.k == j).collect();
+            total += files.iter().map(|r| r.seconds).sum::<f64>();
+            seconds_to.insert(format!("seconds_to_{j}"), json!(total));
+            let rss = files.iter().map(|r| r.peak_rss_bytes).max();
+            let anon = files.iter().map(|r| r.peak_anon_bytes).max();
+            peaks.insert(format!("peak_rss_bytes_{j}"), json!(rss));
+            peaks.insert(format!("peak_anon_bytes_{j}"), json!(anon));
+        }
         raw.insert(
             "build_run".into(),
-            json!({"soldiers": k, "seconds": secs, "positions": positions,
+            json!({"soldiers": k, "seconds": secs, "positions": positions, "threads": "one per core",
                    "files": reports.iter().map(|r| json!({"file": format!("{}o{}s", r.n, r.k),
-                        "positions": r.info.positions, "seconds": r.seconds})).collect::<Vec<_>>()}),
+                        "positions": r.info.positions, "seconds": r.seconds,
+                        "peak_rss_bytes": r.peak_rss_bytes, "peak_anon_bytes": r.peak_anon_bytes,
+                        "window_peak_bytes": r.window_peak_bytes})).collect::<Vec<_>>()}),
         );
         build_tables = Some(dir);
     }
@@ -150,13 +200,26 @@ pub fn run(args: BenchArgs) -> Result<()> {
             present.push(t);
         }
     }
-    let (mut wdl_bits, mut total_bits, mut probe_us, mut cold_ms) = (None, None, None, None);
+    let (mut wdl_bits, mut total_bits, mut probe_us) = (None, None, None);
+    let (mut wdl_only_bits, mut warm_ms, mut cold_ms) = (None, None, None);
     if !present.is_empty() {
         let positions: u64 = present.iter().map(|t| t.info().positions).sum();
         let wdl: u64 = present.iter().map(|t| t.info().wdl_bytes).sum();
         let all: u64 = present.iter().map(|t| t.info().file_bytes).sum();
         wdl_bits = Some(wdl as f64 * 8.0 / positions as f64);
         total_bits = Some(all as f64 * 8.0 / positions as f64);
+        // The same tables rewritten WDL-only (what `build --wdl-only` writes).
+        let wdl_dir = std::env::temp_dir().join(format!("asalto-bench-wdl-{}", std::process::id()));
+        let mut wdl_only_bytes = 0;
+        for t in &present {
+            let opts = asalto_tb::table::WriteOptions {
+                wdl_only: true,
+                ..Default::default()
+            };
+            wdl_only_bytes += asalto_tb::table::repack(t, &wdl_dir, &opts, |_| {})?.file_bytes;
+        }
+        let _ = std::fs::remove_dir_all(&wdl_dir);
+        wdl_only_bits = Some(wdl_only_bytes as f64 * 8.0 / positions as f64);
         raw.insert(
             "tables".into(),
             json!(
@@ -202,8 +265,18 @@ pub fn run(args: BenchArgs) -> Result<()> {
         // A fresh process answering a query from the tables.
         let exe = std::env::current_exe()?;
         let q = index::position_at(&keys[keys.len() / 2], 0).to_string();
+        let files: Vec<PathBuf> = present.iter().map(|t| t.path().to_path_buf()).collect();
         let mut runs = Vec::new();
-        for _ in 0..7 {
+        let mut cold_runs = Vec::new();
+        for i in 0..14 {
+            // Every other run with the table files' pages dropped from the
+            // page cache first: a truly cold open.
+            let cold = i % 2 == 1;
+            if cold {
+                for f in &files {
+                    evict(f)?;
+                }
+            }
             let t = Instant::now();
             let o = Command::new(&exe)
                 .args([
@@ -222,10 +295,17 @@ pub fn run(args: BenchArgs) -> Result<()> {
                     String::from_utf8_lossy(&o.stderr).trim()
                 );
             }
-            runs.push(t.elapsed().as_secs_f64() * 1e3);
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            if cold {
+                cold_runs.push(ms)
+            } else {
+                runs.push(ms)
+            };
         }
-        cold_ms = median(runs.clone());
-        raw.insert("query_runs_ms".into(), json!(runs));
+        warm_ms = median(runs.clone());
+        cold_ms = median(cold_runs.clone());
+        raw.insert("query_warm_runs_ms".into(), json!(runs));
+        raw.insert("query_cold_runs_ms".into(), json!(cold_runs));
         raw.insert("query_position".into(), json!(q));
     } else {
         eprintln!(
@@ -252,9 +332,15 @@ pub fn run(args: BenchArgs) -> Result<()> {
         "seconds_to_9": seconds_to.get("seconds_to_9").cloned().unwrap_or(serde_json::Value::Null),
         "seconds_to_12": seconds_to.get("seconds_to_12").cloned().unwrap_or(serde_json::Value::Null),
         "peak_rss_bytes": peak,
+        "peak_rss_bytes_12": peaks.get("peak_rss_bytes_12").cloned().unwrap_or(serde_json::Value::Null),
+        "peak_anon_bytes_12": peaks.get("peak_anon_bytes_12").cloned().unwrap_or(serde_json::Value::Null),
+        "peaks_per_soldiers": peaks,
+        "memory_metric": "peak_rss_bytes: VmHWM of the bench process (resident memory, mapped table pages included); peak_*_bytes_K: sampled every 200 ms while the files of K soldiers were built (rss: VmRSS incl. mapped tables; anon: RssAnon, what --memory bounds)",
         "wdl_bits_per_position": wdl_bits,
+        "wdl_only_bits_per_position": wdl_only_bits,
         "total_bits_per_position": total_bits,
         "probe_median_us": probe_us,
+        "query_warm_ms": warm_ms,
         "query_cold_ms": cold_ms,
         "raw": raw,
     });
@@ -286,8 +372,13 @@ pub fn run(args: BenchArgs) -> Result<()> {
         "  total size                   {}",
         fmt(total_bits, "bits/position")
     );
+    println!(
+        "  WDL-only size                {}",
+        fmt(wdl_only_bits, "bits/position")
+    );
     println!("  random probe, warm, median   {}", fmt(probe_us, "us"));
-    println!("  query process, median        {}", fmt(cold_ms, "ms"));
+    println!("  query process, warm cache    {}", fmt(warm_ms, "ms"));
+    println!("  query process, cold (evicted) {}", fmt(cold_ms, "ms"));
 
     let date = std::process::Command::new("date")
         .arg("+%Y-%m-%d")

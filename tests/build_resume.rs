@@ -288,3 +288,35 @@ fn a_build_killed_with_sigkill_resumes_and_writes_the_same_bytes() {
         );
     }
 }
+
+#[test]
+fn a_build_meeting_a_corrupt_file_says_so_and_leaves_it() {
+    let (dir, want) = clean();
+    let last = last_file(dir.path());
+    let mut bytes = want.clone();
+    let at = bytes.len() / 3;
+    bytes[at] ^= 0x40;
+    // A flipped byte in a block is found when the block is read; a
+    // truncated file when it is opened. Both are refused.
+    std::fs::write(&last, &bytes[..bytes.len() - 7]).unwrap();
+    let e =
+        build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts(), &Quiet).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("truncated") && text.contains("remove it"),
+        "{text}"
+    );
+    assert!(!text.contains('\n'));
+    // Left as it was.
+    assert_eq!(std::fs::read(&last).unwrap(), &bytes[..bytes.len() - 7]);
+    // A flipped byte in a block of a complete file: not skipped as built.
+    std::fs::write(&last, &bytes).unwrap();
+    let e =
+        build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts(), &Quiet).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("checksum") && text.contains("remove it"),
+        "{text}"
+    );
+    assert_eq!(std::fs::read(&last).unwrap(), bytes);
+}

@@ -179,11 +179,36 @@ pub fn window_levels(variant: &Variant) -> u32 {
         .unwrap_or(1)
 }
 
-/// The valid table already at the place of `(variant, n, k)`, if any.
-fn existing_table(dir: &Path, variant: &Variant, n: u8, k: u8) -> Option<Table> {
-    let t = Table::open(&table_path(dir, variant, n, k)).ok()?;
+/// The table already at the place of `(variant, n, k)`, if any: `None`
+/// when there is no file, an error when there is one that is unsound or
+/// holds something else (a build never replaces a file it cannot read
+/// without being told: the user removes it).
+fn existing_table(
+    dir: &Path,
+    variant: &Variant,
+    n: u8,
+    k: u8,
+) -> Result<Option<Table>, BuildError> {
+    let path = table_path(dir, variant, n, k);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let t = Table::open(&path).map_err(|e| {
+        BuildError::Request(format!(
+            "{e}; the build will not overwrite it: remove it to build it again"
+        ))
+    })?;
     let i = t.info();
-    (i.variant == *variant && i.n == n && i.k == k).then_some(t)
+    if i.variant != *variant || i.n != n || i.k != k {
+        return Err(BuildError::Request(format!(
+            "{} holds {} {}o{}s, not {variant} {n}o{k}s; remove it to build it again",
+            path.display(),
+            i.variant,
+            i.n,
+            i.k
+        )));
+    }
+    Ok(Some(t))
 }
 
 /// Build every table of `variant` with `k_min..=k_max` soldiers under `dir`,
@@ -252,7 +277,7 @@ pub fn build_file(
     let path = table_path(dir, variant, n, k);
     let ckpt_path = checkpoint::path_for(&path);
     let mut tiers = tiers;
-    if let Some(t) = existing_table(dir, variant, n, k) {
+    if let Some(t) = existing_table(dir, variant, n, k)? {
         let have: HashSet<TierKey> = t.tier_keys()?.into_iter().collect();
         let complete = tiers.iter().all(|t| have.contains(t));
         // A file with distances serves a WDL-only build; never replace a
@@ -274,6 +299,13 @@ pub fn build_file(
             )));
         }
         if complete {
+            // Skip only a file whose every block passes its checksum (a
+            // read of the whole file, CRCs only): a damaged one is refused.
+            t.verify_checksums().map_err(|e| {
+                BuildError::Request(format!(
+                    "{e}; the build will not overwrite it: remove it to build it again"
+                ))
+            })?;
             // A checkpoint left between the rename and its removal.
             let _ = std::fs::remove_file(&ckpt_path);
             let r = FileReport {

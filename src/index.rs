@@ -1,5 +1,5 @@
-//! Tiers and the dense index of positions inside a tier (DESIGN.md, "The
-//! key to speed: tiers").
+//! Tiers and the dense index of positions inside a tier (docs/DESIGN.md
+//! sections 3 and 4).
 //!
 //! A tier is `(n, k, S)`: `n` officers (1 or 2), `k` soldiers (9..=24) of
 //! which the set `S` stands outside the fortress; `m = k - |S|` (0..=8)

@@ -4,7 +4,7 @@
 //! Officers and Sepoys): two officers defend a nine-point fortress against
 //! twenty-four soldiers.
 //!
-//! The crate is layered, data flowing one way (see `DESIGN.md`):
+//! The crate is layered, data flowing one way (see `docs/DESIGN.md`):
 //! [`board`] (points, lines, jumps, tables) -> [`rules`] (variants, legal
 //! moves, game end) -> [`position`] notation -> `index` (tiers, ranking) ->
 //! `solve` (retrograde analysis) -> `table` (files) -> `probe`. Nothing in the

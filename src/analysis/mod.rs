@@ -1,5 +1,5 @@
-//! Variant-balance statistics from built tables (DESIGN.md, the users' third
-//! job): who wins how often under each rule variant, the longest forced
+//! Variant-balance statistics from built tables (docs/DESIGN.md section 1,
+//! the users' third job): who wins how often under each rule variant, the longest forced
 //! wins, the *critical mass* of soldiers, and how much one rule switch
 //! changes the values.
 //!
@@ -23,7 +23,7 @@
 //!   stored), one of a self-mirror tier once (both images are stored).
 //!
 //! Shares are taken over *positions*. Win, draw and loss are for the side
-//! to move, with best play (RULES.md section 8). Positions whose game is
+//! to move, with best play (docs/RULES.md section 8). Positions whose game is
 //! already over (fewer than 9 soldiers, fortress full, no officer) are in
 //! no table and in no count; stored positions never carry huff rights.
 //!
@@ -261,7 +261,7 @@ fn definitions() -> Vec<Definition> {
         ),
         d(
             "win / draw / loss",
-            "the game-theoretic result for the side to move with best play (RULES.md section 8); shares (%) are taken over 'positions'",
+            "the game-theoretic result for the side to move with best play (docs/RULES.md section 8); shares (%) are taken over 'positions'",
         ),
         d(
             "officers to move / soldiers to move",

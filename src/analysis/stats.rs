@@ -54,7 +54,7 @@ impl WdlCounts {
 pub struct Example {
     /// Distance to the end in plies.
     pub plies: u16,
-    /// The position in notation (RULES.md section 9), as stored (the
+    /// The position in notation (docs/RULES.md section 9), as stored (the
     /// canonical one of it and its mirror image).
     pub position: String,
 }
@@ -393,9 +393,9 @@ mod tests {
         for (s, &c) in canon.iter().enumerate() {
             assert_eq!(canonical_sets(s as u32), c, "s = {s}");
         }
-        // DESIGN.md: about 2.6 M tiers and 1.06e10 positions per side with 9
-        // soldiers before the mirror; a complete assaut 1o9s table stores
-        // 1,291,437 tiers.
+        // docs/DESIGN.md section 3: about 2.6 M tiers and 1.06e10
+        // positions per side with 9 soldiers before the mirror; a complete
+        // assaut 1o9s table stores 1,291,437 tiers.
         let before: u64 = (1..=9).map(|s| binom(24, s) as u64).sum();
         assert!((2_500_000..2_700_000).contains(&before));
         assert_eq!(complete_tiers(9), 1_291_437);

@@ -27,7 +27,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const POSITION_HELP: &str = "Position: notation '<board> <side> [<huff>]' (RULES.md section 9; \
+const POSITION_HELP: &str = "Position: notation '<board> <side> [<huff>]' (docs/RULES.md section 9; \
 quote it or pass it as separate words), 'start' (officers on c6 e6) or 'start:c7,e5'";
 
 pub(crate) const VARIANT_HELP: &str = "Rule variant: a preset (assaut, assaut-mdj, asalto, assault) or \

@@ -23,7 +23,7 @@ pub fn rules(variant: Option<&str>, json: bool) -> Result<()> {
                     .collect();
                 println!("{}", json!({ "presets": list }));
             } else {
-                println!("Presets (one for each rule sheet in seeds/; RULES.md section 7):\n");
+                println!("Presets (one for each rule sheet; docs/RULES.md sections 7 and 11):\n");
                 for (n, v, src) in Variant::PRESETS {
                     println!("  {n:<11} {:<62} {src}", v.switches());
                 }

@@ -7,7 +7,8 @@
 //! The crate is layered, data flowing one way (see `docs/DESIGN.md`):
 //! [`board`] (points, lines, jumps, tables) -> [`rules`] (variants, legal
 //! moves, game end) -> [`position`] notation -> `index` (tiers, ranking) ->
-//! `solve` (retrograde analysis) -> `table` (files) -> `probe`. Nothing in the
+//! `solve` (retrograde analysis) -> `table` (files) -> `probe` and
+//! [`ondemand`] (solving what a query needs). Nothing in the
 //! library prints; the `asalto` binary is thin glue over it.
 //!
 //! ```
@@ -27,6 +28,7 @@ pub use board::{Bitboard, Point};
 pub use position::{Position, PositionError, Setup, Side};
 pub use rules::{Move, Variant};
 pub mod index;
+pub mod ondemand;
 pub mod solve;
 pub mod table;
 pub mod value;

@@ -17,11 +17,10 @@ mod repack;
 mod report;
 
 use anyhow::{Context, Result, bail};
-use asalto_tb::index::TierKey;
-use asalto_tb::probe::{self, Analysis};
-use asalto_tb::solve::{Layered, MemoryStore, Progress, Solver, Stats, TierStore};
+use asalto_tb::probe;
+use asalto_tb::solve::{Progress, Stats};
 use asalto_tb::table::TableSet;
-use asalto_tb::{Position, Variant, build, rules, verify};
+use asalto_tb::{Position, Variant, build, ondemand, rules, verify};
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -284,9 +283,9 @@ fn dispatch(command: Command) -> Result<()> {
         }
         Command::Solve { pos, threads } => {
             let (variant, p) = pos.parse()?;
-            let (analysis, summary) = solve_on_demand(&p, &variant, threads)?;
-            if !pos.json {
-                eprintln!("{summary}");
+            let (analysis, summary) = on_demand(&p, &variant, None, threads)?;
+            if let (Some(s), false) = (summary, pos.json) {
+                eprintln!("{s}");
             }
             output::analysis(&analysis, &variant, pos.json);
             Ok(())
@@ -297,12 +296,9 @@ fn dispatch(command: Command) -> Result<()> {
             threads,
         } => {
             let (variant, p) = pos.parse()?;
-            let set = TableSet::open(&tables, &variant);
-            let (analysis, summary) = query(&p, &variant, &set, threads)?;
-            if !pos.json {
-                if let Some(s) = summary {
-                    eprintln!("{s}");
-                }
+            let (analysis, summary) = on_demand(&p, &variant, Some(&tables), threads)?;
+            if let (Some(s), false) = (summary, pos.json) {
+                eprintln!("{s}");
             }
             output::analysis(&analysis, &variant, pos.json);
             Ok(())
@@ -328,7 +324,7 @@ fn dispatch(command: Command) -> Result<()> {
                 let observer = bars::BuildBars::new(&variant, json);
                 let reports = match &target {
                     Some(p) => {
-                        let tiers = needed_tiers(p, &variant, |_| false, u64::MAX)?;
+                        let tiers = ondemand::needed_tiers(p, &variant, |_| false, u64::MAX)?;
                         if tiers.is_empty() {
                             bail!("the game is over in {p}: it needs no tables");
                         }
@@ -389,37 +385,6 @@ fn dispatch(command: Command) -> Result<()> {
     }
 }
 
-/// Analyse a position from the tables, solving in memory the tiers whose
-/// table file is missing; a note saying what was solved, if anything.
-fn query(
-    pos: &Position,
-    variant: &Variant,
-    set: &TableSet,
-    threads: usize,
-) -> Result<(Analysis, Option<String>)> {
-    // Tiers held by a table are not solved again; a table that cannot be
-    // opened counts as holding them, so reading it reports what is wrong.
-    let have = |t: &TierKey| match set.table(t.n, t.k) {
-        Ok(Some(table)) => table.contains(t).unwrap_or(true),
-        Ok(None) => false,
-        Err(_) => true,
-    };
-    let missing = needed_tiers(pos, variant, have, MAX_IN_MEMORY)?;
-    if missing.is_empty() {
-        return Ok((probe::analyse(set, variant, pos)?, None));
-    }
-    let memory = MemoryStore::new();
-    let layered = Layered(&memory, set);
-    let stats = solve_tiers(&missing, variant, &layered, &memory, threads)?;
-    let analysis = probe::analyse(&layered, variant, pos)?;
-    let note = format!(
-        "tables missing under {}: solved on demand. {}",
-        set.dir().display(),
-        summary(&stats)
-    );
-    Ok((analysis, Some(note)))
-}
-
 /// A progress bar over positions for a multi-tier solve.
 fn progress_bar(total: u64, label: &str) -> ProgressBar {
     let bar = ProgressBar::new(total);
@@ -433,39 +398,6 @@ fn progress_bar(total: u64, label: &str) -> ProgressBar {
     bar
 }
 
-/// The canonical tiers to solve to value a position and its moves, in
-/// solving order, leaving out those `have` says are already solved; an
-/// error when they hold more than `limit` positions.
-fn needed_tiers(
-    pos: &Position,
-    variant: &Variant,
-    have: impl Fn(&TierKey) -> bool,
-    limit: u64,
-) -> Result<Vec<TierKey>> {
-    let mut roots: Vec<TierKey> = Vec::new();
-    // The position's own tiers and those of every child (a child may sit in
-    // a tier the position itself never needs, e.g. after a huff).
-    for p in std::iter::once(*pos).chain(
-        rules::legal_moves(pos, variant)
-            .iter()
-            .map(|m| rules::play(pos, variant, m)),
-    ) {
-        if let Some(t) = TierKey::of(&p) {
-            roots.push(t);
-            if p.huff() != 0 && t.n == 2 {
-                roots.push(TierKey { n: 1, ..t });
-            }
-        }
-    }
-    asalto_tb::index::closure_within(&roots, variant, have, limit).map_err(|found| {
-        let k = pos.soldiers().count_ones();
-        anyhow::anyhow!(
-            "valuing this position needs more than {limit} positions solved in memory ({found} found before giving up, about {:.0} GiB); build its tables first (asalto build --variant {variant} --soldiers {k})",
-            found as f64 * 2.0 / (1u64 << 30) as f64
-        )
-    })
-}
-
 fn summary(stats: &Stats) -> String {
     format!(
         "{} tiers, {} positions in {:.2} s ({:.3e} positions/s)",
@@ -476,46 +408,54 @@ fn summary(stats: &Stats) -> String {
     )
 }
 
-/// The most positions solved in memory on demand (2 bytes each while
-/// solving): beyond it, `query` and `solve` ask for the tables to be built.
-const MAX_IN_MEMORY: u64 = 3_000_000_000;
+/// The bar of an on-demand solve, and a warning when it is large.
+struct SolveBar(ProgressBar);
 
-/// Solve `tiers` into `memory` (readable through `store`), with a progress
-/// bar and a warning when it is large.
-fn solve_tiers(
-    tiers: &[TierKey],
-    variant: &Variant,
-    store: &dyn TierStore,
-    memory: &MemoryStore,
-    threads: usize,
-) -> Result<Stats> {
-    let positions: u64 = tiers.iter().map(|t| t.size()).sum();
-    if positions > 50_000_000 {
-        eprintln!(
-            "solving {} tiers ({} positions) in memory; this may take a while (Ctrl-C stops it)",
-            tiers.len(),
-            positions
-        );
+impl ondemand::Observer for SolveBar {
+    fn start(&self, tiers: usize, positions: u64) {
+        if positions > 50_000_000 {
+            eprintln!(
+                "solving {tiers} tiers ({positions} positions) in memory; this may take a while (Ctrl-C stops it)"
+            );
+        }
+        self.0.set_length(positions);
     }
-    let bar = progress_bar(positions, "solving");
-    let solver = Solver::new(*variant).threads(threads);
-    let progress = |p: &Progress| bar.set_position(p.positions_done);
-    let stats = solver.solve_into(tiers, store, &progress, |k, codes| {
-        memory.insert(*k, codes);
-        Ok(())
-    })?;
-    bar.finish_and_clear();
-    Ok(stats)
+
+    fn progress(&self, p: &Progress) {
+        self.0.set_position(p.positions_done);
+    }
 }
 
-/// Solve everything a position needs in memory; the analysis and a summary.
-fn solve_on_demand(
+/// Value a position from the tables under `tables`, or from nothing
+/// (`tables` `None`: `asalto solve`), solving what is missing; the analysis
+/// and a note saying what was solved, if anything.
+fn on_demand(
     pos: &Position,
     variant: &Variant,
+    tables: Option<&std::path::Path>,
     threads: usize,
-) -> Result<(Analysis, String)> {
-    let tiers = needed_tiers(pos, variant, |_| false, MAX_IN_MEMORY)?;
-    let memory = MemoryStore::new();
-    let stats = solve_tiers(&tiers, variant, &memory, &memory, threads)?;
-    Ok((probe::analyse(&memory, variant, pos)?, summary(&stats)))
+) -> Result<(asalto_tb::probe::Analysis, Option<String>)> {
+    let options = ondemand::Options {
+        threads,
+        ..ondemand::Options::default()
+    };
+    let bar = SolveBar(progress_bar(0, "solving"));
+    let solved = match tables {
+        Some(dir) => {
+            let set = TableSet::open(dir, variant);
+            ondemand::query(pos, variant, &set, &options, &bar)
+        }
+        None => ondemand::solve_observed(pos, variant, &options, &bar),
+    };
+    bar.0.finish_and_clear();
+    let solved = solved?;
+    let note = solved.stats.map(|stats| match tables {
+        Some(dir) => format!(
+            "tables missing under {}: solved on demand. {}",
+            dir.display(),
+            summary(&stats)
+        ),
+        None => summary(&stats),
+    });
+    Ok((solved.analysis, note))
 }

@@ -29,6 +29,7 @@ pub use position::{Position, PositionError, Setup, Side};
 pub use rules::{Move, Variant};
 pub mod index;
 pub mod ondemand;
+pub mod plan;
 pub mod solve;
 pub mod table;
 pub mod value;

@@ -3,8 +3,8 @@
 //! builds missing tables on request, writes the report folder and prints
 //! where it is.
 
+use super::Soldiers;
 use super::bars::BuildBars;
-use super::soldier_range;
 use anyhow::{Context, Result, bail};
 use asalto_tb::analysis::{self, Request, Step};
 use asalto_tb::{Variant, build};
@@ -29,7 +29,7 @@ pub struct ReportArgs {
     all_switches: bool,
     /// Soldier counts: K (meaning 9..=K), or A..=B.
     #[arg(long, short, default_value = "9")]
-    soldiers: String,
+    soldiers: Soldiers,
     /// Folder of table files.
     #[arg(long, default_value = "tables")]
     tables: PathBuf,
@@ -44,9 +44,9 @@ pub struct ReportArgs {
     /// report, instead of failing.
     #[arg(long, conflicts_with = "build")]
     allow_missing: bool,
-    /// Worker threads (1 = serial; default: one per core). Results do not
-    /// depend on it.
-    #[arg(long, short, default_value_t = 0)]
+    /// Worker threads: 0 for one per core, 1 for serial, at most 1024.
+    /// Results do not depend on it.
+    #[arg(long, short, default_value = "0", value_parser = super::parse_threads)]
     threads: usize,
     /// Print report.json's content on stdout (the summary goes nowhere, the
     /// folder's path to stderr).
@@ -171,7 +171,7 @@ impl Bar {
 /// Run `asalto report`.
 pub fn run(args: ReportArgs) -> Result<()> {
     let variants = args.variants()?;
-    let (k_min, k_max) = soldier_range(&args.soldiers)?;
+    let Soldiers(k_min, k_max) = args.soldiers;
     if args.build {
         for v in &variants {
             let observer = BuildBars::new(v, args.json);
@@ -222,11 +222,11 @@ pub fn run(args: ReportArgs) -> Result<()> {
             .find(|f| f.name == "report.json")
             .map(|f| f.contents.as_str())
             .unwrap_or("{}");
-        print!("{json}");
+        out!("{json}");
         eprintln!("{written}");
     } else {
-        print!("{}", analysis::summary_text(&report));
-        println!("{written}");
+        out!("{}", analysis::summary_text(&report));
+        outln!("{written}");
     }
     Ok(())
 }

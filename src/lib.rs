@@ -7,7 +7,7 @@
 //! The crate is layered, data flowing one way (see `docs/DESIGN.md`):
 //! [`board`] (points, lines, jumps, tables) -> [`rules`] (variants, legal
 //! moves, game end) -> [`position`] notation -> `index` (tiers, ranking) ->
-//! `solve` (retrograde analysis) -> `table` (files) -> `probe` and
+//! `solve` (retrograde analysis) -> `table` (files) -> `probe`, [`plan`] and
 //! [`ondemand`] (solving what a query needs). Nothing in the
 //! library prints; the `asalto` binary is thin glue over it.
 //!

@@ -1,6 +1,6 @@
 //! The board: the 33 points of the cross, their names, the 72 line segments,
 //! jumps, the fortress, the mirror map and the soldier move tables of both
-//! soldier rules (RULES.md sections 1 and 3).
+//! soldier rules (docs/RULES.md sections 1 and 3).
 //!
 //! Every table here is computed at compile time by `const fn`s from the
 //! geometric description of the board, so the rules engine and the solver
@@ -558,7 +558,7 @@ mod tests {
         }
     }
 
-    /// The left-half step lists of RULES.md section 3, and their mirrors.
+    /// The left-half step lists of docs/RULES.md section 3, and their mirrors.
     fn check_steps(table: &[Bitboard; NUM_POINTS], want: &[(&str, &[&str])]) {
         for (from, to) in want {
             assert_eq!(names(table[p(from).index()]), *to, "{from}");

@@ -1,5 +1,5 @@
-//! Tiers and the dense index of positions inside a tier (DESIGN.md, "The
-//! key to speed: tiers").
+//! Tiers and the dense index of positions inside a tier (docs/DESIGN.md
+//! sections 3 and 4).
 //!
 //! A tier is `(n, k, S)`: `n` officers (1 or 2), `k` soldiers (9..=24) of
 //! which the set `S` stands outside the fortress; `m = k - |S|` (0..=8)
@@ -345,6 +345,38 @@ pub fn all_tiers(n: u8, k: u8, variant: &Variant) -> Vec<TierKey> {
         }
     }
     out.into_iter().map(|(_, k)| k).collect()
+}
+
+/// Canonical sets of `s` outside points: `(C(24, s) + self-mirror sets) /
+/// 2`. The mirror fixes the four outside points of file d and swaps the
+/// other twenty in ten pairs.
+pub fn canonical_sets(s: u32) -> u64 {
+    let all = binom(24, s as usize) as u64;
+    let mut fixed = 0u64;
+    for j in 0..=s / 2 {
+        let f = s - 2 * j;
+        if j <= 10 && f <= 4 {
+            fixed += binom(10, j as usize) as u64 * binom(4, f as usize) as u64;
+        }
+    }
+    (all + fixed) / 2
+}
+
+/// Tiers a complete table with `k` soldiers stores (canonical tiers only;
+/// the same for one and two officers).
+pub fn complete_tiers(k: u8) -> u64 {
+    let k = k as u32;
+    (k.saturating_sub(8)..=k.min(24)).map(canonical_sets).sum()
+}
+
+/// Positions a complete table of `n` officers and `k` soldiers stores (both
+/// sides to move, canonical tiers only).
+pub fn complete_positions(n: u8, k: u8) -> u64 {
+    let kk = k as u32;
+    let placements = binom(33 - k as usize, n as usize) as u64;
+    (kk.saturating_sub(8)..=kk.min(24))
+        .map(|s| canonical_sets(s) * 2 * binom(9, (kk - s) as usize) as u64 * placements)
+        .sum()
 }
 
 /// Rank of the officers among the points not holding soldiers.

@@ -4,10 +4,11 @@
 //! Officers and Sepoys): two officers defend a nine-point fortress against
 //! twenty-four soldiers.
 //!
-//! The crate is layered, data flowing one way (see `DESIGN.md`):
+//! The crate is layered, data flowing one way (see `docs/DESIGN.md`):
 //! [`board`] (points, lines, jumps, tables) -> [`rules`] (variants, legal
 //! moves, game end) -> [`position`] notation -> `index` (tiers, ranking) ->
-//! `solve` (retrograde analysis) -> `table` (files) -> `probe`. Nothing in the
+//! `solve` (retrograde analysis) -> `table` (files) -> `probe`, [`plan`] and
+//! [`ondemand`] (solving what a query needs). Nothing in the
 //! library prints; the `asalto` binary is thin glue over it.
 //!
 //! ```
@@ -27,6 +28,8 @@ pub use board::{Bitboard, Point};
 pub use position::{Position, PositionError, Setup, Side};
 pub use rules::{Move, Variant};
 pub mod index;
+pub mod ondemand;
+pub mod plan;
 pub mod solve;
 pub mod table;
 pub mod value;

@@ -1,5 +1,5 @@
 //! Positions: the validated [`Position`], the unvalidated [`Setup`] it is
-//! checked from, the notation of RULES.md section 9 (parse and print), the
+//! checked from, the notation of docs/RULES.md section 9 (parse and print), the
 //! `start` shorthands of the command line, and a board drawing for
 //! terminals.
 

@@ -1,4 +1,4 @@
-//! Game-theoretic values (RULES.md section 8): win, draw or loss for the
+//! Game-theoretic values (docs/RULES.md section 8): win, draw or loss for the
 //! side to move with the distance to the end in plies, their order of
 //! preference, and their 16-bit code in tables.
 

@@ -125,3 +125,243 @@ fn bad_input_is_a_one_line_error() {
         assert!(!err.contains("panicked"));
     }
 }
+
+/// A position whose closure is two small tiers (the ninth soldier on e4,
+/// eight in the fortress): tables for it build in a moment.
+const TINY: &str = "SSS/SSS/O1SS3/4S2/6O/3/3 s";
+
+/// Tables for [`TINY`] in a fresh folder.
+fn tiny_tables() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let o = asalto(&[
+        "build",
+        "--for",
+        TINY,
+        "--threads",
+        "1",
+        "--tables",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    dir
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    use std::process::Stdio;
+    let cases: &[&[&str]] = &[
+        &["perft", "--depth", "5", "start"],
+        &["query", "--tables", "/nonexistent", TINY],
+        &["moves", "start"],
+    ];
+    for args in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_asalto"))
+            .args(*args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the reading end before the command prints anything.
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn absurd_thread_counts_are_usage_errors() {
+    for cmd in ["query", "solve"] {
+        let o = asalto(&[cmd, "--threads", "100000", TINY]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        assert!(stderr(&o).contains("at most 1024"), "{}", stderr(&o));
+    }
+    let o = asalto(&["build", "--threads", "1025"]);
+    assert_eq!(o.status.code(), Some(2));
+    // The help says what 0 means, once.
+    let help = stdout(&asalto(&["query", "--help"]));
+    assert!(help.contains("0 for one per core"), "{help}");
+    assert!(!help.contains("default: one per core"), "{help}");
+}
+
+#[test]
+fn bad_soldier_ranges_are_usage_errors() {
+    for range in ["30", "5..=3", "8..=10", "10..=9", "x"] {
+        for cmd in ["build", "verify", "report", "plan"] {
+            let o = asalto(&[cmd, "--soldiers", range]);
+            assert_eq!(o.status.code(), Some(2), "{cmd} --soldiers {range}");
+            assert!(stderr(&o).contains("9 <= A <= B <= 24"), "{}", stderr(&o));
+        }
+    }
+}
+
+#[test]
+fn info_fails_on_unreadable_tables_and_on_a_file() {
+    let dir = tiny_tables();
+    let tables = dir.path().to_str().unwrap();
+    let o = asalto(&["info", "--tables", tables]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 3, "{}", stdout(&o));
+    // Cut one file short.
+    let file = dir.path().join("assaut/2o9s.atb");
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() - 10]).unwrap();
+    let o = asalto(&["info", "--tables", tables]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("2o9s.atb"));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("1 table file"), "{}", stderr(&o));
+    // --tables naming a file.
+    let f = file.to_str().unwrap();
+    for args in [
+        vec!["info", "--tables", f],
+        vec!["query", "--tables", f, TINY],
+        vec!["verify", "--tables", f],
+        vec!["build", "--tables", f, "--for", TINY],
+    ] {
+        let o = asalto(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(
+            stderr(&o).trim(),
+            format!("error: --tables {f} is not a folder"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn too_large_queries_say_what_the_tables_would_cost() {
+    for cmd in ["query", "solve"] {
+        let o = asalto(&[cmd, "start"]);
+        assert_eq!(o.status.code(), Some(1));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        for part in [
+            "needs more than 3000000000 positions",
+            "32 files",
+            "on disk",
+            "without distances",
+            "to build on",
+            "asalto plan --for",
+            "asalto build --for",
+        ] {
+            assert!(err.contains(part), "{part}: {err}");
+        }
+        assert!(!err.contains("--soldiers 24"), "{err}");
+    }
+}
+
+#[test]
+fn build_prints_its_plan_and_progress_lines_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = asalto(&[
+        "build",
+        "--for",
+        TINY,
+        "--tables",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let first = err.lines().next().unwrap();
+    // The closure: one tier with two officers (2 x C(9,8) x C(24,2) = 4968
+    // positions) and one with one (2 x 9 x 24 = 432).
+    assert!(first.starts_with("build assaut under "), "{first}");
+    assert!(
+        first.contains("2 files (1o9s, 2o9s), 2 tiers, 5400 positions"),
+        "{first}"
+    );
+    // stderr is not a terminal here: a line per file started.
+    assert!(
+        err.contains("file 1: assaut 1o9s: 1 tiers, 432 positions"),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_command_has_examples_and_help_works() {
+    let commands = [
+        "rules", "show", "moves", "perft", "solve", "query", "build", "verify", "bench", "report",
+        "repack", "plan", "info", "help",
+    ];
+    for cmd in commands {
+        let o = asalto(&[cmd, "--help"]);
+        assert!(o.status.success(), "{cmd}: {}", stderr(&o));
+        assert!(stdout(&o).contains("Examples:"), "{cmd}");
+        let o = asalto(&["help", cmd]);
+        assert!(o.status.success(), "help {cmd}: {}", stderr(&o));
+        assert!(stdout(&o).contains("Examples:"), "help {cmd}");
+    }
+    let o = asalto(&["help"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("Commands:"));
+    let o = asalto(&["help", "nope"]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn perft_depth_zero_counts_the_position() {
+    let o = asalto(&["perft", "--depth", "0", "start"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "perft 0 1\n");
+}
+
+#[test]
+fn verify_leaves_no_records_without_resume() {
+    let dir = tiny_tables();
+    let tables = dir.path().to_str().unwrap();
+    let records = || -> Vec<String> {
+        std::fs::read_dir(dir.path().join("assaut"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains(".verify"))
+            .collect()
+    };
+    let o = asalto(&["verify", "--tables", tables]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(records().is_empty(), "{:?}", records());
+    // With --resume the records stay, for the next --resume.
+    let o = asalto(&["verify", "--resume", "--tables", tables]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(records().len(), 2, "{:?}", records());
+}
+
+#[test]
+fn plan_counts_and_estimates() {
+    // The complete 9-soldier tables: the positions of the bench record's
+    // files (928,318,512 + 10,675,662,888).
+    let o = asalto(&["plan", "--soldiers", "9", "--rate", "1e7", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["positions"], 928_318_512u64 + 10_675_662_888);
+    assert_eq!(v["files"].as_array().unwrap().len(), 2);
+    let secs = v["seconds"].as_f64().unwrap();
+    let expected = 11_603_981_400.0 / (1e7 * 0.737);
+    assert!((secs - expected).abs() < 1.0, "{secs} vs {expected}");
+    let (all, wdl) = (
+        v["disk_bytes"].as_u64().unwrap(),
+        v["disk_bytes_wdl_only"].as_u64().unwrap(),
+    );
+    assert!(all > wdl && wdl > 0);
+    // The whole game: every file of 9..=24 soldiers, complete.
+    let o = asalto(&["plan", "--for", "start", "--rate", "1e7", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files.len(), 32);
+    assert!(files.iter().all(|f| f["complete"] == true));
+    let sum: u64 = files.iter().map(|f| f["positions"].as_u64().unwrap()).sum();
+    assert_eq!(v["positions"].as_u64().unwrap(), sum);
+    // The text form says whether it fits and how long.
+    let o = asalto(&["plan", "--for", TINY, "--rate", "1e7"]);
+    let out = stdout(&o);
+    assert!(out.contains("5400 positions"), "{out}");
+    assert!(out.contains("free disk under"), "{out}");
+    assert!(out.contains("time: about"), "{out}");
+    // Bad rates are refused.
+    for rate in ["-3", "0", "x", "inf"] {
+        let o = asalto(&["plan", "--rate", rate]);
+        assert_eq!(o.status.code(), Some(2), "{rate}");
+    }
+}

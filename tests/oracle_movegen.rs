@@ -14,7 +14,7 @@ use common::slow::{self, Pt};
 use common::{Rng, lib_moves, lib_outcome, lib_pos, lib_variant};
 
 // ---------------------------------------------------------------------------
-// The oracle's own tables against the text of RULES.md
+// The oracle's own tables against the text of docs/RULES.md
 // ---------------------------------------------------------------------------
 
 fn pt(name: &str) -> Pt {
@@ -39,7 +39,7 @@ fn oracle_geometry_matches_rules_text() {
         }
     }
     assert_eq!(orth, 52);
-    // The 20 diagonal segments listed in RULES.md section 1.
+    // The 20 diagonal segments listed in docs/RULES.md section 1.
     let listed = "c7-d6 e7-d6 d6-c5 d6-e5 a5-b4 c5-b4 c5-d4 e5-d4 e5-f4 g5-f4 b4-a3 b4-c3 \
                   d4-c3 d4-e3 f4-e3 f4-g3 c3-d2 e3-d2 d2-c1 d2-e1";
     let listed: BTreeSet<(Pt, Pt)> = listed
@@ -73,7 +73,7 @@ fn oracle_geometry_matches_rules_text() {
         .map(|&p| slow::name(p))
         .collect();
     assert_eq!(fortress.join(" "), "c7 d7 e7 c6 d6 e6 c5 d5 e5");
-    // The distance diagram of RULES.md section 3, in notation order.
+    // The distance diagram of docs/RULES.md section 3, in notation order.
     let diagram = "FFF FFF 21FFF12 2111112 2222222 333 444";
     let mut expect = Vec::new();
     for c in diagram.chars().filter(|c| *c != ' ') {
@@ -83,7 +83,8 @@ fn oracle_geometry_matches_rules_text() {
     assert_eq!(got, expect);
 }
 
-/// The step tables of RULES.md section 3 (left half; the right half mirrors).
+/// The step tables of docs/RULES.md section 3 (left half; the right half
+/// mirrors).
 #[test]
 fn oracle_soldier_steps_match_rules_tables() {
     let closer = "a5: b5 b4; b5: c5; a4: b4; b4: c5; c4: c5; d4: c5 d5 e5; a3: b4; b3: b4; \

@@ -359,6 +359,12 @@ fn report_files_render() {
     assert!(md.contains("Partial tables"));
     assert!(md.contains("![Results, natural positions"));
     assert!(md.contains("missing: "));
+    // Every plot says the tables are partial, as the report does.
+    let svgs: Vec<_> = files.iter().filter(|x| x.name.ends_with(".svg")).collect();
+    assert!(!svgs.is_empty());
+    for svg in svgs {
+        assert!(svg.contents.contains("PARTIAL tables"), "{}", svg.name);
+    }
     // One CSV row per table and population: 2 variants x (2 + 3).
     assert_eq!(get("wdl.csv").contents.lines().count(), 1 + 2 * 5);
     assert_eq!(
@@ -425,5 +431,23 @@ fn report_command() {
     assert!(
         err.contains("2o10s.atb") && err.contains("1o10s.atb"),
         "{err}"
+    );
+}
+
+#[test]
+fn one_officer_tables_without_huffs_are_not_missing() {
+    // Under capture=mandatory (assaut-mdj) no officer is ever huffed: a
+    // one-officer table is never needed, so its absence is not "missing".
+    let dir = tempfile::tempdir().unwrap();
+    let names = |v: Variant| -> Vec<String> {
+        analysis::missing_tables(dir.path(), &[v], 9, 10)
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect()
+    };
+    assert_eq!(names(Variant::ASSAUT_MDJ), ["2o9s.atb", "2o10s.atb"]);
+    assert_eq!(
+        names(Variant::ASSAUT),
+        ["1o9s.atb", "2o9s.atb", "1o10s.atb", "2o10s.atb"]
     );
 }

@@ -1,5 +1,5 @@
-//! Variant-balance statistics from built tables (DESIGN.md, the users' third
-//! job): who wins how often under each rule variant, the longest forced
+//! Variant-balance statistics from built tables (docs/DESIGN.md section 1,
+//! the users' third job): who wins how often under each rule variant, the longest forced
 //! wins, the *critical mass* of soldiers, and how much one rule switch
 //! changes the values.
 //!
@@ -23,7 +23,7 @@
 //!   stored), one of a self-mirror tier once (both images are stored).
 //!
 //! Shares are taken over *positions*. Win, draw and loss are for the side
-//! to move, with best play (RULES.md section 8). Positions whose game is
+//! to move, with best play (docs/RULES.md section 8). Positions whose game is
 //! already over (fewer than 9 soldiers, fortress full, no officer) are in
 //! no table and in no count; stored positions never carry huff rights.
 //!
@@ -228,12 +228,18 @@ impl Report {
 }
 
 /// The table files `(variant, n, k)` of a request that do not exist, in
-/// report order.
+/// report order. One-officer files of a variant without huffs
+/// (`capture=mandatory` or `free`) are not missing when absent: no
+/// position with two officers ever leads to one officer there, so a
+/// closure build (`asalto build --for`) never makes them.
 pub fn missing_tables(dir: &Path, variants: &[Variant], k_min: u8, k_max: u8) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for v in variants {
         for k in k_min..=k_max {
             for n in 1..=2u8 {
+                if n == 1 && v.capture != crate::rules::CaptureRule::Huff {
+                    continue;
+                }
                 let p = table_path(dir, v, n, k);
                 if !p.is_file() {
                     out.push(p);
@@ -261,7 +267,7 @@ fn definitions() -> Vec<Definition> {
         ),
         d(
             "win / draw / loss",
-            "the game-theoretic result for the side to move with best play (RULES.md section 8); shares (%) are taken over 'positions'",
+            "the game-theoretic result for the side to move with best play (docs/RULES.md section 8); shares (%) are taken over 'positions'",
         ),
         d(
             "officers to move / soldiers to move",

@@ -136,6 +136,16 @@ fn colour(i: usize) -> RGBColor {
     }
 }
 
+/// The title of a plot of `report`: marked when the tables are partial (or
+/// some are missing), so that a plot passed around alone still says so.
+fn titled(report: &Report, title: &str) -> String {
+    if report.partial {
+        format!("{title} (PARTIAL tables: the tiers present only)")
+    } else {
+        title.to_string()
+    }
+}
+
 /// The common head of every plot: a white page, the title and a row of
 /// legend boxes in the top 80 pixels. Returns the area below them.
 fn header<DB: DrawingBackend>(
@@ -201,7 +211,7 @@ fn wdl_plot(report: &Report, pop: Pop) -> Res<Option<Plot>> {
     let cols = if facets.len() == 1 { 1 } else { 2 };
     let rows = facets.len().div_ceil(cols);
     let (w, h) = (480 * cols as u32, 80 + 280 * rows as u32);
-    let title = format!("Results, {}", pop.title());
+    let title = titled(report, &format!("Results, {}", pop.title()));
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
@@ -289,7 +299,10 @@ fn critical_plot(report: &Report) -> Res<Option<Plot>> {
     // Integer axes scaled by SLOT (see `SLOT`).
     let (x0, x1) = (kmin as i32 * SLOT - SLOT / 2, kmax as i32 * SLOT + SLOT / 2);
     let key_ks: Vec<i32> = (kmin..=kmax).map(|k| k as i32 * SLOT).collect();
-    let title = "Critical mass: formations of k soldiers against the officers' best placement";
+    let title = &titled(
+        report,
+        "Critical mass: formations of k soldiers against the officers' best placement",
+    );
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (900, 720)).into_drawing_area();
@@ -417,7 +430,10 @@ fn sensitivity_plot(report: &Report) -> Res<Option<Plot>> {
         .fold(0.0f64, f64::max)
         .max(0.1)
         * 1.15;
-    let title = "Rule sensitivity: positions whose win/draw/loss changes with one switch";
+    let title = &titled(
+        report,
+        "Rule sensitivity: positions whose win/draw/loss changes with one switch",
+    );
     let mut svg = String::new();
     {
         let h = 220 + 30 * np as u32;

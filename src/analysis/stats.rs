@@ -54,7 +54,7 @@ impl WdlCounts {
 pub struct Example {
     /// Distance to the end in plies.
     pub plies: u16,
-    /// The position in notation (RULES.md section 9), as stored (the
+    /// The position in notation (docs/RULES.md section 9), as stored (the
     /// canonical one of it and its mirror image).
     pub position: String,
 }
@@ -112,37 +112,7 @@ pub struct TableStats {
     pub natural: Option<Population>,
 }
 
-/// Canonical sets of `s` outside points: `(C(24, s) + self-mirror sets) /
-/// 2`. The mirror fixes the four outside points of file d and swaps the
-/// other twenty in ten pairs.
-fn canonical_sets(s: u32) -> u64 {
-    let all = binom(24, s as usize) as u64;
-    let mut fixed = 0u64;
-    for j in 0..=s / 2 {
-        let f = s - 2 * j;
-        if j <= 10 && f <= 4 {
-            fixed += binom(10, j as usize) as u64 * binom(4, f as usize) as u64;
-        }
-    }
-    (all + fixed) / 2
-}
-
-/// Tiers a complete table with `k` soldiers stores (canonical tiers only;
-/// the same for one and two officers).
-pub fn complete_tiers(k: u8) -> u64 {
-    let k = k as u32;
-    (k.saturating_sub(8)..=k.min(24)).map(canonical_sets).sum()
-}
-
-/// Positions a complete table of `n` officers and `k` soldiers stores (both
-/// sides to move, canonical tiers only).
-pub fn complete_positions(n: u8, k: u8) -> u64 {
-    let kk = k as u32;
-    let placements = binom(33 - k as usize, n as usize) as u64;
-    (kk.saturating_sub(8)..=kk.min(24))
-        .map(|s| canonical_sets(s) * 2 * binom(9, (kk - s) as usize) as u64 * placements)
-        .sum()
-}
+pub use crate::index::{complete_positions, complete_tiers};
 
 /// How many positions each stored position of tier `key` stands for: 2
 /// unless the tier is its own mirror image.
@@ -381,6 +351,7 @@ pub fn table_stats(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::canonical_sets;
     use crate::position::Side;
 
     #[test]
@@ -402,9 +373,9 @@ mod tests {
         for (s, &c) in canon.iter().enumerate() {
             assert_eq!(canonical_sets(s as u32), c, "s = {s}");
         }
-        // DESIGN.md: about 2.6 M tiers and 1.06e10 positions per side with 9
-        // soldiers before the mirror; a complete assaut 1o9s table stores
-        // 1,291,437 tiers.
+        // docs/DESIGN.md section 3: about 2.6 M tiers and 1.06e10
+        // positions per side with 9 soldiers before the mirror; a complete
+        // assaut 1o9s table stores 1,291,437 tiers.
         let before: u64 = (1..=9).map(|s| binom(24, s) as u64).sum();
         assert!((2_500_000..2_700_000).contains(&before));
         assert_eq!(complete_tiers(9), 1_291_437);

@@ -10,8 +10,9 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 /// Shows one bar for the table file being built and a line per file done.
-/// When stderr is not a terminal (a log file), prints a progress line every
-/// minute instead of the bar.
+/// When stderr is not a terminal (a log file, a pipe), where the bar does
+/// not show, prints a line when each file starts and a progress line every
+/// [`LOG_EVERY`] seconds instead (positions/s and the time left).
 pub struct BuildBars {
     variant: String,
     bar: Mutex<Option<ProgressBar>>,
@@ -21,6 +22,9 @@ pub struct BuildBars {
     /// Files started so far.
     files: std::sync::atomic::AtomicUsize,
 }
+
+/// Seconds between two progress lines when stderr is not a terminal.
+pub const LOG_EVERY: u64 = 10;
 
 impl BuildBars {
     /// Bars for a build of `variant`; `quiet` keeps stderr free of per-file lines.
@@ -43,7 +47,7 @@ impl BuildBars {
 }
 
 impl BuildObserver for BuildBars {
-    fn file_start(&self, n: u8, k: u8, _tiers: usize, positions: u64) {
+    fn file_start(&self, n: u8, k: u8, tiers: usize, positions: u64) {
         let index = self
             .files
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
@@ -57,6 +61,9 @@ impl BuildObserver for BuildBars {
         );
         let label = format!("file {index}: {} {n}o{k}s", self.variant);
         bar.set_message(label.clone());
+        if !self.quiet && !std::io::stderr().is_terminal() {
+            eprintln!("{label}: {tiers} tiers, {positions} positions");
+        }
         *self.log.lock().expect("log lock") = (Instant::now(), Instant::now(), label);
         if let Some(old) = self.bar.lock().expect("bar lock").replace(bar) {
             old.finish_and_clear();
@@ -73,7 +80,7 @@ impl BuildObserver for BuildBars {
             return;
         }
         let mut log = self.log.lock().expect("log lock");
-        if log.1.elapsed().as_secs() >= 60 {
+        if log.1.elapsed().as_secs() >= LOG_EVERY {
             log.1 = Instant::now();
             let secs = log.0.elapsed().as_secs_f64();
             let rate = p.positions_done as f64 / secs.max(1e-9);

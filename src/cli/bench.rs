@@ -28,8 +28,9 @@ pub struct BenchArgs {
     #[arg(long, default_value = "tables")]
     tables: PathBuf,
     /// Also time a complete build of every table up to this many soldiers
-    /// into a fresh folder under target/ (9 takes tens of minutes here).
-    #[arg(long, value_name = "K")]
+    /// (9..=24) into a fresh folder, target/bench-tables under the current
+    /// folder (9 takes tens of minutes here).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(9..=24))]
     build_to: Option<u8>,
     /// Position whose closure is solved in memory for the rate.
     #[arg(long, default_value = RATE_POSITION, allow_hyphen_values = true)]
@@ -40,9 +41,11 @@ pub struct BenchArgs {
     /// Runs of the rate solve per thread count (the median is reported).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
     rate_runs: u32,
-    /// Folder for the results (a subfolder <date>-<host> is made).
-    #[arg(long, default_value = "scripts/bench-runs")]
-    out: PathBuf,
+    /// Folder for the results (a subfolder <date>-<host> is made). Default:
+    /// scripts/bench-runs when run from a checkout of asalto-tb (that folder
+    /// exists here), else <tables>/bench-runs. The path written is printed.
+    #[arg(long)]
+    out: Option<PathBuf>,
 }
 
 fn machine() -> serde_json::Value {
@@ -97,6 +100,18 @@ fn evict(path: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
+/// Where the results go: `--out`, else the checkout's scripts/bench-runs,
+/// else `<tables>/bench-runs`.
+fn out_dir(out: Option<&std::path::Path>, tables: &std::path::Path) -> PathBuf {
+    match out {
+        Some(p) => p.to_path_buf(),
+        None if std::path::Path::new("scripts/bench-runs").is_dir() => {
+            PathBuf::from("scripts/bench-runs")
+        }
+        None => tables.join("bench-runs"),
+    }
+}
+
 fn median(mut v: Vec<f64>) -> Option<f64> {
     if v.is_empty() {
         return None;
@@ -146,9 +161,6 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let mut peaks = serde_json::Map::new();
     let mut build_tables = None;
     if let Some(k) = args.build_to {
-        if !(9..=24).contains(&k) {
-            bail!("--build-to must be within 9..=24");
-        }
         let dir = PathBuf::from("target/bench-tables");
         if dir.exists() {
             std::fs::remove_dir_all(&dir).context("clear target/bench-tables")?;
@@ -348,37 +360,37 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let fmt = |v: Option<f64>, unit: &str| {
         v.map_or("not measured".to_string(), |x| format!("{x:.3} {unit}"))
     };
-    println!(
+    outln!(
         "asalto bench ({variant}), {}",
         machine()["cpu"].as_str().unwrap_or("?")
     );
-    println!(
+    outln!(
         "  rate per core (1 thread)     {:.3e} positions/s",
         rate_per_core
     );
-    println!("  speedup with 2 threads       {speedup:.2}x");
+    outln!("  speedup with 2 threads       {speedup:.2}x");
     for (k, v) in &seconds_to {
-        println!("  {k:<28} {:.1} s", v.as_f64().unwrap_or(0.0));
+        outln!("  {k:<28} {:.1} s", v.as_f64().unwrap_or(0.0));
     }
-    println!(
+    outln!(
         "  peak memory                  {}",
         fmt(peak.map(|b| b as f64 / (1u64 << 30) as f64), "GiB")
     );
-    println!(
+    outln!(
         "  WDL size                     {}",
         fmt(wdl_bits, "bits/position")
     );
-    println!(
+    outln!(
         "  total size                   {}",
         fmt(total_bits, "bits/position")
     );
-    println!(
+    outln!(
         "  WDL-only size                {}",
         fmt(wdl_only_bits, "bits/position")
     );
-    println!("  random probe, warm, median   {}", fmt(probe_us, "us"));
-    println!("  query process, warm cache    {}", fmt(warm_ms, "ms"));
-    println!("  query process, cold (evicted) {}", fmt(cold_ms, "ms"));
+    outln!("  random probe, warm, median   {}", fmt(probe_us, "us"));
+    outln!("  query process, warm cache    {}", fmt(warm_ms, "ms"));
+    outln!("  query process, cold (evicted) {}", fmt(cold_ms, "ms"));
 
     let date = std::process::Command::new("date")
         .arg("+%Y-%m-%d")
@@ -390,11 +402,11 @@ pub fn run(args: BenchArgs) -> Result<()> {
         .as_str()
         .unwrap_or("host")
         .to_string();
-    let dir = args.out.join(format!("{date}-{host}"));
+    let dir = out_dir(args.out.as_deref(), &args.tables).join(format!("{date}-{host}"));
     std::fs::create_dir_all(&dir).with_context(|| format!("create {}", dir.display()))?;
     let path = dir.join("bench.json");
     std::fs::write(&path, serde_json::to_string_pretty(&result)? + "\n")
         .with_context(|| format!("write {}", path.display()))?;
-    println!("results: {}", path.display());
+    outln!("results: {}", path.display());
     Ok(())
 }

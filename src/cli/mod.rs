@@ -10,24 +10,26 @@
 // HTML tags.
 #![allow(rustdoc::invalid_html_tags)]
 
+#[macro_use]
+mod out;
 mod bars;
 mod bench;
 mod output;
+mod plan;
 mod repack;
 mod report;
 
 use anyhow::{Context, Result, bail};
-use asalto_tb::index::TierKey;
-use asalto_tb::probe::{self, Analysis};
-use asalto_tb::solve::{Layered, MemoryStore, Progress, Solver, Stats, TierStore};
+use asalto_tb::probe;
+use asalto_tb::solve::{Progress, Stats};
 use asalto_tb::table::TableSet;
-use asalto_tb::{Position, Variant, build, rules, verify};
+use asalto_tb::{Position, Variant, build, ondemand, rules, verify};
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const POSITION_HELP: &str = "Position: notation '<board> <side> [<huff>]' (RULES.md section 9; \
+const POSITION_HELP: &str = "Position: notation '<board> <side> [<huff>]' (docs/RULES.md section 9; \
 quote it or pass it as separate words), 'start' (officers on c6 e6) or 'start:c7,e5'";
 
 pub(crate) const VARIANT_HELP: &str = "Rule variant: a preset (assaut, assaut-mdj, asalto, assault) or \
@@ -40,7 +42,14 @@ soldiers=closer|forward,capture=huff|mandatory|free,max=on|off,trapped=soldiers-
 /// the distance in plies, by retrograde analysis) and reports on rule
 /// variants. See `asalto rules` for the variants.
 #[derive(Parser)]
-#[command(name = "asalto", version, about, long_about, after_help = EXAMPLES)]
+#[command(
+    name = "asalto",
+    version,
+    about,
+    long_about,
+    after_help = EXAMPLES,
+    disable_help_subcommand = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -52,12 +61,18 @@ const EXAMPLES: &str = "Examples:
   asalto moves --variant asalto start:c7,e7     legal moves, officers on c7 e7
   asalto perft --depth 3 start                  count move sequences
   asalto query 'SSS/SSS/O1SS3/4S2/6O/3/3 s'     value of a position and its moves
+  asalto plan --for start                       what the whole game's tables would take
+  asalto help build                             the options and examples of one command
 
 Exit codes: 0 success, 1 error (bad input, unknown variant, table problem), 2 usage error.";
 
 #[derive(Subcommand)]
 enum Command {
     /// List the rule presets, or explain one variant's switches.
+    #[command(after_help = "Examples:
+  asalto rules                              the four presets and their rule sheets
+  asalto rules --variant assaut-mdj         the switches of one variant, in words
+  asalto rules --json")]
     Rules {
         /// A variant to explain (leave out to list the presets).
         #[arg(long, short)]
@@ -67,40 +82,64 @@ enum Command {
         json: bool,
     },
     /// Draw a position, say whose turn it is and whether the game is over.
+    #[command(after_help = "Examples:
+  asalto show start
+  asalto show start:c7,e5                   the start with the officers on c7 and e5
+  asalto show 'SSS/SSS/O1SS3/4S2/6O/3/3 s'
+  asalto show --json '3/1O1/3S3/2S4/S5S/SSS/SSS o'")]
     Show(PositionArgs),
     /// List the legal moves of a position, one per line in move notation.
     ///
     /// Faults (under capture=huff) are marked with the officers they expose
     /// to a huff.
+    #[command(after_help = "Examples:
+  asalto moves start
+  asalto moves --variant assault start      the forward soldier rule
+  asalto moves '3/1O1/3S3/2S4/S5S/SSS/SSS o'   captures, and steps that are faults
+  asalto moves --json start")]
     Moves(PositionArgs),
-    /// Count move sequences: one line `perft <d> <nodes>` for d = 1..=DEPTH.
+    /// Count move sequences: one line `perft <d> <nodes>` for d = 1..=DEPTH
+    /// (`perft 0 1` for depth 0).
+    #[command(after_help = "Examples:
+  asalto perft --depth 3 start              perft 1 9, perft 2 48, perft 3 ...
+  asalto perft --depth 4 --variant assaut-mdj start")]
     Perft {
         #[command(flatten)]
         pos: PositionArgs,
-        /// Largest depth.
+        /// Largest depth (0: the position itself, one node).
         #[arg(long, short)]
         depth: u32,
     },
     /// Solve the tiers a position needs, in memory, and print its value.
+    ///
+    /// Refused, with what its tables would cost, when that is more than
+    /// 3e9 positions (see `asalto plan --for`).
+    #[command(after_help = "Examples:
+  asalto solve 'SSS/SSS/O1SS3/4S2/6O/3/3 s'
+  asalto solve --threads 1 --json 'SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s'")]
     Solve {
         #[command(flatten)]
         pos: PositionArgs,
-        /// Worker threads (1 = serial; default: one per core).
-        #[arg(long, short, default_value_t = 0)]
+        #[arg(long, short, default_value = "0", value_parser = parse_threads, help = THREADS_HELP)]
         threads: usize,
     },
     /// Value of a position and of every legal move, best first.
     ///
     /// Reads the table files under --tables; tiers whose file is missing are
-    /// solved on demand in memory (saying how many first).
+    /// solved on demand in memory (saying how many first), up to 3e9
+    /// positions; above, the query is refused with what the tables would
+    /// cost.
+    #[command(after_help = "Examples:
+  asalto query 'SSS/SSS/O1SS3/4S2/6O/3/3 s'
+  asalto query --tables /data/tables --variant asalto 'SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s'
+  asalto query --json start:c7,e7           refused: the whole game (see asalto plan --for start)")]
     Query {
         #[command(flatten)]
         pos: PositionArgs,
         /// Folder of table files.
         #[arg(long, default_value = "tables")]
         tables: PathBuf,
-        /// Worker threads for on-demand solving (1 = serial; default: one per core).
-        #[arg(long, short, default_value_t = 0)]
+        #[arg(long, short, default_value = "0", value_parser = parse_threads, help = THREADS_HELP)]
         threads: usize,
     },
     /// Build table files: every position with the given soldier counts,
@@ -112,12 +151,22 @@ enum Command {
     /// (<n>o<k>s.atb.ckpt, every --checkpoint-secs), so a build killed at
     /// any moment and run again resumes from its last checkpoint and writes
     /// the same bytes.
+    ///
+    /// Prints its plan (files, positions, estimated disk) first, and
+    /// refuses to start when the estimate does not fit the free disk
+    /// (--ignore-disk to start anyway). `asalto plan` gives the same plan
+    /// with a time estimate, without building.
+    #[command(after_help = "Examples:
+  asalto build                              every assaut table with 9 soldiers (11.6e9 positions)
+  asalto build --soldiers 9..=10 --all-presets
+  asalto build --for '3/O1O/SS3SS/SSSSSSS/2SS3/3/3 s'   only what one position needs
+  asalto build --threads 1 --tables /data/tables")]
     Build {
         #[command(flatten)]
         variants: VariantChoice,
         /// Soldier counts: K (meaning 9..=K), or A..=B.
         #[arg(long, short, default_value = "9", conflicts_with = "only_for")]
-        soldiers: String,
+        soldiers: Soldiers,
         /// Build only the tiers this position needs (partial files, enough to
         /// query it and every position it can reach).
         #[arg(long = "for", value_name = "POSITION", allow_hyphen_values = true)]
@@ -125,9 +174,9 @@ enum Command {
         /// Folder of table files.
         #[arg(long, default_value = "tables")]
         tables: PathBuf,
-        /// Worker threads (1 = serial; default: one per core). Files are
-        /// byte-identical whatever the count.
-        #[arg(long, short, default_value_t = 0)]
+        /// Worker threads: 0 for one per core, 1 for serial, at most 1024.
+        /// Files are byte-identical whatever the count.
+        #[arg(long, short, default_value = "0", value_parser = parse_threads)]
         threads: usize,
         /// Memory budget for what the build allocates, e.g. 12GiB, 800MiB
         /// (default: 60% of the machine's memory). The file's own solved
@@ -145,20 +194,26 @@ enum Command {
         /// tables say "win" or "loss" without plies.
         #[arg(long)]
         wdl_only: bool,
+        /// Start even when the estimated disk does not fit the free disk.
+        #[arg(long)]
+        ignore_disk: bool,
         /// Print the summary as JSON.
         #[arg(long)]
         json: bool,
     },
     /// Check built tables: every block checksum, then every stored value
     /// against the values of its moves. Exit 1 on any problem.
+    #[command(after_help = "Examples:
+  asalto verify                             every assaut table under tables/
+  asalto verify --variant assault --soldiers 10..=10
+  asalto verify --soldiers 11..=11 --resume   take up an interrupted run")]
     Verify {
         #[arg(long, short, default_value = "assaut", help = VARIANT_HELP)]
         variant: String,
         /// Folder of table files.
         #[arg(long, default_value = "tables")]
         tables: PathBuf,
-        /// Worker threads (default: one per core).
-        #[arg(long, short, default_value_t = 0)]
+        #[arg(long, short, default_value = "0", value_parser = parse_threads, help = THREADS_HELP)]
         threads: usize,
         /// Print at most this many inconsistent positions.
         #[arg(long, default_value_t = 10)]
@@ -167,14 +222,16 @@ enum Command {
         /// e.g. 10..=10 for the 10-soldier tables alone (the lower tables
         /// they read are taken as they are). Default: every table present.
         #[arg(long, short)]
-        soldiers: Option<String>,
+        soldiers: Option<Soldiers>,
         /// Take up where an earlier run stopped: each file's tiers are
         /// checked in chunks and a record of how far it got is kept beside
         /// it (<file>.verify); with --resume a record matching the file is
         /// continued (a complete one: the file is not checked again, only
         /// its checksums). A record names its file's contents, not those of
         /// the lower files it read: after rebuilding a lower file, verify
-        /// without --resume. Without it every value is checked anew.
+        /// without --resume. Without it every value is checked anew, and
+        /// the records of a run that completes are removed (those of an
+        /// interrupted run stay, for --resume).
         #[arg(long)]
         resume: bool,
         /// Print the result as JSON.
@@ -183,7 +240,10 @@ enum Command {
     },
     /// Measure speed and size: solving rate (1 and 2 threads), optionally a
     /// full build, table size per position, probe time, query process time.
-    /// Writes scripts/bench-runs/<date>-<host>/bench.json.
+    /// Writes <out>/<date>-<host>/bench.json (see --out).
+    #[command(after_help = "Examples:
+  asalto bench                              rate and speedup; sizes and probes if tables/ has 9-soldier tables
+  asalto bench --build-to 9                 also a complete build into target/bench-tables (tens of minutes)")]
     Bench(bench::BenchArgs),
     /// Variant-balance report from the tables: win/draw/loss shares, longest
     /// wins, critical mass and rule sensitivity, as Markdown, JSON, CSV and
@@ -192,6 +252,10 @@ enum Command {
     /// Exit 1 naming the missing tables when some are missing (unless
     /// --build or --allow-missing). Partial tables (built with `build --for`)
     /// are reported over the tiers they hold, and the report says so.
+    #[command(after_help = "Examples:
+  asalto report --soldiers 9                the four presets, complete 9-soldier tables
+  asalto report --variants assaut,assault --soldiers 9..=10 --build
+  asalto report --all-presets --soldiers 10 --allow-missing --out /tmp/report")]
     Report(report::ReportArgs),
     /// Rewrite table files with other block sizes or zstd level, or in the
     /// current format version (after an upgrade), without solving: the
@@ -200,8 +264,30 @@ enum Command {
     /// Each file is written under a temporary name and renamed over its
     /// old one (or into --out) when complete; an interrupted run leaves the
     /// old files as they were.
+    #[command(after_help = "Examples:
+  asalto repack                             rewrite tables/assaut/* in the current format
+  asalto repack --wdl-block 65536 --out /tmp/repacked")]
     Repack(repack::RepackArgs),
+    /// What a build would take, without solving: files, tiers, positions,
+    /// disk (with and without distances) and time on this machine, and
+    /// whether it fits the free disk of the tables folder.
+    ///
+    /// Positions are counted exactly; disk and time are estimates, and the
+    /// output says where their figures come from (bits per position
+    /// measured on built tables; a solving rate measured by a short
+    /// calibration solve, or --rate).
+    #[command(after_help = "Examples:
+  asalto plan --for start                   the whole game (about 1.27e12 positions)
+  asalto plan --soldiers 9..=12 --variant assault
+  asalto plan --for '3/O1O/SS3SS/SSSSSSS/2SS3/3/3 s' --rate 1.5e7 --json")]
+    Plan(plan::PlanArgs),
     /// List the table files present, with their variant, sizes and counts.
+    ///
+    /// Exit 1 when a file cannot be read (truncated, corrupt, another
+    /// format) or --tables is not a folder.
+    #[command(after_help = "Examples:
+  asalto info
+  asalto info --tables /data/tables --json")]
     Info {
         /// Folder of table files.
         #[arg(long, default_value = "tables")]
@@ -209,6 +295,14 @@ enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Print the help of asalto or of one command.
+    #[command(after_help = "Examples:
+  asalto help
+  asalto help query")]
+    Help {
+        /// The command to explain (leave out for all).
+        command: Option<String>,
     },
 }
 
@@ -231,7 +325,6 @@ impl VariantChoice {
     }
 }
 
-/// Parse `K`, `A..=B` or `A-B` into an inclusive soldier range.
 /// A size in bytes: a number with an optional unit (B, KiB, MiB, GiB,
 /// TiB; K, M, G, T and KB, MB, GB, TB mean the same powers of 1024).
 fn parse_bytes(text: &str) -> Result<u64, String> {
@@ -262,19 +355,63 @@ fn parse_bytes(text: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
-fn soldier_range(text: &str) -> Result<(u8, u8)> {
-    let t = text.trim();
-    let (a, b) = if let Some((a, b)) = t.split_once("..=") {
-        (a.trim().parse::<u8>(), b.trim().parse::<u8>())
-    } else if let Some((a, b)) = t.split_once('-') {
-        (a.trim().parse::<u8>(), b.trim().parse::<u8>())
-    } else {
-        (Ok(9), t.parse::<u8>())
-    };
-    match (a, b) {
-        (Ok(a), Ok(b)) if (9..=24).contains(&a) && (a..=24).contains(&b) => Ok((a, b)),
-        _ => bail!("bad soldier range '{text}': use K (9..=K) or A..=B, within 9..=24"),
+/// An inclusive range of soldier counts within 9..=24, parsed by clap
+/// from `K` (meaning 9..=K), `A..=B` or `A-B`; a bad one is a usage error
+/// (exit 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Soldiers(pub u8, pub u8);
+
+impl std::str::FromStr for Soldiers {
+    type Err = String;
+
+    fn from_str(text: &str) -> std::result::Result<Soldiers, String> {
+        let t = text.trim();
+        let (a, b) = if let Some((a, b)) = t.split_once("..=") {
+            (a.trim().parse::<u8>(), b.trim().parse::<u8>())
+        } else if let Some((a, b)) = t.split_once('-') {
+            (a.trim().parse::<u8>(), b.trim().parse::<u8>())
+        } else {
+            (Ok(9), t.parse::<u8>())
+        };
+        match (a, b) {
+            (Ok(a), Ok(b)) if (9..=24).contains(&a) && (a..=24).contains(&b) => Ok(Soldiers(a, b)),
+            _ => Err("use K (meaning 9..=K) or A..=B, with 9 <= A <= B <= 24".to_string()),
+        }
     }
+}
+
+/// The most worker threads accepted: far above any machine this runs on,
+/// low enough that a typo (`--threads 100000`) is refused instead of
+/// spawning threads until memory runs out.
+pub(crate) const MAX_THREADS: usize = 1024;
+
+const THREADS_HELP: &str = "Worker threads: 0 for one per core, 1 for serial, at most 1024";
+
+/// Parse a thread count: 0 (one per core) to [`MAX_THREADS`]; a bad one is
+/// a usage error (exit 2).
+pub(crate) fn parse_threads(text: &str) -> std::result::Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n <= MAX_THREADS => Ok(n),
+        Ok(n) => Err(format!(
+            "{n} threads is too many: at most {MAX_THREADS} (0 means one per core)"
+        )),
+        Err(_) => Err("use a number of threads, 0 for one per core".to_string()),
+    }
+}
+
+/// Parse a position argument for `variant`.
+pub(crate) fn parse_position(text: &str, variant: &Variant) -> Result<Position> {
+    let pos = Position::from_arg(text).with_context(|| format!("bad position '{text}'"))?;
+    probe::check_position(&pos, variant).map_err(anyhow::Error::msg)?;
+    Ok(pos)
+}
+
+/// A `--tables` path must be a folder, or not exist yet.
+pub(crate) fn check_tables_dir(dir: &std::path::Path) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        bail!("--tables {} is not a folder", dir.display());
+    }
+    Ok(())
 }
 
 #[derive(Args)]
@@ -291,9 +428,7 @@ struct PositionArgs {
 impl PositionArgs {
     fn parse(&self) -> Result<(Variant, Position)> {
         let variant: Variant = self.variant.parse()?;
-        let text = self.position.join(" ");
-        let pos = Position::from_arg(&text).with_context(|| format!("bad position '{text}'"))?;
-        probe::check_position(&pos, &variant).map_err(anyhow::Error::msg)?;
+        let pos = parse_position(&self.position.join(" "), &variant)?;
         Ok((variant, pos))
     }
 }
@@ -326,16 +461,16 @@ fn dispatch(command: Command) -> Result<()> {
         }
         Command::Perft { pos, depth } => {
             let (variant, p) = pos.parse()?;
-            for d in 1..=depth {
-                println!("perft {d} {}", rules::perft(&p, &variant, d));
+            for d in depth.min(1)..=depth {
+                outln!("perft {d} {}", rules::perft(&p, &variant, d));
             }
             Ok(())
         }
         Command::Solve { pos, threads } => {
             let (variant, p) = pos.parse()?;
-            let (analysis, summary) = solve_on_demand(&p, &variant, threads)?;
-            if !pos.json {
-                eprintln!("{summary}");
+            let (analysis, summary) = on_demand(&p, &variant, None, threads)?;
+            if let (Some(s), false) = (summary, pos.json) {
+                eprintln!("{s}");
             }
             output::analysis(&analysis, &variant, pos.json);
             Ok(())
@@ -346,12 +481,10 @@ fn dispatch(command: Command) -> Result<()> {
             threads,
         } => {
             let (variant, p) = pos.parse()?;
-            let set = TableSet::open(&tables, &variant);
-            let (analysis, summary) = query(&p, &variant, &set, threads)?;
-            if !pos.json {
-                if let Some(s) = summary {
-                    eprintln!("{s}");
-                }
+            check_tables_dir(&tables)?;
+            let (analysis, summary) = on_demand(&p, &variant, Some(&tables), threads)?;
+            if let (Some(s), false) = (summary, pos.json) {
+                eprintln!("{s}");
             }
             output::analysis(&analysis, &variant, pos.json);
             Ok(())
@@ -365,9 +498,11 @@ fn dispatch(command: Command) -> Result<()> {
             memory,
             checkpoint_secs,
             wdl_only,
+            ignore_disk,
             json,
         } => {
-            let (k_min, k_max) = soldier_range(&soldiers)?;
+            let Soldiers(k_min, k_max) = soldiers;
+            check_tables_dir(&tables)?;
             let opts = build::BuildOptions {
                 threads,
                 memory_bytes: memory.unwrap_or_else(build::memory::default_budget),
@@ -387,10 +522,23 @@ fn dispatch(command: Command) -> Result<()> {
             let mut all = Vec::new();
             for variant in variants.list()? {
                 let start = std::time::Instant::now();
+                let the_plan = match &target {
+                    Some(p) => asalto_tb::plan::for_position(&variant, p)?,
+                    None => asalto_tb::plan::complete(&variant, k_min, k_max)?,
+                };
+                let built = asalto_tb::plan::built_files(&the_plan, &tables);
+                if !json {
+                    eprintln!(
+                        "build {variant} under {}: {}",
+                        tables.display(),
+                        plan::summary_line(&the_plan, &built)
+                    );
+                }
+                check_disk(&the_plan, &built, &tables, ignore_disk, wdl_only)?;
                 let observer = bars::BuildBars::new(&variant, json);
                 let reports = match &target {
                     Some(p) => {
-                        let tiers = needed_tiers(p, &variant, |_| false, u64::MAX)?;
+                        let tiers = ondemand::needed_tiers(p, &variant, |_| false, u64::MAX)?;
                         if tiers.is_empty() {
                             bail!("the game is over in {p}: it needs no tables");
                         }
@@ -414,10 +562,7 @@ fn dispatch(command: Command) -> Result<()> {
             json,
         } => {
             let variant: Variant = variant.parse()?;
-            let range = match soldiers {
-                Some(s) => soldier_range(&s)?,
-                None => (9, 24),
-            };
+            let range = soldiers.map_or((9, 24), |s| (s.0, s.1));
             let opts = verify::VerifyOptions {
                 soldiers: range,
                 threads,
@@ -430,8 +575,21 @@ fn dispatch(command: Command) -> Result<()> {
                 bar.set_length(total);
                 bar.set_position(done);
             };
+            check_tables_dir(&tables)?;
             let report = verify::verify(&tables, &variant, &opts, &progress)?;
             bar.finish_and_clear();
+            if !resume {
+                // A run that completed leaves no records behind (those of an
+                // interrupted run stay, for --resume).
+                for f in &report.files {
+                    let record = verify::record_path(&f.path);
+                    if let Err(e) = std::fs::remove_file(&record) {
+                        if e.kind() != std::io::ErrorKind::NotFound {
+                            bail!("cannot remove {}: {e}", record.display());
+                        }
+                    }
+                }
+            }
             output::verify(&report, &variant, json);
             if report.bad_count > 0 {
                 bail!(
@@ -445,41 +603,34 @@ fn dispatch(command: Command) -> Result<()> {
         Command::Report(args) => report::run(args),
         Command::Repack(args) => repack::run(args),
         Command::Info { tables, json } => {
-            output::info(&tables, json);
+            check_tables_dir(&tables)?;
+            let bad = output::info(&tables, json);
+            if bad > 0 {
+                bail!(
+                    "{bad} table file{} under {} cannot be read",
+                    if bad == 1 { "" } else { "s" },
+                    tables.display()
+                );
+            }
+            Ok(())
+        }
+        Command::Plan(args) => plan::run(args),
+        Command::Help { command } => {
+            use clap::CommandFactory;
+            let mut cli = Cli::command();
+            match command {
+                None => cli.print_long_help()?,
+                Some(name) => match cli.find_subcommand_mut(&name) {
+                    Some(sub) => sub
+                        .clone()
+                        .bin_name(format!("asalto {name}"))
+                        .print_long_help()?,
+                    None => bail!("no command '{name}': asalto help lists them"),
+                },
+            }
             Ok(())
         }
     }
-}
-
-/// Analyse a position from the tables, solving in memory the tiers whose
-/// table file is missing; a note saying what was solved, if anything.
-fn query(
-    pos: &Position,
-    variant: &Variant,
-    set: &TableSet,
-    threads: usize,
-) -> Result<(Analysis, Option<String>)> {
-    // Tiers held by a table are not solved again; a table that cannot be
-    // opened counts as holding them, so reading it reports what is wrong.
-    let have = |t: &TierKey| match set.table(t.n, t.k) {
-        Ok(Some(table)) => table.contains(t).unwrap_or(true),
-        Ok(None) => false,
-        Err(_) => true,
-    };
-    let missing = needed_tiers(pos, variant, have, MAX_IN_MEMORY)?;
-    if missing.is_empty() {
-        return Ok((probe::analyse(set, variant, pos)?, None));
-    }
-    let memory = MemoryStore::new();
-    let layered = Layered(&memory, set);
-    let stats = solve_tiers(&missing, variant, &layered, &memory, threads)?;
-    let analysis = probe::analyse(&layered, variant, pos)?;
-    let note = format!(
-        "tables missing under {}: solved on demand. {}",
-        set.dir().display(),
-        summary(&stats)
-    );
-    Ok((analysis, Some(note)))
 }
 
 /// A progress bar over positions for a multi-tier solve.
@@ -495,39 +646,6 @@ fn progress_bar(total: u64, label: &str) -> ProgressBar {
     bar
 }
 
-/// The canonical tiers to solve to value a position and its moves, in
-/// solving order, leaving out those `have` says are already solved; an
-/// error when they hold more than `limit` positions.
-fn needed_tiers(
-    pos: &Position,
-    variant: &Variant,
-    have: impl Fn(&TierKey) -> bool,
-    limit: u64,
-) -> Result<Vec<TierKey>> {
-    let mut roots: Vec<TierKey> = Vec::new();
-    // The position's own tiers and those of every child (a child may sit in
-    // a tier the position itself never needs, e.g. after a huff).
-    for p in std::iter::once(*pos).chain(
-        rules::legal_moves(pos, variant)
-            .iter()
-            .map(|m| rules::play(pos, variant, m)),
-    ) {
-        if let Some(t) = TierKey::of(&p) {
-            roots.push(t);
-            if p.huff() != 0 && t.n == 2 {
-                roots.push(TierKey { n: 1, ..t });
-            }
-        }
-    }
-    asalto_tb::index::closure_within(&roots, variant, have, limit).map_err(|found| {
-        let k = pos.soldiers().count_ones();
-        anyhow::anyhow!(
-            "valuing this position needs more than {limit} positions solved in memory ({found} found before giving up, about {:.0} GiB); build its tables first (asalto build --variant {variant} --soldiers {k})",
-            found as f64 * 2.0 / (1u64 << 30) as f64
-        )
-    })
-}
-
 fn summary(stats: &Stats) -> String {
     format!(
         "{} tiers, {} positions in {:.2} s ({:.3e} positions/s)",
@@ -538,46 +656,127 @@ fn summary(stats: &Stats) -> String {
     )
 }
 
-/// The most positions solved in memory on demand (2 bytes each while
-/// solving): beyond it, `query` and `solve` ask for the tables to be built.
-const MAX_IN_MEMORY: u64 = 3_000_000_000;
+/// The bar of an on-demand solve, and a warning when it is large.
+struct SolveBar(ProgressBar);
 
-/// Solve `tiers` into `memory` (readable through `store`), with a progress
-/// bar and a warning when it is large.
-fn solve_tiers(
-    tiers: &[TierKey],
-    variant: &Variant,
-    store: &dyn TierStore,
-    memory: &MemoryStore,
-    threads: usize,
-) -> Result<Stats> {
-    let positions: u64 = tiers.iter().map(|t| t.size()).sum();
-    if positions > 50_000_000 {
-        eprintln!(
-            "solving {} tiers ({} positions) in memory; this may take a while (Ctrl-C stops it)",
-            tiers.len(),
-            positions
-        );
+impl ondemand::Observer for SolveBar {
+    fn start(&self, tiers: usize, positions: u64) {
+        if positions > 50_000_000 {
+            eprintln!(
+                "solving {tiers} tiers ({positions} positions) in memory; this may take a while (Ctrl-C stops it)"
+            );
+        }
+        self.0.set_length(positions);
     }
-    let bar = progress_bar(positions, "solving");
-    let solver = Solver::new(*variant).threads(threads);
-    let progress = |p: &Progress| bar.set_position(p.positions_done);
-    let stats = solver.solve_into(tiers, store, &progress, |k, codes| {
-        memory.insert(*k, codes);
-        Ok(())
-    })?;
-    bar.finish_and_clear();
-    Ok(stats)
+
+    fn progress(&self, p: &Progress) {
+        self.0.set_position(p.positions_done);
+    }
 }
 
-/// Solve everything a position needs in memory; the analysis and a summary.
-fn solve_on_demand(
+/// Value a position from the tables under `tables`, or from nothing
+/// (`tables` `None`: `asalto solve`), solving what is missing; the analysis
+/// and a note saying what was solved, if anything.
+fn on_demand(
     pos: &Position,
     variant: &Variant,
+    tables: Option<&std::path::Path>,
     threads: usize,
-) -> Result<(Analysis, String)> {
-    let tiers = needed_tiers(pos, variant, |_| false, MAX_IN_MEMORY)?;
-    let memory = MemoryStore::new();
-    let stats = solve_tiers(&tiers, variant, &memory, &memory, threads)?;
-    Ok((probe::analyse(&memory, variant, pos)?, summary(&stats)))
+) -> Result<(asalto_tb::probe::Analysis, Option<String>)> {
+    let options = ondemand::Options {
+        threads,
+        ..ondemand::Options::default()
+    };
+    let bar = SolveBar(progress_bar(0, "solving"));
+    let solved = match tables {
+        Some(dir) => {
+            let set = TableSet::open(dir, variant);
+            ondemand::query(pos, variant, &set, &options, &bar)
+        }
+        None => ondemand::solve_observed(pos, variant, &options, &bar),
+    };
+    bar.0.finish_and_clear();
+    let solved = match solved {
+        Err(ondemand::OnDemandError::TooLarge { position, .. }) => {
+            bail!("{}", too_large(&position, variant, tables, threads))
+        }
+        other => other?,
+    };
+    let note = solved.stats.map(|stats| match tables {
+        Some(dir) => format!(
+            "tables missing under {}: solved on demand. {}",
+            dir.display(),
+            summary(&stats)
+        ),
+        None => summary(&stats),
+    });
+    Ok((solved.analysis, note))
+}
+
+/// The refusal of a query or solve that needs too much: what its tables
+/// would cost instead, on one line.
+fn too_large(
+    pos: &Position,
+    variant: &Variant,
+    tables: Option<&std::path::Path>,
+    threads: usize,
+) -> String {
+    let quoted = format!("'{pos}'");
+    let head = format!(
+        "valuing {pos} needs more than {} positions solved in memory",
+        ondemand::MAX_IN_MEMORY
+    );
+    let Ok(the_plan) = asalto_tb::plan::for_position(variant, pos) else {
+        return head;
+    };
+    let built = tables.map_or_else(Vec::new, |d| asalto_tb::plan::built_files(&the_plan, d));
+    let todo: u64 = the_plan
+        .files
+        .iter()
+        .zip(built.iter().chain(std::iter::repeat(&false)))
+        .filter(|(_, b)| !**b)
+        .map(|(f, _)| f.positions)
+        .sum();
+    let cores = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    // The bench's two-thread rate, scaled to the threads to be used.
+    let rate = asalto_tb::plan::RECORDED_RATE * cores as f64 / 2.0;
+    format!(
+        "{head}; its tables instead: {}, about {} to build on {cores} core{} at the bench record's rate (asalto plan --for {quoted} --variant {variant} for the details; asalto build --for {quoted} --variant {variant} builds them)",
+        plan::summary_line(&the_plan, &built),
+        plan::duration(asalto_tb::plan::build_seconds(todo, rate)),
+        if cores == 1 { "" } else { "s" },
+    )
+}
+
+/// Refuse a build whose estimated disk does not fit the free disk of
+/// `dir` (unless `ignore`).
+fn check_disk(
+    the_plan: &asalto_tb::plan::Plan,
+    built: &[bool],
+    dir: &std::path::Path,
+    ignore: bool,
+    wdl_only: bool,
+) -> Result<()> {
+    let todo: Vec<_> = the_plan
+        .files
+        .iter()
+        .zip(built)
+        .filter(|(_, b)| !**b)
+        .map(|(f, _)| *f)
+        .collect();
+    let (full, wdl) = asalto_tb::plan::disk_bytes(&todo);
+    let disk = if wdl_only { wdl } else { full };
+    match asalto_tb::plan::free_bytes(dir) {
+        Ok(free) if disk > free && !ignore => bail!(
+            "the tables would take about {} and {} has {} free: not started (asalto plan for the estimate, --ignore-disk to start anyway)",
+            plan::bytes(disk),
+            dir.display(),
+            plan::bytes(free)
+        ),
+        _ => Ok(()),
+    }
 }

@@ -21,13 +21,13 @@ pub fn rules(variant: Option<&str>, json: bool) -> Result<()> {
                     .iter()
                     .map(|(n, v, src)| json!({"name": n, "switches": v.switches(), "source": src}))
                     .collect();
-                println!("{}", json!({ "presets": list }));
+                outln!("{}", json!({ "presets": list }));
             } else {
-                println!("Presets (one for each rule sheet in seeds/; RULES.md section 7):\n");
+                outln!("Presets (one for each rule sheet; docs/RULES.md sections 7 and 11):\n");
                 for (n, v, src) in Variant::PRESETS {
-                    println!("  {n:<11} {:<62} {src}", v.switches());
+                    outln!("  {n:<11} {:<62} {src}", v.switches());
                 }
-                println!(
+                outln!(
                     "\nAny combination of the four switches is a variant too (24 in all), e.g.\n  \
                      --variant soldiers=forward,capture=mandatory,max=off,trapped=soldiers-win\n\
                      Explain one with: asalto rules --variant NAME"
@@ -37,7 +37,7 @@ pub fn rules(variant: Option<&str>, json: bool) -> Result<()> {
         Some(text) => {
             let v: Variant = text.parse()?;
             if json {
-                println!(
+                outln!(
                     "{}",
                     json!({
                         "name": v.to_string(),
@@ -50,9 +50,9 @@ pub fn rules(variant: Option<&str>, json: bool) -> Result<()> {
                     })
                 );
             } else {
-                println!("{v}: {}", v.switches());
+                outln!("{v}: {}", v.switches());
                 for line in v.describe() {
-                    println!("  {line}");
+                    outln!("  {line}");
                 }
             }
         }
@@ -71,7 +71,7 @@ fn winner_text(w: Side) -> &'static str {
 pub fn show(pos: &Position, variant: &Variant, json: bool) {
     let over = rules::outcome(pos, variant);
     if json {
-        println!(
+        outln!(
             "{}",
             json!({
                 "position": pos.to_string(),
@@ -86,10 +86,10 @@ pub fn show(pos: &Position, variant: &Variant, json: bool) {
         );
         return;
     }
-    print!("{}", pos.diagram());
-    println!();
-    println!("{pos}");
-    println!(
+    out!("{}", pos.diagram());
+    outln!();
+    outln!("{pos}");
+    outln!(
         "{} soldiers ({} in the fortress), officers on {}",
         pos.soldiers().count_ones(),
         (pos.soldiers() & board::FORTRESS).count_ones(),
@@ -100,13 +100,13 @@ pub fn show(pos: &Position, variant: &Variant, json: bool) {
         }
     );
     match over {
-        Some(w) => println!("game over ({variant}): {}", winner_text(w)),
+        Some(w) => outln!("game over ({variant}): {}", winner_text(w)),
         None => {
-            print!("{} to move", pos.side().name());
+            out!("{} to move", pos.side().name());
             if pos.huff() != 0 {
-                print!(", may first huff {}", names(pos.huff()).join(" or "));
+                out!(", may first huff {}", names(pos.huff()).join(" or "));
             }
-            println!();
+            outln!();
         }
     }
 }
@@ -127,7 +127,7 @@ pub fn moves(pos: &Position, variant: &Variant, json: bool) {
                 })
             })
             .collect();
-        println!(
+        outln!(
             "{}",
             json!({"position": pos.to_string(), "variant": variant.to_string(), "moves": list})
         );
@@ -135,9 +135,9 @@ pub fn moves(pos: &Position, variant: &Variant, json: bool) {
     }
     for m in &moves {
         if m.is_fault() {
-            println!("{m}  fault: may huff {}", names(m.offenders()).join(","));
+            outln!("{m}  fault: may huff {}", names(m.offenders()).join(","));
         } else {
-            println!("{m}");
+            outln!("{m}");
         }
     }
     if moves.is_empty() {
@@ -178,7 +178,7 @@ pub fn analysis(a: &Analysis, variant: &Variant, json: bool) {
                 })
             })
             .collect();
-        println!(
+        outln!(
             "{}",
             json!({
                 "position": a.position.to_string(),
@@ -193,8 +193,8 @@ pub fn analysis(a: &Analysis, variant: &Variant, json: bool) {
     }
     let side = a.position.side().name();
     match a.over {
-        Some(w) => println!("{}: game over, {}", a.position, winner_text(w)),
-        None => println!(
+        Some(w) => outln!("{}: game over, {}", a.position, winner_text(w)),
+        None => outln!(
             "{}: {side} to move, {}{}",
             a.position,
             text(a.value, false),
@@ -207,7 +207,7 @@ pub fn analysis(a: &Analysis, variant: &Variant, json: bool) {
     }
     for m in &a.moves {
         let fault = if m.mv.is_fault() { "  (fault)" } else { "" };
-        println!("  {:<16} {}{fault}", m.mv.to_string(), text(m.value, false));
+        outln!("  {:<16} {}{fault}", m.mv.to_string(), text(m.value, false));
     }
 }
 
@@ -247,15 +247,15 @@ pub fn build_summary(
                 json!({"variant": v.to_string(), "seconds": secs, "files": files})
             })
             .collect();
-        println!(
+        outln!(
             "{}",
             json!({"tables": dir.display().to_string(), "peak_rss_bytes": peak, "builds": list})
         );
         return;
     }
     for (v, reports, secs) in runs {
-        println!("variant {v}: tables under {}", dir.join(v.slug()).display());
-        println!(
+        outln!("variant {v}: tables under {}", dir.join(v.slug()).display());
+        outln!(
             "  {:<6} {:>14} {:>7} {:>7} {:>7} {:>8} {:>12} {:>9} {:>9}",
             "file",
             "positions",
@@ -271,7 +271,7 @@ pub fn build_summary(
         for r in reports {
             let i = &r.info;
             let pct = |x: u64| 100.0 * x as f64 / i.positions.max(1) as f64;
-            println!(
+            outln!(
                 "  {:<6} {:>14} {:>7.2} {:>7.2} {:>7.2} {:>8} {:>12} {:>9.3} {:>9}",
                 format!("{}o{}s", r.n, r.k),
                 i.positions,
@@ -293,13 +293,13 @@ pub fn build_summary(
             d += i.draws;
             l += i.losses;
         }
-        println!(
+        outln!(
             "  total: {pos} positions (both sides to move, after the mirror): {w} wins, {d} draws, {l} losses for the side to move; {bytes} bytes ({:.3} bits/position); {secs:.1} s",
             bytes as f64 * 8.0 / pos.max(1) as f64
         );
     }
     if let Some(p) = peak {
-        println!("peak memory: {:.2} GiB", p as f64 / (1u64 << 30) as f64);
+        outln!("peak memory: {:.2} GiB", p as f64 / (1u64 << 30) as f64);
     }
 }
 
@@ -318,7 +318,7 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
                 })
             })
             .collect();
-        println!(
+        outln!(
             "{}",
             json!({
                 "variant": variant.to_string(),
@@ -340,7 +340,7 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
             p if p == f.positions => " (all checked by an earlier run)".to_string(),
             p => format!(" ({p} of them by an earlier run)"),
         };
-        println!(
+        outln!(
             "checked {}: {} positions{earlier} in {:.1} s",
             f.path.display(),
             f.positions,
@@ -348,7 +348,7 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
         );
     }
     for b in &r.bad {
-        println!(
+        outln!(
             "INCONSISTENT {}: {} stored {}, its moves give {}",
             b.file.display(),
             b.position,
@@ -357,7 +357,7 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
         );
     }
     if r.bad_count == 0 {
-        println!(
+        outln!(
             "verified {variant}: {} tables, {} tiers, {} positions, every value equals the best of its moves",
             r.files.len(),
             r.tiers,
@@ -366,9 +366,10 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
     }
 }
 
-/// `asalto info`.
-pub fn info(dir: &std::path::Path, json: bool) {
+/// `asalto info`; the number of files that could not be read.
+pub fn info(dir: &std::path::Path, json: bool) -> usize {
     let list = asalto_tb::table::list(dir);
+    let bad = list.iter().filter(|(_, r)| r.is_err()).count();
     if json {
         let items: Vec<Json> = list
             .iter()
@@ -386,20 +387,28 @@ pub fn info(dir: &std::path::Path, json: bool) {
                 Err(e) => json!({"file": p.display().to_string(), "error": e.to_string()}),
             })
             .collect();
-        println!("{}", json!({ "tables": items }));
-        return;
+        outln!("{}", json!({ "tables": items }));
+        return bad;
     }
     if list.is_empty() {
-        println!("no tables under {}", dir.display());
-        return;
+        outln!("no tables under {}", dir.display());
+        return bad;
     }
-    println!(
+    outln!(
         "{:<40} {:<12} {:>5} {:>14} {:>8} {:>12} {:>9} {:>9} {:>8}",
-        "file", "variant", "mat.", "positions", "longest", "bytes", "bits/pos", "kind", "built by"
+        "file",
+        "variant",
+        "mat.",
+        "positions",
+        "longest",
+        "bytes",
+        "bits/pos",
+        "kind",
+        "built by"
     );
     for (p, r) in &list {
         match r {
-            Ok(i) => println!(
+            Ok(i) => outln!(
                 "{:<40} {:<12} {:>5} {:>14} {:>8} {:>12} {:>9.3} {:>9} {:>8}",
                 p.display().to_string(),
                 i.variant.to_string(),
@@ -419,7 +428,8 @@ pub fn info(dir: &std::path::Path, json: bool) {
                 ),
                 i.tool_version
             ),
-            Err(e) => println!("{:<40} error: {e}", p.display().to_string()),
+            Err(e) => outln!("{:<40} error: {e}", p.display().to_string()),
         }
     }
+    bad
 }

@@ -2,7 +2,7 @@
 //! level, without distances, or in the current format version, through
 //! [`asalto_tb::table::repack`]; prints what each file became.
 
-use super::{VARIANT_HELP, progress_bar, soldier_range};
+use super::{Soldiers, VARIANT_HELP, progress_bar};
 use anyhow::{Result, bail};
 use asalto_tb::Variant;
 use clap::Args;
@@ -22,7 +22,7 @@ pub struct RepackArgs {
     /// Only the tables with these soldier counts: K (9..=K) or A..=B.
     /// Default: every table present.
     #[arg(long, short)]
-    soldiers: Option<String>,
+    soldiers: Option<Soldiers>,
     /// Positions per WDL block (a multiple of 4, at most 2^22).
     #[arg(long, default_value_t = asalto_tb::table::WriteOptions::default().wdl_block_positions)]
     wdl_block: u32,
@@ -45,10 +45,7 @@ pub struct RepackArgs {
 pub fn run(args: RepackArgs) -> Result<()> {
     use asalto_tb::table::{Table, WriteOptions, table_path};
     let variant: Variant = args.variant.parse()?;
-    let (lo, hi) = match &args.soldiers {
-        Some(s) => soldier_range(s)?,
-        None => (9, 24),
-    };
+    let (lo, hi) = args.soldiers.map_or((9, 24), |s| (s.0, s.1));
     let out = args.out.clone().unwrap_or_else(|| args.tables.clone());
     let opts = WriteOptions {
         wdl_block_positions: args.wdl_block,
@@ -71,7 +68,7 @@ pub fn run(args: RepackArgs) -> Result<()> {
             bar.finish_and_clear();
             let seconds = t.elapsed().as_secs_f64();
             if !args.json {
-                println!(
+                outln!(
                     "{n}o{k}s: {} positions, {} -> {} bytes ({:.3} -> {:.3} bits/position; WDL {:.3} -> {:.3}) in {seconds:.1} s",
                     after.positions,
                     before.file_bytes,
@@ -100,7 +97,7 @@ pub fn run(args: RepackArgs) -> Result<()> {
         );
     }
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::json!({"variant": variant.to_string(), "wdl_block": opts.wdl_block_positions,
                 "distance_block": opts.distance_block_positions, "level": opts.zstd_level, "wdl_only": opts.wdl_only, "files": done})

@@ -3,8 +3,8 @@
 //! builds missing tables on request, writes the report folder and prints
 //! where it is.
 
+use super::Soldiers;
 use super::bars::BuildBars;
-use super::soldier_range;
 use anyhow::{Context, Result, bail};
 use asalto_tb::analysis::{self, Request, Step};
 use asalto_tb::{Variant, build};
@@ -29,13 +29,13 @@ pub struct ReportArgs {
     all_switches: bool,
     /// Soldier counts: K (meaning 9..=K), or A..=B.
     #[arg(long, short, default_value = "9")]
-    soldiers: String,
+    soldiers: Soldiers,
     /// The balance curve over formations: K (9..=K) or A..=B. Reports
     /// k = A..=B over the tables present (partial: the closure of the
     /// formation of B soldiers, which --build builds for each variant,
     /// holds every formation of A..=B) instead of complete tables.
     #[arg(long, value_name = "RANGE", conflicts_with_all = ["soldiers", "allow_missing"])]
-    formations: Option<String>,
+    formations: Option<Soldiers>,
     /// Folder of table files.
     #[arg(long, default_value = "tables")]
     tables: PathBuf,
@@ -50,9 +50,9 @@ pub struct ReportArgs {
     /// report, instead of failing.
     #[arg(long, conflicts_with = "build")]
     allow_missing: bool,
-    /// Worker threads (1 = serial; default: one per core). Results do not
-    /// depend on it.
-    #[arg(long, short, default_value_t = 0)]
+    /// Worker threads: 0 for one per core, 1 for serial, at most 1024.
+    /// Results do not depend on it.
+    #[arg(long, short, default_value = "0", value_parser = super::parse_threads)]
     threads: usize,
     /// Print report.json's content on stdout (the summary goes nowhere, the
     /// folder's path to stderr).
@@ -177,7 +177,7 @@ impl Bar {
 /// Run `asalto report`.
 pub fn run(args: ReportArgs) -> Result<()> {
     let variants = args.variants()?;
-    let (k_min, k_max) = soldier_range(args.formations.as_deref().unwrap_or(&args.soldiers))?;
+    let Soldiers(k_min, k_max) = args.formations.unwrap_or(args.soldiers);
     let allow_missing = args.allow_missing || args.formations.is_some();
     if args.build && args.formations.is_some() {
         // The closure of the largest formation holds the smaller ones.
@@ -252,11 +252,11 @@ pub fn run(args: ReportArgs) -> Result<()> {
             .find(|f| f.name == "report.json")
             .map(|f| f.contents.as_str())
             .unwrap_or("{}");
-        print!("{json}");
+        out!("{json}");
         eprintln!("{written}");
     } else {
-        print!("{}", analysis::summary_text(&report));
-        println!("{written}");
+        out!("{}", analysis::summary_text(&report));
+        outln!("{written}");
     }
     Ok(())
 }

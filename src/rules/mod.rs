@@ -1,4 +1,4 @@
-//! The rules of Asalto (RULES.md sections 3 to 6 and 10): rule variants,
+//! The rules of Asalto (docs/RULES.md sections 3 to 6 and 10): rule variants,
 //! legal move generation for both sides (soldier steps, officer steps,
 //! capture chains), capture duty with faults and huffing, making moves,
 //! the end of the game, perft, and the move notation.

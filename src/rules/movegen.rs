@@ -21,7 +21,7 @@ fn path_key(path: &[Point]) -> Vec<(u8, u8)> {
     path.iter().map(|p| (p.file(), p.rank())).collect()
 }
 
-/// Every capture move of the officer on `start` (RULES.md section 4):
+/// Every capture move of the officer on `start` (docs/RULES.md section 4):
 /// maximal chains of jumps over soldiers not yet jumped, landing on empty
 /// points; `blockers` are the other pieces that are not soldiers (the other
 /// officer). The officer's own start point counts as empty.
@@ -138,7 +138,7 @@ pub(crate) fn capture_ends(
         .unwrap_or(0)
 }
 
-/// The end of the game by rules 1-3 of RULES.md section 6 (what holds
+/// The end of the game by rules 1-3 of docs/RULES.md section 6 (what holds
 /// whoever is to move): the winner, or `None`.
 pub fn static_outcome(pos: &Position) -> Option<Side> {
     if pos.soldiers().count_ones() < 9 {
@@ -151,7 +151,7 @@ pub fn static_outcome(pos: &Position) -> Option<Side> {
     }
 }
 
-/// The winner if the game is over (rules 1-5 of RULES.md section 6), else
+/// The winner if the game is over (rules 1-5 of docs/RULES.md section 6), else
 /// `None`.
 pub fn outcome(pos: &Position, variant: &Variant) -> Option<Side> {
     if let Some(w) = static_outcome(pos) {
@@ -394,7 +394,7 @@ pub(crate) fn for_each_officer_end_given(
     }
 }
 
-/// Capture duty (RULES.md section 5) of one position, officers to move:
+/// Capture duty (docs/RULES.md section 5) of one position, officers to move:
 /// each officer with the most soldiers one of its captures takes.
 struct Duty {
     officers: [(Point, u32); 2],
@@ -496,8 +496,8 @@ pub enum MoveError {
     Illegal(String),
 }
 
-/// Parse a move in the notation of RULES.md section 10 and find it among the
-/// legal moves; a capture may be given by any of its paths.
+/// Parse a move in the notation of docs/RULES.md section 10 and find it among
+/// the legal moves; a capture may be given by any of its paths.
 pub fn parse_move(pos: &Position, variant: &Variant, text: &str) -> Result<Move, MoveError> {
     let syntax = || MoveError::Syntax(text.to_string());
     let t = text.trim();

@@ -1,10 +1,10 @@
-//! Rule variants: the four switches of RULES.md section 7, the named
+//! Rule variants: the four switches of docs/RULES.md section 7, the named
 //! presets, and their textual forms.
 
 use std::fmt;
 use std::str::FromStr;
 
-/// How soldiers may step outside the fortress (RULES.md section 3).
+/// How soldiers may step outside the fortress (docs/RULES.md section 3).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum SoldierRule {
     /// Every step strictly lowers the distance to the fortress.
@@ -13,7 +13,7 @@ pub enum SoldierRule {
     Forward,
 }
 
-/// What happens when a capture is available (RULES.md section 5).
+/// What happens when a capture is available (docs/RULES.md section 5).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum CaptureRule {
     /// Taking too few soldiers is a fault; the soldiers may huff an offender.
@@ -24,7 +24,7 @@ pub enum CaptureRule {
     Free,
 }
 
-/// Who wins when the officers to move cannot move (RULES.md section 6).
+/// Who wins when the officers to move cannot move (docs/RULES.md section 6).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum TrappedRule {
     /// Trapping the officers wins for the soldiers.
@@ -33,7 +33,7 @@ pub enum TrappedRule {
     SoldiersLose,
 }
 
-/// A rule variant: the four switches of RULES.md section 7.
+/// A rule variant: the four switches of docs/RULES.md section 7.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Variant {
     /// Soldier step rule.
@@ -76,28 +76,30 @@ pub enum VariantError {
 }
 
 impl Variant {
-    /// `assaut`: seed 000, main rules.
+    /// `assaut`: the main rules of the French sheet *Assaut* (docs/RULES.md
+    /// section 11).
     pub const ASSAUT: Variant = Variant {
         soldiers: SoldierRule::Closer,
         capture: CaptureRule::Huff,
         max: true,
         trapped: TrappedRule::SoldiersWin,
     };
-    /// `assaut-mdj`: seed 000, "Variante MdJ".
+    /// `assaut-mdj`: the "Variante MdJ" of the French sheet *Assaut*.
     pub const ASSAUT_MDJ: Variant = Variant {
         soldiers: SoldierRule::Closer,
         capture: CaptureRule::Mandatory,
         max: true,
         trapped: TrappedRule::SoldiersLose,
     };
-    /// `asalto`: seed 001 (Provenzo).
+    /// `asalto`: the English description *Asalto* (after Provenzo).
     pub const ASALTO: Variant = Variant {
         soldiers: SoldierRule::Closer,
         capture: CaptureRule::Huff,
         max: false,
         trapped: TrappedRule::SoldiersWin,
     };
-    /// `assault`: seeds 002 and 004.
+    /// `assault`: the French sheets *Assault* and *Assaut, jeu de la
+    /// citadelle*.
     pub const ASSAULT: Variant = Variant {
         soldiers: SoldierRule::Forward,
         capture: CaptureRule::Huff,
@@ -110,18 +112,22 @@ impl Variant {
         (
             "assaut",
             Variant::ASSAUT,
-            "seed 000, main rules (French, before 1914)",
+            "\"Assaut\", main rules (French, before 1914)",
         ),
         (
             "assaut-mdj",
             Variant::ASSAUT_MDJ,
-            "seed 000, \"Variante MdJ\"",
+            "\"Assaut\", its \"Variante MdJ\"",
         ),
-        ("asalto", Variant::ASALTO, "seed 001 (English, Provenzo)"),
+        (
+            "asalto",
+            Variant::ASALTO,
+            "\"Asalto\" (English, after Provenzo 1981)",
+        ),
         (
             "assault",
             Variant::ASSAULT,
-            "seeds 002 and 004 (French boxed editions)",
+            "\"Assault\" and \"Assaut, jeu de la citadelle\" (French editions)",
         ),
     ];
 

@@ -292,7 +292,7 @@ pub fn check_tier(
     Ok(bad)
 }
 
-/// The value for `side` to move with no legal move (RULES.md section 6).
+/// The value for `side` to move with no legal move (docs/RULES.md section 6).
 pub fn stuck_value(side: Side, variant: &crate::Variant) -> Value {
     if rules::stuck_winner(side, variant) == side {
         Value::Win(0)

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use asalto_tb::rules;
 use asalto_tb::{Position, Side, Variant};
 
-/// The named presets of RULES.md section 7.
+/// The named presets of docs/RULES.md section 7.
 pub const PRESETS: [&str; 4] = ["assaut", "assaut-mdj", "asalto", "assault"];
 
 /// The start position with the default officers.

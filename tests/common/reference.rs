@@ -1,5 +1,5 @@
 //! A reference solver: plain fixed-point iteration over explicitly enumerated
-//! states (RULES.md section 8), built on the slow move generator only.
+//! states (docs/RULES.md section 8), built on the slow move generator only.
 //!
 //! Every position reachable from a root is enumerated (positions with huff
 //! rights are ordinary states). Values are for the side to move:

@@ -1,10 +1,10 @@
 //! A slow, deliberately simple move generator written straight from
-//! `RULES.md`, used as an oracle for the library.
+//! `docs/RULES.md`, used as an oracle for the library.
 //!
 //! It shares no code and no representation with the library: points are
 //! `(file, rank)` pairs with `file` in `0..7` (`a`..`g`) and `rank` in `1..=7`,
 //! the board is a small character grid, positions go in and come out as
-//! notation strings (RULES.md section 9), and every table (lines, jumps,
+//! notation strings (docs/RULES.md section 9), and every table (lines, jumps,
 //! distances, soldier steps) is derived from the prose of the rules at run
 //! time (once, then cached). Clarity comes before speed everywhere.
 
@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::OnceLock;
 
 // ---------------------------------------------------------------------------
-// Board geometry (RULES.md section 1)
+// Board geometry (docs/RULES.md section 1)
 // ---------------------------------------------------------------------------
 
 /// A point: `(file, rank)`, file 0..=6 for `a`..=`g`, rank 1..=7.
@@ -47,7 +47,7 @@ pub fn parse_point(s: &str) -> Option<Pt> {
     on_board(p).then_some(p)
 }
 
-/// The 17 junctions, copied from RULES.md section 1.
+/// The 17 junctions, copied from docs/RULES.md section 1.
 const JUNCTIONS: [&str; 17] = [
     "c7", "e7", "d6", "a5", "c5", "e5", "g5", "b4", "d4", "f4", "a3", "c3", "e3", "g3", "d2", "c1",
     "e1",
@@ -180,7 +180,7 @@ pub fn mirror_point(p: Pt) -> Pt {
 }
 
 // ---------------------------------------------------------------------------
-// Variants (RULES.md section 7)
+// Variants (docs/RULES.md section 7)
 // ---------------------------------------------------------------------------
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -278,7 +278,7 @@ pub fn soldier_step_allowed(var: &Var, from: Pt, to: Pt) -> bool {
 }
 
 // ---------------------------------------------------------------------------
-// Positions (RULES.md section 9)
+// Positions (docs/RULES.md section 9)
 // ---------------------------------------------------------------------------
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -404,7 +404,7 @@ pub fn mirror(s: &str) -> String {
 }
 
 // ---------------------------------------------------------------------------
-// Officer moves (RULES.md sections 4 and 5)
+// Officer moves (docs/RULES.md sections 4 and 5)
 // ---------------------------------------------------------------------------
 
 /// One complete capture chain: the officer's path and the soldiers taken.
@@ -464,7 +464,7 @@ pub fn best(pos: &Pos, o: Pt) -> usize {
 /// A move found by the slow generator.
 #[derive(Clone, Debug)]
 pub struct SlowMove {
-    /// Notation as RULES.md section 10 prints it.
+    /// Notation as docs/RULES.md section 10 prints it.
     pub notation: String,
     /// Every accepted spelling (all paths of a capture), `notation` included.
     pub spellings: Vec<String>,
@@ -568,7 +568,7 @@ fn officer_moves(pos: &Pos, var: &Var) -> Vec<SlowMove> {
 }
 
 // ---------------------------------------------------------------------------
-// Soldier moves (RULES.md sections 3 and 5)
+// Soldier moves (docs/RULES.md sections 3 and 5)
 // ---------------------------------------------------------------------------
 
 /// Plain soldier steps on `pos`'s board, ignoring huff rights.
@@ -630,7 +630,7 @@ fn soldier_moves(pos: &Pos, var: &Var) -> Vec<SlowMove> {
 }
 
 // ---------------------------------------------------------------------------
-// Game end (RULES.md section 6) and the public oracle API
+// Game end (docs/RULES.md section 6) and the public oracle API
 // ---------------------------------------------------------------------------
 
 /// Rules 1-3 (independent of whose turn it is).

@@ -1,0 +1,259 @@
+//! `asalto plan`: what a build would take, without solving. The counting
+//! and the estimates are [`asalto_tb::plan`]'s; this module parses the
+//! arguments, measures or takes the rate, and prints.
+
+use super::{Soldiers, parse_position, parse_threads};
+use anyhow::Result;
+use asalto_tb::Variant;
+use asalto_tb::plan::{self, Plan, Scope};
+use clap::Args;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `asalto plan`.
+#[derive(Args)]
+pub struct PlanArgs {
+    #[arg(long, short, default_value = "assaut", help = super::VARIANT_HELP)]
+    variant: String,
+    /// Plan the complete tables with these soldier counts: K (meaning
+    /// 9..=K) or A..=B, one and two officers each, as `asalto build
+    /// --soldiers` builds them.
+    #[arg(long, short, default_value = "9", conflicts_with = "only_for")]
+    soldiers: Soldiers,
+    /// Plan only the tiers this position and its moves need, as `asalto
+    /// build --for` builds them ('start' is the whole game).
+    #[arg(long = "for", value_name = "POSITION", allow_hyphen_values = true)]
+    only_for: Option<String>,
+    /// Folder the tables would go to: its free disk, and the files already
+    /// built there.
+    #[arg(long, default_value = "tables")]
+    tables: PathBuf,
+    /// Worker threads the build would use, for the calibration: 0 for one
+    /// per core, 1 for serial, at most 1024.
+    #[arg(long, short, default_value = "0", value_parser = parse_threads)]
+    threads: usize,
+    /// In-memory solving rate in positions per second, instead of the
+    /// calibration solve (about 1 to 2 s) that measures it.
+    #[arg(long, value_name = "POSITIONS_PER_SECOND", value_parser = parse_rate, allow_hyphen_values = true)]
+    rate: Option<f64>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Parse a rate: a positive number (a bad one is a usage error).
+fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
+        _ => Err("use a positive number of positions per second, e.g. 1.5e7".to_string()),
+    }
+}
+
+/// A byte count for people: decimal units.
+pub fn bytes(b: u64) -> String {
+    let b = b as f64;
+    match b {
+        b if b >= 1e12 => format!("{:.2} TB", b / 1e12),
+        b if b >= 1e9 => format!("{:.1} GB", b / 1e9),
+        b if b >= 1e6 => format!("{:.1} MB", b / 1e6),
+        b if b >= 1e3 => format!("{:.1} kB", b / 1e3),
+        b => format!("{b:.0} B"),
+    }
+}
+
+/// A duration for people.
+pub fn duration(s: f64) -> String {
+    match s {
+        s if s >= 2.0 * 86_400.0 => format!("{:.1} days", s / 86_400.0),
+        s if s >= 2.0 * 3600.0 => format!("{:.1} hours", s / 3600.0),
+        s if s >= 120.0 => format!("{:.0} min", s / 60.0),
+        s => format!("{s:.0} s"),
+    }
+}
+
+/// What the plan covers, in words.
+fn scope_text(plan: &Plan) -> String {
+    match plan.scope {
+        Scope::Soldiers(a, b) => format!("complete tables with {a}..={b} soldiers"),
+        Scope::Closure(p) => {
+            format!("the closure of {p} (every tier it and its moves can lead to)")
+        }
+    }
+}
+
+/// One line: files, positions, disk (for `asalto build` and the refusal of
+/// a query that needs too much).
+pub fn summary_line(plan: &Plan, skip: &[bool]) -> String {
+    let todo: Vec<_> = plan
+        .files
+        .iter()
+        .zip(skip.iter().chain(std::iter::repeat(&false)))
+        .filter(|(_, s)| !**s)
+        .map(|(f, _)| *f)
+        .collect();
+    let positions: u64 = todo.iter().map(|f| f.positions).sum();
+    let (all, wdl) = plan::disk_bytes(&todo);
+    let names: Vec<String> = todo.iter().map(|f| format!("{}o{}s", f.n, f.k)).collect();
+    let shown = if names.len() > 6 {
+        format!(
+            "{} .. {}",
+            names[..3].join(", "),
+            names[names.len() - 2..].join(", ")
+        )
+    } else {
+        names.join(", ")
+    };
+    format!(
+        "{} file{} ({shown}), {} tiers, {positions} positions ({:.3e}), about {} on disk ({} without distances)",
+        todo.len(),
+        if todo.len() == 1 { "" } else { "s" },
+        todo.iter().map(|f| f.tiers).sum::<u64>(),
+        positions as f64,
+        bytes(all),
+        bytes(wdl),
+    )
+}
+
+/// Run `asalto plan`.
+pub fn run(args: PlanArgs) -> Result<()> {
+    let variant: Variant = args.variant.parse()?;
+    let plan = match &args.only_for {
+        Some(text) => plan::for_position(&variant, &parse_position(text, &variant)?)?,
+        None => plan::complete(&variant, args.soldiers.0, args.soldiers.1)?,
+    };
+    super::check_tables_dir(&args.tables)?;
+    let built = plan::built_files(&plan, &args.tables);
+    let todo: Vec<_> = plan
+        .files
+        .iter()
+        .zip(&built)
+        .filter(|(_, b)| !**b)
+        .map(|(f, _)| *f)
+        .collect();
+    let positions: u64 = todo.iter().map(|f| f.positions).sum();
+    let (disk, wdl) = plan::disk_bytes(&todo);
+    let free = plan::free_bytes(&args.tables).ok();
+    let (rate, calibration) = match args.rate {
+        Some(r) => (r, None),
+        None => {
+            let c = plan::calibrate(&variant, args.threads)?;
+            (c.positions_per_second, Some(c))
+        }
+    };
+    let seconds = plan::build_seconds(positions, rate);
+    let rate_text = match &calibration {
+        Some(c) => format!(
+            "in-memory rate {rate:.3e} positions/s measured by solving the closure of {} ({} positions in {:.2} s, --threads {}), times {} (a build's rate over the in-memory rate in the bench record scripts/bench-runs/2026-11-21-vm/bench.json)",
+            plan::CALIBRATION_POSITION,
+            c.calibration_positions,
+            c.calibration_seconds,
+            args.threads,
+            plan::BUILD_RATE_RATIO
+        ),
+        None => format!(
+            "in-memory rate {rate:.3e} positions/s (--rate) times {} (a build's rate over the in-memory rate in the bench record)",
+            plan::BUILD_RATE_RATIO
+        ),
+    };
+    if args.json {
+        let files: Vec<_> = plan
+            .files
+            .iter()
+            .zip(&built)
+            .map(|(f, b)| {
+                let (d, w) = plan::disk_bytes(std::slice::from_ref(f));
+                json!({
+                    "file": format!("{}o{}s", f.n, f.k), "officers": f.n, "soldiers": f.k,
+                    "tiers": f.tiers, "positions": f.positions, "complete": f.complete,
+                    "built": b, "disk_bytes": d, "disk_bytes_wdl_only": w,
+                })
+            })
+            .collect();
+        outln!(
+            "{}",
+            json!({
+                "variant": variant.to_string(),
+                "scope": scope_text(&plan),
+                "tables": args.tables.display().to_string(),
+                "files": files,
+                "tiers": plan.tiers(),
+                "positions": plan.positions(),
+                "positions_to_build": positions,
+                "disk_bytes": disk,
+                "disk_bytes_wdl_only": wdl,
+                "disk_basis": plan::DISK_BASIS,
+                "free_bytes": free,
+                "fits": free.map(|f| disk <= f),
+                "fits_wdl_only": free.map(|f| wdl <= f),
+                "rate_positions_per_second": rate,
+                "build_rate_ratio": plan::BUILD_RATE_RATIO,
+                "calibration": calibration.map(|c| json!({
+                    "position": plan::CALIBRATION_POSITION,
+                    "positions": c.calibration_positions,
+                    "seconds": c.calibration_seconds,
+                    "threads": args.threads,
+                })),
+                "seconds": seconds,
+            })
+        );
+        return Ok(());
+    }
+    outln!("plan for {variant}: {}", scope_text(&plan));
+    outln!(
+        "  {:<7} {:>11} {:>16} {:>14} {:>14}",
+        "file",
+        "tiers",
+        "positions",
+        "disk",
+        "WDL only"
+    );
+    for (f, b) in plan.files.iter().zip(&built) {
+        let (d, w) = plan::disk_bytes(std::slice::from_ref(f));
+        outln!(
+            "  {:<7} {:>11} {:>16} {:>14} {:>14}{}{}",
+            format!("{}o{}s", f.n, f.k),
+            f.tiers,
+            f.positions,
+            bytes(d),
+            bytes(w),
+            if f.complete { "" } else { "  partial" },
+            if *b { "  (built: skipped)" } else { "" }
+        );
+    }
+    outln!(
+        "total: {} files, {} tiers, {} positions ({:.3e}); to build: {} files, {positions} positions",
+        plan.files.len(),
+        plan.tiers(),
+        plan.positions(),
+        plan.positions() as f64,
+        todo.len()
+    );
+    outln!(
+        "disk: about {} with distances, {} win/draw/loss only (estimate from {})",
+        bytes(disk),
+        bytes(wdl),
+        plan::DISK_BASIS
+    );
+    outln!("{}", free_text(&args.tables, free, disk, wdl));
+    outln!("time: about {} here ({rate_text})", duration(seconds));
+    Ok(())
+}
+
+/// Whether the estimate fits the free disk, in words.
+fn free_text(dir: &Path, free: Option<u64>, disk: u64, wdl: u64) -> String {
+    match free {
+        None => format!("free disk under {}: unknown", dir.display()),
+        Some(f) => format!(
+            "free disk under {}: {}; {}",
+            dir.display(),
+            bytes(f),
+            if disk <= f {
+                "the tables fit"
+            } else if wdl <= f {
+                "the tables do NOT fit with distances (they would without)"
+            } else {
+                "the tables do NOT fit"
+            }
+        ),
+    }
+}

@@ -1,0 +1,734 @@
+//! Build plans: what a build would need and cost, without solving.
+//!
+//! A plan lists the table files a build writes (complete files for a range
+//! of soldier counts, or the tiers of one position's closure), with their
+//! tiers and positions counted exactly, and turns them into estimates of
+//! disk and time:
+//!
+//! * **positions**: complete files are counted in closed form
+//!   ([`index::complete_positions`]); a closure is counted by a walk over
+//!   all tiers held as bits (one bit per tier, 64 MiB), so even the start
+//!   position's closure, the whole game, is counted without listing its
+//!   tiers ([`closure_counts`]);
+//! * **disk**: bits per position measured on built tables ([`MEASURED`],
+//!   from the records under `scripts/bench-runs/`), per officer count, at
+//!   the nearest measured soldier count;
+//! * **time**: a solving rate (positions per second) measured by a short
+//!   calibration solve ([`calibrate`]) or given by the caller, times the
+//!   ratio of a real build's rate to the in-memory solving rate measured by
+//!   the same benchmark run ([`BUILD_RATE_RATIO`]).
+//!
+//! Everything here is an estimate and says where its figures come from.
+
+use crate::board::{self, Bitboard};
+use crate::index::{self, TierKey, binom};
+use crate::position::Position;
+use crate::rules::{CaptureRule, Variant};
+use crate::solve::SolveError;
+use std::path::Path;
+
+/// What went wrong making a plan.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// Soldier counts outside 9..=24 or in the wrong order.
+    #[error("soldiers must be a range within 9..=24, not {0}..={1}")]
+    Range(u8, u8),
+    /// The game is over in the position: it needs no tables.
+    #[error("the game is over in {0}: it needs no tables")]
+    GameOver(Position),
+    /// The calibration solve failed.
+    #[error("calibration solve failed: {0}")]
+    Calibration(#[from] SolveError),
+}
+
+/// One table file of a plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FilePlan {
+    /// Officers, 1 or 2.
+    pub n: u8,
+    /// Soldiers, 9..=24.
+    pub k: u8,
+    /// Canonical tiers the build puts in it.
+    pub tiers: u64,
+    /// Positions stored in it (both sides to move).
+    pub positions: u64,
+    /// Whether these are all the file's tiers (a complete table).
+    pub complete: bool,
+}
+
+/// What a plan covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Complete files with these soldier counts (one and two officers).
+    Soldiers(u8, u8),
+    /// The tiers one position and its moves need.
+    Closure(Position),
+}
+
+/// The files a build writes, counted.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The variant.
+    pub variant: Variant,
+    /// What the plan covers.
+    pub scope: Scope,
+    /// The files in build order (`k` ascending, one officer first).
+    pub files: Vec<FilePlan>,
+}
+
+impl Plan {
+    /// Tiers in all files.
+    pub fn tiers(&self) -> u64 {
+        self.files.iter().map(|f| f.tiers).sum()
+    }
+
+    /// Positions in all files.
+    pub fn positions(&self) -> u64 {
+        self.files.iter().map(|f| f.positions).sum()
+    }
+}
+
+/// The plan of `asalto build --soldiers k_min..=k_max`: every file with one
+/// and with two officers, complete.
+pub fn complete(variant: &Variant, k_min: u8, k_max: u8) -> Result<Plan, PlanError> {
+    if k_min < 9 || k_max > 24 || k_min > k_max {
+        return Err(PlanError::Range(k_min, k_max));
+    }
+    let files = (k_min..=k_max)
+        .flat_map(|k| [1u8, 2].map(|n| (n, k)))
+        .map(|(n, k)| FilePlan {
+            n,
+            k,
+            tiers: index::complete_tiers(k),
+            positions: index::complete_positions(n, k),
+            complete: true,
+        })
+        .collect();
+    Ok(Plan {
+        variant: *variant,
+        scope: Scope::Soldiers(k_min, k_max),
+        files,
+    })
+}
+
+/// The plan of `asalto build --for POSITION`: the closure of the tiers the
+/// position and its moves read ([`crate::ondemand::roots`]).
+pub fn for_position(variant: &Variant, pos: &Position) -> Result<Plan, PlanError> {
+    let roots = crate::ondemand::roots(pos, variant);
+    if roots.is_empty() {
+        return Err(PlanError::GameOver(*pos));
+    }
+    let counts = closure_counts(&roots, variant);
+    let files = counts
+        .into_iter()
+        .map(|c| FilePlan {
+            complete: c.tiers == index::complete_tiers(c.k),
+            n: c.n,
+            k: c.k,
+            tiers: c.tiers,
+            positions: c.positions,
+        })
+        .collect();
+    Ok(Plan {
+        variant: *variant,
+        scope: Scope::Closure(*pos),
+        files,
+    })
+}
+
+/// Tiers and positions of one file `(n, k)` in a closure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileCount {
+    /// Officers.
+    pub n: u8,
+    /// Soldiers.
+    pub k: u8,
+    /// Canonical tiers.
+    pub tiers: u64,
+    /// Positions of those tiers (both sides to move).
+    pub positions: u64,
+}
+
+/// The outside points in board order; bit `i` of a 24-bit set is point
+/// `OUTSIDE_POINTS[i]`. The order is the board's, so comparing two sets as
+/// numbers compares them as bitboards (the mirror's canonical choice).
+fn outside_points() -> Vec<board::Point> {
+    board::points(board::OUTSIDE).collect()
+}
+
+/// Where the soldier on each outside point may step: bit sets of outside
+/// points, and whether it may step into the fortress.
+struct Steps {
+    to_outside: [u32; 24],
+    to_fortress: u32,
+    mirror_byte: [[u32; 256]; 3],
+}
+
+impl Steps {
+    fn new(variant: &Variant) -> Steps {
+        let points = outside_points();
+        let local = |p: board::Point| points.iter().position(|&q| q == p);
+        let table = variant.soldier_moves();
+        let mut to_outside = [0u32; 24];
+        let mut to_fortress = 0u32;
+        for (i, p) in points.iter().enumerate() {
+            for t in board::points(table[p.index()]) {
+                match local(t) {
+                    Some(j) => to_outside[i] |= 1 << j,
+                    None => to_fortress |= 1 << i,
+                }
+            }
+        }
+        // The mirror of a 24-bit set, a byte at a time.
+        let mirror_of = |i: usize| local(points[i].mirror());
+        let mut mirror_byte = [[0u32; 256]; 3];
+        for (b, table) in mirror_byte.iter_mut().enumerate() {
+            for (v, out) in table.iter_mut().enumerate() {
+                for bit in 0..8 {
+                    if v >> bit & 1 == 1 {
+                        let j = mirror_of(b * 8 + bit).expect("the mirror keeps outside points");
+                        *out |= 1 << j;
+                    }
+                }
+            }
+        }
+        Steps {
+            to_outside,
+            to_fortress,
+            mirror_byte,
+        }
+    }
+
+    fn mirror(&self, s: u32) -> u32 {
+        self.mirror_byte[0][(s & 0xff) as usize]
+            | self.mirror_byte[1][(s >> 8 & 0xff) as usize]
+            | self.mirror_byte[2][(s >> 16) as usize]
+    }
+}
+
+/// The 24-bit set of a tier's outside soldiers.
+fn local_set(outside: Bitboard, points: &[board::Point]) -> u32 {
+    points
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| outside & p.bit() != 0)
+        .fold(0, |acc, (i, _)| acc | 1 << i)
+}
+
+/// Tiers and positions, per file, of the closure of `roots` under
+/// [`TierKey::successors`]: the same tiers as [`index::closure`], counted
+/// without listing them. Every tier is one bit of a table over all
+/// `(n, k, S)` (2 x 16 x 2^24 bits, 64 MiB); the tiers are visited in the
+/// solving order reversed, so that one pass marks everything a tier reaches
+/// before it is visited. Files with no tier are left out.
+pub fn closure_counts(roots: &[TierKey], variant: &Variant) -> Vec<FileCount> {
+    counts(roots, variant, true)
+}
+
+/// [`closure_counts`], with or without counting the files below a full
+/// one in closed form.
+fn counts(roots: &[TierKey], variant: &Variant, shortcut: bool) -> Vec<FileCount> {
+    let points = outside_points();
+    let steps = Steps::new(variant);
+    let huff = variant.capture == CaptureRule::Huff;
+    const SETS: usize = 1 << 24;
+    let slot = |n: u8, k: u8| (n as usize - 1) * 16 + (k as usize - 9);
+    let mut seen = vec![0u64; 32 * SETS / 64];
+    let mark = |seen: &mut [u64], n: u8, k: u8, s: u32| {
+        let i = slot(n, k) * SETS + s as usize;
+        seen[i / 64] |= 1 << (i % 64);
+    };
+    let mut top = [false; 32];
+    // The roots and their mirror images: what they reach is then closed
+    // under the mirror, and its canonical tiers are the closure's.
+    for r in roots.iter().filter(|r| r.is_valid()) {
+        for t in [*r, r.mirror()] {
+            mark(&mut seen, t.n, t.k, local_set(t.outside, &points));
+        }
+        top[slot(r.n, r.k)] = true;
+    }
+    // Sets in decreasing P(S): a soldier step lowers P, so a set's
+    // successors in the same file come after it.
+    let progress = variant.progress();
+    let p: Vec<u32> = points.iter().map(|q| progress[q.index()] as u32).collect();
+    let p_of = |s: u32| -> u32 {
+        let mut s = s;
+        let mut sum = 0;
+        while s != 0 {
+            sum += p[s.trailing_zeros() as usize];
+            s &= s - 1;
+        }
+        sum
+    };
+    let p_max = p_of((SETS - 1) as u32) as usize;
+    let mut by_p = vec![0u32; p_max + 2];
+    for s in 0..SETS as u32 {
+        by_p[p_of(s) as usize + 1] += 1;
+    }
+    for i in 1..by_p.len() {
+        by_p[i] += by_p[i - 1];
+    }
+    let mut order = vec![0u32; SETS];
+    for s in 0..SETS as u32 {
+        let at = &mut by_p[p_of(s) as usize];
+        order[*at as usize] = s;
+        *at += 1;
+    }
+    let mut out = Vec::new();
+    let mut active = top;
+    // A file all of whose tiers are reached makes every file below it full
+    // too: any set of k - 1 soldiers is a set of k with one captured, and a
+    // huff keeps the set. Those are counted in closed form, not walked.
+    let mut full = [false; 32];
+    for n in [2u8, 1] {
+        for k in (9..=24u8).rev() {
+            if full[slot(n, k)] {
+                out.push(FileCount {
+                    n,
+                    k,
+                    tiers: index::complete_tiers(k),
+                    positions: index::complete_positions(n, k),
+                });
+                continue;
+            }
+            if !active[slot(n, k)] {
+                continue;
+            }
+            let (lo, hi) = (k.saturating_sub(8) as u32, k as u32);
+            let base = slot(n, k) * SETS;
+            let per_tier = |m: u32| {
+                2 * binom(9, m as usize) as u64 * binom(33 - k as usize, n as usize) as u64
+            };
+            let (mut tiers, mut positions) = (0u64, 0u64);
+            for &s in order.iter().rev() {
+                let c = s.count_ones();
+                if c < lo || c > hi {
+                    continue;
+                }
+                let i = base + s as usize;
+                if seen[i / 64] >> (i % 64) & 1 == 0 {
+                    continue;
+                }
+                let m = k as u32 - c;
+                if s <= steps.mirror(s) {
+                    tiers += 1;
+                    positions += per_tier(m);
+                }
+                // Soldier steps: outside to outside, or into the fortress.
+                let mut rest = s;
+                while rest != 0 {
+                    let b = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let without = s & !(1 << b);
+                    if steps.to_fortress >> b & 1 == 1 && m < 8 {
+                        mark(&mut seen, n, k, without);
+                    }
+                    let mut to = steps.to_outside[b as usize] & !s;
+                    while to != 0 {
+                        let t = to.trailing_zeros();
+                        to &= to - 1;
+                        mark(&mut seen, n, k, without | 1 << t);
+                    }
+                    // A capture of this soldier.
+                    if k > 9 {
+                        mark(&mut seen, n, k - 1, without);
+                    }
+                }
+                // A capture inside the fortress.
+                if k > 9 && m > 0 {
+                    mark(&mut seen, n, k - 1, s);
+                }
+                if n == 2 && huff {
+                    mark(&mut seen, 1, k, s);
+                }
+            }
+            if k > 9 {
+                active[slot(n, k - 1)] = true;
+            }
+            if n == 2 && huff {
+                active[slot(1, k)] = true;
+            }
+            if shortcut && tiers == index::complete_tiers(k) {
+                for kk in 9..k {
+                    full[slot(n, kk)] = true;
+                }
+                if n == 2 && huff {
+                    for kk in 9..=k {
+                        full[slot(1, kk)] = true;
+                    }
+                }
+            }
+            if tiers > 0 {
+                out.push(FileCount {
+                    n,
+                    k,
+                    tiers,
+                    positions,
+                });
+            }
+        }
+    }
+    out.sort_by_key(|c| (c.k, c.n));
+    out
+}
+
+/// Bits per position measured on one built table.
+#[derive(Clone, Copy, Debug)]
+pub struct Measured {
+    /// Officers.
+    pub n: u8,
+    /// Soldiers.
+    pub k: u8,
+    /// File bytes x 8 / positions.
+    pub bits: f64,
+    /// WDL stream bytes x 8 / positions.
+    pub wdl_bits: f64,
+    /// Whether the table was written with the current block sizes (2^14
+    /// WDL, 2^12 distance positions a block).
+    pub current_blocks: bool,
+    /// The record it comes from, under `scripts/bench-runs/`.
+    pub source: &'static str,
+}
+
+/// The sizes the disk estimates come from: the complete assaut tables with
+/// 9, 10 and 11 soldiers. The 9-soldier figures are file and WDL bytes
+/// over positions in `2026-11-21-vm/bench.json` (1o9s: 214,366,282 and
+/// 14,492,397 bytes for 928,318,512 positions; 2o9s: 1,428,251,610 and
+/// 25,214,632 bytes for 10,675,662,888); the others, and the same 9-soldier
+/// tables written with the larger blocks of that time, are the
+/// `bits_per_position` and `wdl_bits_per_position` of
+/// `2026-11-21-assaut10/build-assaut-10.json` and
+/// `2026-11-21-assaut11/build-assaut-11.json`.
+pub const MEASURED: [Measured; 8] = [
+    Measured {
+        n: 1,
+        k: 9,
+        bits: 1.847_351,
+        wdl_bits: 0.124_892,
+        current_blocks: true,
+        source: "2026-11-21-vm/bench.json",
+    },
+    Measured {
+        n: 2,
+        k: 9,
+        bits: 1.070_286,
+        wdl_bits: 0.018_895,
+        current_blocks: true,
+        source: "2026-11-21-vm/bench.json",
+    },
+    Measured {
+        n: 1,
+        k: 9,
+        bits: 1.385_633,
+        wdl_bits: 0.078_591,
+        current_blocks: false,
+        source: "2026-11-21-assaut10/build-assaut-10.json",
+    },
+    Measured {
+        n: 2,
+        k: 9,
+        bits: 0.691_179,
+        wdl_bits: 0.007_018,
+        current_blocks: false,
+        source: "2026-11-21-assaut10/build-assaut-10.json",
+    },
+    Measured {
+        n: 1,
+        k: 10,
+        bits: 2.655_713,
+        wdl_bits: 0.481_020,
+        current_blocks: false,
+        source: "2026-11-21-assaut10/build-assaut-10.json",
+    },
+    Measured {
+        n: 2,
+        k: 10,
+        bits: 1.843_105,
+        wdl_bits: 0.057_849,
+        current_blocks: false,
+        source: "2026-11-21-assaut10/build-assaut-10.json",
+    },
+    Measured {
+        n: 1,
+        k: 11,
+        bits: 2.674_573,
+        wdl_bits: 0.638_601,
+        current_blocks: false,
+        source: "2026-11-21-assaut11/build-assaut-11.json",
+    },
+    Measured {
+        n: 2,
+        k: 11,
+        bits: 2.892_328,
+        wdl_bits: 0.180_053,
+        current_blocks: false,
+        source: "2026-11-21-assaut11/build-assaut-11.json",
+    },
+];
+
+/// Where the disk estimate comes from, in one sentence.
+pub const DISK_BASIS: &str = "bits/position measured on the complete assaut tables with 9 soldiers \
+(scripts/bench-runs/2026-11-21-vm/bench.json) and 10 and 11 soldiers (2026-11-21-assaut10, -assaut11, \
+written with larger blocks and scaled by the growth the current blocks showed at 9 soldiers), \
+the 11-soldier figure above 11 (the figures grew from 9 to 11, so larger tables may take more)";
+
+fn measured(n: u8, k: u8, current: bool) -> Option<&'static Measured> {
+    MEASURED
+        .iter()
+        .find(|m| m.n == n && m.k == k && m.current_blocks == current)
+}
+
+/// Estimated bits per position of the file `(n, k)` with the current block
+/// sizes: with distances, and win/draw/loss only ([`DISK_BASIS`]).
+pub fn bits_per_position(n: u8, k: u8) -> (f64, f64) {
+    let n = n.clamp(1, 2);
+    let k = k.clamp(9, 11);
+    if let Some(m) = measured(n, k, true) {
+        return (m.bits, m.wdl_bits);
+    }
+    let (Some(now), Some(then), Some(m)) = (
+        measured(n, 9, true),
+        measured(n, 9, false),
+        measured(n, k, false),
+    ) else {
+        unreachable!("MEASURED holds every officer count at 9, 10 and 11 soldiers")
+    };
+    (
+        m.bits * now.bits / then.bits,
+        m.wdl_bits * now.wdl_bits / then.wdl_bits,
+    )
+}
+
+/// Estimated disk of a plan's files, in bytes: with distances, and
+/// win/draw/loss only.
+pub fn disk_bytes(files: &[FilePlan]) -> (u64, u64) {
+    files.iter().fold((0, 0), |(all, wdl), f| {
+        let (bits, wdl_bits) = bits_per_position(f.n, f.k);
+        let bytes = |b: f64| (f.positions as f64 * b / 8.0).ceil() as u64;
+        (all + bytes(bits), wdl + bytes(wdl_bits))
+    })
+}
+
+/// A build's rate over the in-memory solving rate, from one benchmark run
+/// (`scripts/bench-runs/2026-11-21-vm/bench.json`): every assaut table up
+/// to 9 soldiers, 11,603,981,400 positions, built in 1030.8 s on 2 threads
+/// (1.126e7 positions/s), against the in-memory rate of the same run on 2
+/// threads (8.701e6 x 1.756 = 1.528e7): the build also reads lower tables
+/// and compresses and writes its own.
+pub const BUILD_RATE_RATIO: f64 = 0.737;
+
+/// The in-memory solving rate on two threads in the same bench record
+/// (8.701e6 positions/s on one thread, 1.756 times that on two), for a
+/// time estimate made without calibrating.
+pub const RECORDED_RATE: f64 = 1.528e7;
+
+/// The position whose closure the calibration solves in memory (two
+/// officers, ten soldiers, about 13.5 million positions; the rate position
+/// of `asalto bench`).
+pub const CALIBRATION_POSITION: &str = "S1S/3/OSS1S1O/2SSS2/3S3/1S1/3 s";
+
+/// A solving rate.
+#[derive(Clone, Copy, Debug)]
+pub struct Rate {
+    /// Positions solved in memory per second.
+    pub positions_per_second: f64,
+    /// Positions the calibration solved (0 when the rate was given).
+    pub calibration_positions: u64,
+    /// Seconds the calibration took.
+    pub calibration_seconds: f64,
+}
+
+/// Measure the in-memory solving rate with `threads` threads (0: one per
+/// core) on the closure of [`CALIBRATION_POSITION`] (1 to 2 s here).
+pub fn calibrate(variant: &Variant, threads: usize) -> Result<Rate, PlanError> {
+    let pos: Position = CALIBRATION_POSITION
+        .parse()
+        .expect("the calibration position is valid");
+    let solution = crate::solve::Solver::new(*variant)
+        .threads(threads)
+        .solve_closure(&pos)?;
+    let stats = solution.stats();
+    Ok(Rate {
+        positions_per_second: stats.rate(),
+        calibration_positions: stats.positions,
+        calibration_seconds: stats.seconds,
+    })
+}
+
+/// Estimated seconds to build `positions` at an in-memory solving rate.
+pub fn build_seconds(positions: u64, rate: f64) -> f64 {
+    positions as f64 / (rate * BUILD_RATE_RATIO).max(1e-9)
+}
+
+/// Free bytes on the file system of `dir`, or of its nearest existing
+/// ancestor when it does not exist yet.
+pub fn free_bytes(dir: &Path) -> std::io::Result<u64> {
+    let mut at = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    while !at.exists() {
+        match at.parent() {
+            Some(p) if !p.as_os_str().is_empty() => at = p,
+            _ => {
+                at = Path::new(".");
+                break;
+            }
+        }
+    }
+    fs4::available_space(at)
+}
+
+/// Mark the files of `plan` already built under `dir` (a valid, complete
+/// table of the variant is there): a build skips them.
+pub fn built_files(plan: &Plan, dir: &Path) -> Vec<bool> {
+    plan.files
+        .iter()
+        .map(|f| {
+            let path = crate::table::table_path(dir, &plan.variant, f.n, f.k);
+            crate::table::Table::open(&path).is_ok_and(|t| {
+                let i = t.info();
+                i.variant == plan.variant
+                    && (i.n, i.k) == (f.n, f.k)
+                    && i.tiers == index::complete_tiers(f.k)
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts per file of a list of tiers.
+    fn counts_of(tiers: &[TierKey]) -> Vec<FileCount> {
+        let mut out: Vec<FileCount> = Vec::new();
+        let mut sorted = tiers.to_vec();
+        sorted.sort_by_key(|t| (t.k, t.n));
+        for t in sorted {
+            match out.last_mut() {
+                Some(c) if (c.n, c.k) == (t.n, t.k) => {
+                    c.tiers += 1;
+                    c.positions += t.size();
+                }
+                _ => out.push(FileCount {
+                    n: t.n,
+                    k: t.k,
+                    tiers: 1,
+                    positions: t.size(),
+                }),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn closure_counts_equal_the_listed_closure() {
+        let cases = [
+            ("SSS/SSS/O1SS3/4S2/6O/3/3 s", Variant::ASSAUT),
+            ("SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s", Variant::ASSAUT),
+            ("SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s", Variant::ASSAUT_MDJ),
+            ("S1S/3/OSS1S1O/2SSS2/3S3/1S1/3 s", Variant::ASSAULT),
+            ("3/O1O/SS3SS/SSSSSSS/2SS3/3/3 s", Variant::ASALTO),
+        ];
+        for (text, v) in cases {
+            let p: Position = text.parse().unwrap();
+            let roots = crate::ondemand::roots(&p, &v);
+            let listed = index::closure(&roots, &v);
+            assert_eq!(closure_counts(&roots, &v), counts_of(&listed), "{text} {v}");
+            let plan = for_position(&v, &p).unwrap();
+            let sum: u64 = listed.iter().map(|t| t.size()).sum();
+            assert_eq!(plan.positions(), sum, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_whole_game_from_the_start() {
+        // The start reaches every tier of every file (one officer too,
+        // through huffs); under capture=mandatory no one-officer tier.
+        let start = Position::start();
+        let v = Variant::ASSAUT;
+        let plan = for_position(&v, &start).unwrap();
+        let all = complete(&v, 9, 24).unwrap();
+        assert_eq!(plan.files, all.files);
+        // docs/DESIGN.md: about 1.2e12 positions.
+        assert!((1.2e12..1.3e12).contains(&(plan.positions() as f64)));
+        let mdj = for_position(&Variant::ASSAUT_MDJ, &start).unwrap();
+        assert!(mdj.files.iter().all(|f| f.n == 2 && f.complete));
+        assert_eq!(mdj.files.len(), 16);
+    }
+
+    /// The closed-form shortcut against the plain walk of every tier
+    /// (about 20 s: run with --ignored).
+    #[test]
+    #[ignore]
+    fn the_shortcut_changes_nothing() {
+        let roots = crate::ondemand::roots(&Position::start(), &Variant::ASSAUT);
+        let v = Variant::ASSAUT;
+        assert_eq!(counts(&roots, &v, true), counts(&roots, &v, false));
+    }
+
+    #[test]
+    fn disk_estimates_follow_the_records() {
+        // 9 soldiers: the bench record itself.
+        assert_eq!(bits_per_position(2, 9), (1.070_286, 0.018_895));
+        // 11 soldiers: the record with the older blocks, times the growth
+        // the current blocks showed on the same 9-soldier tables.
+        let (bits, wdl) = bits_per_position(2, 11);
+        assert!((bits - 2.892_328 * 1.070_286 / 0.691_179).abs() < 1e-9);
+        assert!((wdl - 0.180_053 * 0.018_895 / 0.007_018).abs() < 1e-9);
+        // Above 11: the 11-soldier figure.
+        assert_eq!(bits_per_position(1, 20), bits_per_position(1, 11));
+        // The bench's 9-soldier files come back to within a byte each.
+        let nine = complete(&Variant::ASSAUT, 9, 9).unwrap();
+        let (all, _) = disk_bytes(&nine.files);
+        let measured = 214_366_282u64 + 1_428_251_610;
+        assert!(all.abs_diff(measured) < 1_000, "{all}");
+    }
+
+    #[test]
+    fn calibration_solves_the_calibration_closure() {
+        let v = Variant::ASSAUT;
+        let pos: Position = CALIBRATION_POSITION.parse().unwrap();
+        let closure: u64 = crate::solve::Solver::new(v)
+            .closure_of(&pos)
+            .iter()
+            .map(|t| t.size())
+            .sum();
+        let rate = calibrate(&v, 2).unwrap();
+        assert_eq!(rate.calibration_positions, closure);
+        assert!(rate.positions_per_second > 0.0 && rate.calibration_seconds > 0.0);
+        let expected = closure as f64 / rate.calibration_seconds;
+        assert!((rate.positions_per_second / expected - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn free_space_of_a_folder_not_made_yet() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(free_bytes(dir.path()).unwrap() > 0);
+        assert!(free_bytes(&dir.path().join("a/b/c")).unwrap() > 0);
+        assert!(free_bytes(Path::new("no-such-folder/tables")).unwrap() > 0);
+        let plan = complete(&Variant::ASSAUT, 9, 9).unwrap();
+        assert_eq!(built_files(&plan, dir.path()), [false, false]);
+    }
+
+    #[test]
+    fn complete_counts_equal_the_listed_tiers() {
+        for v in [Variant::ASSAUT, Variant::ASSAULT] {
+            let plan = complete(&v, 9, 10).unwrap();
+            assert_eq!(plan.files.len(), 4);
+            for f in &plan.files {
+                let tiers = index::all_tiers(f.n, f.k, &v);
+                assert_eq!(f.tiers, tiers.len() as u64);
+                assert_eq!(f.positions, tiers.iter().map(|t| t.size()).sum::<u64>());
+            }
+        }
+        // The complete assaut tables measured by the bench record:
+        // 928,318,512 + 10,675,662,888 positions with 9 soldiers.
+        let nine = complete(&Variant::ASSAUT, 9, 9).unwrap();
+        assert_eq!(nine.positions(), 928_318_512 + 10_675_662_888);
+        assert!(complete(&Variant::ASSAUT, 8, 10).is_err());
+        assert!(complete(&Variant::ASSAUT, 12, 10).is_err());
+    }
+}

@@ -279,9 +279,13 @@ fn local_set(outside: Bitboard, points: &[board::Point]) -> u32 {
 /// Tiers and positions, per file, of the closure of `roots` under
 /// [`TierKey::successors`]: the same tiers as [`index::closure`], counted
 /// without listing them. Every tier is one bit of a table over all
-/// `(n, k, S)` (2 x 16 x 2^24 bits, 64 MiB); the tiers are visited in the
-/// solving order reversed, so that one pass marks everything a tier reaches
-/// before it is visited. Files with no tier are left out.
+/// `(n, k, S)` (2 x 16 x 2^24 bits, 64 MiB, plus 64 MiB for the order of
+/// the sets); the tiers are visited in the solving order reversed, so that
+/// one pass marks everything a tier reaches before it is visited. A file
+/// all of whose tiers are reached makes the files below it complete, which
+/// are then counted in closed form: the start's closure (every tier) takes
+/// well under a second in a release build, the plain walk about 20 s.
+/// Files with no tier are left out.
 pub fn closure_counts(roots: &[TierKey], variant: &Variant) -> Vec<FileCount> {
     counts(roots, variant, true)
 }

@@ -98,3 +98,121 @@ fn cited_sections_exist() {
     }
     assert!(checked > 30, "only {checked} citations found");
 }
+
+/// The soldier steps a block of docs/RULES.md section 3 lists: lines of
+/// `from -> to, to` pairs (left half of the board and file d).
+fn listed_steps(block: &str) -> Vec<(String, Vec<String>)> {
+    let words: Vec<&str> = block.split_whitespace().collect();
+    let is_point = |w: &str| {
+        let b = w.as_bytes();
+        b.len() == 2 && (b'a'..=b'g').contains(&b[0]) && (b'1'..=b'7').contains(&b[1])
+    };
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if *w != "->" {
+            continue;
+        }
+        let from = words[i - 1].to_string();
+        let mut to = Vec::new();
+        for t in &words[i + 1..] {
+            let name = t.trim_end_matches(',');
+            if !is_point(name) {
+                break;
+            }
+            to.push(name.to_string());
+            if !t.ends_with(',') {
+                break;
+            }
+        }
+        out.push((from, to));
+    }
+    out
+}
+
+#[test]
+fn the_soldier_step_tables_of_rules_md_are_the_codes() {
+    use asalto_tb::board::{self, Point};
+    let text = std::fs::read_to_string(root().join("docs/RULES.md")).unwrap();
+    let section = &text[text.find("## 3.").unwrap()..text.find("## 4.").unwrap()];
+    let closer =
+        &section[section.find("**`closer`**").unwrap()..section.find("**`forward`**").unwrap()];
+    let forward = &section[section.find("**`forward`**").unwrap()..];
+    // The diagram of each rule: its first fenced block.
+    let diagram = |block: &str| -> String { block.split("```").nth(1).unwrap().to_string() };
+    for (block, variant) in [
+        (closer, asalto_tb::Variant::ASSAUT),
+        (forward, asalto_tb::Variant::ASSAULT),
+    ] {
+        let steps = listed_steps(&diagram(block));
+        // The left half and file d: 14 of the 24 outside points.
+        assert_eq!(steps.len(), 14, "{steps:?}");
+        let table = variant.soldier_moves();
+        let p = |n: &str| Point::from_name(n).unwrap();
+        let mut covered = 0u64;
+        for (from, to) in &steps {
+            for mirrored in [false, true] {
+                let at = if mirrored { p(from).mirror() } else { p(from) };
+                let want = to
+                    .iter()
+                    .map(|t| if mirrored { p(t).mirror() } else { p(t) })
+                    .fold(0u64, |acc, q| acc | q.bit());
+                assert_eq!(table[at.index()], want, "{} ({variant})", at.name());
+                covered |= at.bit();
+            }
+        }
+        assert_eq!(covered, board::OUTSIDE, "{variant}");
+    }
+}
+
+#[test]
+fn the_board_of_rules_md_is_the_codes() {
+    use asalto_tb::board::{self, Point};
+    let text = std::fs::read_to_string(root().join("docs/RULES.md")).unwrap();
+    let section = &text[text.find("## 1.").unwrap()..text.find("## 2.").unwrap()];
+    let p = |n: &str| Point::from_name(n).unwrap_or_else(|| panic!("{n}"));
+    let names = |s: &str| -> Vec<String> {
+        s.split(|c: char| c == ',' || c.is_whitespace() || c == ':' || c == '.')
+            .filter(|w| w.len() == 2 || (w.len() == 5 && w.as_bytes()[2] == b'-'))
+            .map(str::to_string)
+            .collect()
+    };
+    // "... the *junctions*, have them: c7, e7, ..., e1. Two junctions ..."
+    let start = section.find("have them:").unwrap();
+    let end = start + section[start..].find("Two junctions").unwrap();
+    let junctions: Vec<String> = names(&section[start..end])
+        .into_iter()
+        .filter(|w| Point::from_name(w).is_some())
+        .collect();
+    assert_eq!(junctions.len(), 17, "{junctions:?}");
+    for q in Point::all() {
+        assert_eq!(
+            q.is_junction(),
+            junctions.contains(&q.name().to_string()),
+            "{}",
+            q.name()
+        );
+    }
+    // "... which gives 20 diagonal segments: c7-d6, ..., d2-e1."
+    let start = section.find("diagonal segments:").unwrap();
+    let end = start + section[start..].find("That makes").unwrap();
+    let diagonals: Vec<String> = names(&section[start..end])
+        .into_iter()
+        .filter(|w| w.contains('-'))
+        .collect();
+    assert_eq!(diagonals.len(), 20, "{diagonals:?}");
+    for d in &diagonals {
+        let (a, b) = d.split_once('-').unwrap();
+        assert!(p(a).adjacent() & p(b).bit() != 0, "{d}");
+        assert!(
+            p(a).file() != p(b).file() && p(a).rank() != p(b).rank(),
+            "{d}"
+        );
+    }
+    assert_eq!(board::segment_count(), (52, 20));
+    let fortress: u64 = ["c5", "d5", "e5", "c6", "d6", "e6", "c7", "d7", "e7"]
+        .iter()
+        .fold(0, |acc, n| acc | p(n).bit());
+    let flat = section.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("points c5, d5, e5, c6, d6, e6, c7, d7, e7."));
+    assert_eq!(fortress, board::FORTRESS);
+}

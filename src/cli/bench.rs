@@ -410,3 +410,21 @@ pub fn run(args: BenchArgs) -> Result<()> {
     outln!("results: {}", path.display());
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn results_go_where_the_help_says() {
+        let tables = Path::new("/data/tables");
+        assert_eq!(
+            out_dir(Some(Path::new("/tmp/runs")), tables),
+            PathBuf::from("/tmp/runs")
+        );
+        // Tests run in the checkout, which has scripts/bench-runs.
+        assert!(Path::new("scripts/bench-runs").is_dir());
+        assert_eq!(out_dir(None, tables), PathBuf::from("scripts/bench-runs"));
+    }
+}

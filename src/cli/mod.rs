@@ -522,19 +522,19 @@ fn dispatch(command: Command) -> Result<()> {
             let mut all = Vec::new();
             for variant in variants.list()? {
                 let start = std::time::Instant::now();
-                let the_plan = match &target {
+                let mut the_plan = match &target {
                     Some(p) => asalto_tb::plan::for_position(&variant, p)?,
                     None => asalto_tb::plan::complete(&variant, k_min, k_max)?,
                 };
-                let built = asalto_tb::plan::built_files(&the_plan, &tables);
+                the_plan.mark_built(&tables);
                 if !json {
                     eprintln!(
                         "build {variant} under {}: {}",
                         tables.display(),
-                        plan::summary_line(&the_plan, &built)
+                        plan::summary_line(&the_plan)
                     );
                 }
-                check_disk(&the_plan, &built, &tables, ignore_disk, wdl_only)?;
+                check_disk(&the_plan, &tables, ignore_disk, wdl_only)?;
                 let observer = bars::BuildBars::new(&variant, json);
                 let reports = match &target {
                     Some(p) => {
@@ -726,17 +726,12 @@ fn too_large(
         "valuing {pos} needs more than {} positions solved in memory",
         ondemand::MAX_IN_MEMORY
     );
-    let Ok(the_plan) = asalto_tb::plan::for_position(variant, pos) else {
+    let Ok(mut the_plan) = asalto_tb::plan::for_position(variant, pos) else {
         return head;
     };
-    let built = tables.map_or_else(Vec::new, |d| asalto_tb::plan::built_files(&the_plan, d));
-    let todo: u64 = the_plan
-        .files
-        .iter()
-        .zip(built.iter().chain(std::iter::repeat(&false)))
-        .filter(|(_, b)| !**b)
-        .map(|(f, _)| f.positions)
-        .sum();
+    if let Some(dir) = tables {
+        the_plan.mark_built(dir);
+    }
     let cores = if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
@@ -746,8 +741,8 @@ fn too_large(
     let rate = asalto_tb::plan::RECORDED_RATE * cores as f64 / 2.0;
     format!(
         "{head}; its tables instead: {}, about {} to build on {cores} core{} at the bench record's rate (asalto plan --for {quoted} --variant {variant} for the details; asalto build --for {quoted} --variant {variant} builds them)",
-        plan::summary_line(&the_plan, &built),
-        plan::duration(asalto_tb::plan::build_seconds(todo, rate)),
+        plan::summary_line(&the_plan),
+        plan::duration(the_plan.estimate().seconds(rate)),
         if cores == 1 { "" } else { "s" },
     )
 }
@@ -756,20 +751,16 @@ fn too_large(
 /// `dir` (unless `ignore`).
 fn check_disk(
     the_plan: &asalto_tb::plan::Plan,
-    built: &[bool],
     dir: &std::path::Path,
     ignore: bool,
     wdl_only: bool,
 ) -> Result<()> {
-    let todo: Vec<_> = the_plan
-        .files
-        .iter()
-        .zip(built)
-        .filter(|(_, b)| !**b)
-        .map(|(f, _)| *f)
-        .collect();
-    let (full, wdl) = asalto_tb::plan::disk_bytes(&todo);
-    let disk = if wdl_only { wdl } else { full };
+    let e = the_plan.estimate();
+    let disk = if wdl_only {
+        e.disk_bytes_wdl_only
+    } else {
+        e.disk_bytes
+    };
     match asalto_tb::plan::free_bytes(dir) {
         Ok(free) if disk > free && !ignore => bail!(
             "the tables would take about {} and {} has {} free: not started (asalto plan for the estimate, --ignore-disk to start anyway)",

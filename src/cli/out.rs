@@ -1,5 +1,5 @@
-//! Printing to stdout. Every command prints through [`out!`] and
-//! [`outln!`], so a closed pipe (`asalto perft --depth 6 start | head -1`)
+//! Printing to stdout. Every command prints through `out!` and
+//! `outln!`, so a closed pipe (`asalto perft --depth 6 start | head -1`)
 //! ends the program quietly with exit 0, as `head` expects, instead of the
 //! panic of `println!`; any other write error is one line and exit 1.
 
@@ -17,14 +17,14 @@ pub fn write(args: std::fmt::Arguments) {
     }
 }
 
-/// `print!` through [`write`].
+/// `print!` through [`write()`].
 macro_rules! out {
     ($($arg:tt)*) => {
         $crate::cli::out::write(format_args!($($arg)*))
     };
 }
 
-/// `println!` through [`write`].
+/// `println!` through [`write()`].
 macro_rules! outln {
     () => {
         $crate::cli::out::write(format_args!("\n"))

@@ -81,19 +81,15 @@ fn scope_text(plan: &Plan) -> String {
     }
 }
 
-/// One line: files, positions, disk (for `asalto build` and the refusal of
-/// a query that needs too much).
-pub fn summary_line(plan: &Plan, skip: &[bool]) -> String {
-    let todo: Vec<_> = plan
-        .files
+/// One line: the files to build, their positions and disk (for `asalto
+/// build` and the refusal of a query that needs too much).
+pub fn summary_line(plan: &Plan) -> String {
+    let e = plan.estimate();
+    let names: Vec<String> = plan
+        .to_build()
         .iter()
-        .zip(skip.iter().chain(std::iter::repeat(&false)))
-        .filter(|(_, s)| !**s)
-        .map(|(f, _)| *f)
+        .map(|f| format!("{}o{}s", f.n, f.k))
         .collect();
-    let positions: u64 = todo.iter().map(|f| f.positions).sum();
-    let (all, wdl) = plan::disk_bytes(&todo);
-    let names: Vec<String> = todo.iter().map(|f| format!("{}o{}s", f.n, f.k)).collect();
     let shown = if names.len() > 6 {
         format!(
             "{} .. {}",
@@ -104,34 +100,32 @@ pub fn summary_line(plan: &Plan, skip: &[bool]) -> String {
         names.join(", ")
     };
     format!(
-        "{} file{} ({shown}), {} tiers, {positions} positions ({:.3e}), about {} on disk ({} without distances)",
-        todo.len(),
-        if todo.len() == 1 { "" } else { "s" },
-        todo.iter().map(|f| f.tiers).sum::<u64>(),
-        positions as f64,
-        bytes(all),
-        bytes(wdl),
+        "{} file{} ({shown}), {} tiers, {} positions ({:.3e}), about {} on disk ({} without distances)",
+        e.files,
+        if e.files == 1 { "" } else { "s" },
+        e.tiers,
+        e.positions,
+        e.positions as f64,
+        bytes(e.disk_bytes),
+        bytes(e.disk_bytes_wdl_only),
     )
 }
 
 /// Run `asalto plan`.
 pub fn run(args: PlanArgs) -> Result<()> {
     let variant: Variant = args.variant.parse()?;
-    let plan = match &args.only_for {
+    let mut plan = match &args.only_for {
         Some(text) => plan::for_position(&variant, &parse_position(text, &variant)?)?,
         None => plan::complete(&variant, args.soldiers.0, args.soldiers.1)?,
     };
     super::check_tables_dir(&args.tables)?;
-    let built = plan::built_files(&plan, &args.tables);
-    let todo: Vec<_> = plan
-        .files
-        .iter()
-        .zip(&built)
-        .filter(|(_, b)| !**b)
-        .map(|(f, _)| *f)
-        .collect();
-    let positions: u64 = todo.iter().map(|f| f.positions).sum();
-    let (disk, wdl) = plan::disk_bytes(&todo);
+    plan.mark_built(&args.tables);
+    let estimate = plan.estimate();
+    let (positions, disk, wdl) = (
+        estimate.positions,
+        estimate.disk_bytes,
+        estimate.disk_bytes_wdl_only,
+    );
     let free = plan::free_bytes(&args.tables).ok();
     let (rate, calibration) = match args.rate {
         Some(r) => (r, None),
@@ -140,7 +134,7 @@ pub fn run(args: PlanArgs) -> Result<()> {
             (c.positions_per_second, Some(c))
         }
     };
-    let seconds = plan::build_seconds(positions, rate);
+    let seconds = estimate.seconds(rate);
     let rate_text = match &calibration {
         Some(c) => format!(
             "in-memory rate {rate:.3e} positions/s measured by solving the closure of {} ({} positions in {:.2} s, --threads {}), times {} (a build's rate over the in-memory rate in the bench record scripts/bench-runs/2026-11-21-vm/bench.json)",
@@ -159,13 +153,12 @@ pub fn run(args: PlanArgs) -> Result<()> {
         let files: Vec<_> = plan
             .files
             .iter()
-            .zip(&built)
-            .map(|(f, b)| {
+            .map(|f| {
                 let (d, w) = plan::disk_bytes(std::slice::from_ref(f));
                 json!({
                     "file": format!("{}o{}s", f.n, f.k), "officers": f.n, "soldiers": f.k,
                     "tiers": f.tiers, "positions": f.positions, "complete": f.complete,
-                    "built": b, "disk_bytes": d, "disk_bytes_wdl_only": w,
+                    "built": f.built, "disk_bytes": d, "disk_bytes_wdl_only": w,
                 })
             })
             .collect();
@@ -207,7 +200,7 @@ pub fn run(args: PlanArgs) -> Result<()> {
         "disk",
         "WDL only"
     );
-    for (f, b) in plan.files.iter().zip(&built) {
+    for f in &plan.files {
         let (d, w) = plan::disk_bytes(std::slice::from_ref(f));
         outln!(
             "  {:<7} {:>11} {:>16} {:>14} {:>14}{}{}",
@@ -217,7 +210,7 @@ pub fn run(args: PlanArgs) -> Result<()> {
             bytes(d),
             bytes(w),
             if f.complete { "" } else { "  partial" },
-            if *b { "  (built: skipped)" } else { "" }
+            if f.built { "  (built: skipped)" } else { "" }
         );
     }
     outln!(
@@ -226,7 +219,7 @@ pub fn run(args: PlanArgs) -> Result<()> {
         plan.tiers(),
         plan.positions(),
         plan.positions() as f64,
-        todo.len()
+        estimate.files
     );
     outln!(
         "disk: about {} with distances, {} win/draw/loss only (estimate from {})",

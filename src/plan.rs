@@ -771,7 +771,7 @@ mod tests {
             dir.path(),
             &Variant::ASSAUT,
             &tiers,
-            1,
+            &crate::build::BuildOptions::threads(1),
             &crate::build::Quiet,
         )
         .unwrap();

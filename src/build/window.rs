@@ -66,9 +66,9 @@ impl<'a> FileSoFar<'a> {
         }
     }
 
-    /// Record that the tiers up to `done` are in the writer, synced; keep
-    /// the officers-to-move half of `key` (just solved, `codes`) in memory
-    /// if the budget allows.
+    /// Keep the officers-to-move half of `key` (just solved, `codes`) in
+    /// memory if the budget allows; otherwise it is read back from the
+    /// file when asked for, once [`FileSoFar::set_done`] counts it.
     pub fn add(&self, key: &TierKey, codes: &[u16]) {
         let half = key.size_per_side() as usize;
         let bytes = if codes[..half].iter().all(|&c| c < 256) {

@@ -27,6 +27,8 @@ pub use board::{Bitboard, Point};
 pub use position::{Position, PositionError, Setup, Side};
 pub use rules::{Move, Variant};
 pub mod index;
+#[cfg(test)]
+mod planted;
 pub mod solve;
 pub mod table;
 pub mod value;

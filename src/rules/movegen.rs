@@ -114,6 +114,12 @@ pub(crate) fn capture_ends(
             }
             let over = 1u64 << o;
             if w.soldiers & over != 0 && taken & over == 0 && w.occupied & (1 << l) == 0 {
+                #[cfg(test)]
+                if taken != 0
+                    && crate::planted::planted(crate::planted::Fault::ChainStopsAfterOneJump)
+                {
+                    continue;
+                }
                 any = true;
                 dfs(w, l, taken | over);
             }

@@ -234,13 +234,21 @@ fn push_soldier_steps(
 /// assert_eq!(moves.len(), 9);
 /// ```
 pub fn legal_moves(pos: &Position, variant: &Variant) -> Vec<Move> {
-    let mut out = Vec::with_capacity(32);
+    let mut out = Vec::new();
+    legal_moves_into(pos, variant, &mut out);
+    out
+}
+
+/// [`legal_moves`] into `out` (cleared first), for callers that reuse one
+/// buffer over many positions.
+pub(crate) fn legal_moves_into(pos: &Position, variant: &Variant, out: &mut Vec<Move>) {
+    out.clear();
     if static_outcome(pos).is_some() {
-        return out;
+        return;
     }
     match pos.side() {
         Side::Soldiers => {
-            push_soldier_steps(pos.soldiers(), pos.empty(), variant, None, &mut out);
+            push_soldier_steps(pos.soldiers(), pos.empty(), variant, None, out);
             for h in board::points(pos.huff()) {
                 if pos.officers() & !h.bit() == 0 {
                     out.push(Move {
@@ -254,14 +262,13 @@ pub fn legal_moves(pos: &Position, variant: &Variant) -> Vec<Move> {
                         pos.empty() | h.bit(),
                         variant,
                         Some(h),
-                        &mut out,
+                        out,
                     );
                 }
             }
         }
-        Side::Officers => officer_moves(pos, variant, &mut out),
+        Side::Officers => officer_moves(pos, variant, out),
     }
-    out
 }
 
 fn officer_moves(pos: &Position, variant: &Variant, out: &mut Vec<Move>) {
@@ -293,30 +300,49 @@ pub(crate) fn for_each_officer_move(
     soldiers: Bitboard,
     officers: Bitboard,
     variant: &Variant,
-    mut f: impl FnMut(&[Point], Bitboard, Bitboard),
+    f: impl FnMut(&[Point], Bitboard, Bitboard),
 ) {
-    let empty = board::ALL & !(soldiers | officers);
     // (officer, its capture chains); at most two officers.
     let mut per: [(Point, Vec<CaptureChain>); 2] =
         [(Point::new(0), Vec::new()), (Point::new(0), Vec::new())];
-    let mut duty = Duty::default();
+    let mut count = 0;
     for o in board::points(officers) {
-        let chains = capture_chains(o, soldiers, officers & !o.bit());
+        per[count] = (o, capture_chains(o, soldiers, officers & !o.bit()));
+        count += 1;
+    }
+    let given: [(Point, &[CaptureChain]); 2] = std::array::from_fn(|i| (per[i].0, &per[i].1[..]));
+    for_each_officer_move_given(soldiers, officers, variant, &given[..count], f);
+}
+
+/// [`for_each_officer_move`] with each officer's capture chains given:
+/// `chains` holds, for each officer (in board order), its point and
+/// [`capture_chains`] of it with the other officer as a blocker. For
+/// callers that know the chains already (the checker reuses them over the
+/// placements of the other officer that cannot change them).
+pub(crate) fn for_each_officer_move_given(
+    soldiers: Bitboard,
+    officers: Bitboard,
+    variant: &Variant,
+    chains: &[(Point, &[CaptureChain])],
+    mut f: impl FnMut(&[Point], Bitboard, Bitboard),
+) {
+    let empty = board::ALL & !(soldiers | officers);
+    let mut duty = Duty::default();
+    for (o, chains) in chains {
         let best = chains
             .iter()
             .map(|c| c.taken.count_ones())
             .max()
             .unwrap_or(0);
-        per[duty.count] = (o, chains);
-        duty.push(o, best);
+        duty.push(*o, best);
     }
-    for (o, chains) in &per[..duty.count] {
+    for (o, chains) in chains {
         for t in board::points(o.adjacent() & empty) {
             if let Some(offenders) = duty.judge(variant, *o, t, 0) {
                 f(&[*o, t], 0, offenders);
             }
         }
-        for c in chains {
+        for c in chains.iter() {
             let to = *c.path.last().expect("non-empty path");
             if let Some(offenders) = duty.judge(variant, *o, to, c.taken.count_ones()) {
                 f(&c.path, c.taken, offenders);

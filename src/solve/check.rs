@@ -27,13 +27,16 @@
 //! values that fail here. The unit tests of [`crate::verify`] plant such
 //! bugs in the solver and check that its tables are rejected.
 //!
-//! Cost: about three times the CPU time of the checker it replaced (which
+//! Cost: about twice the CPU time of the checker it replaced (which
 //! shared the solver's capture and huff helpers). `asalto verify --threads
 //! 1` on the tables of `asalto build --for '3/O1O/SS3SS/SSSSSS1/7/3/3 s'`
-//! (81,141,912 positions): 12-13 s of user time before, 35 s now, about
-//! 2.3e6 positions per CPU-second, decompression included. Most of it is
-//! the rules' generator (capture paths, a `Vec` of moves per position) and
-//! the successors' values read at random.
+//! (81,141,912 positions, a shared 2-core machine): 11.7-12.1 s of user
+//! time before, 24.6-26.1 s now, about 3.2e6 positions per CPU-second,
+//! decompression included. The time goes to the rules' generator (a
+//! `Move` written per soldier step) and to reading the successors' values
+//! at random. Capture chains are computed once per board of soldiers and
+//! point ([`Chains`]), and again only where the other officer could be in
+//! the way.
 //!
 //! Positions: the tier's officers-to-move positions `[0, N)` and its
 //! soldiers-to-move positions `[N, 2N)`, enumerated in index order.
@@ -49,7 +52,7 @@ use crate::Value;
 use crate::board::{self, Bitboard, Point};
 use crate::index::{TierKey, binom, fortress_bits, fortress_masks, index_in_tier};
 use crate::position::{Position, Side};
-use crate::rules::{self, Variant};
+use crate::rules::{self, CaptureChain, Move, Variant};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
@@ -114,6 +117,8 @@ pub fn check_tier(
         derived_soldiers: Vec::with_capacity(n_side),
         huff_memo: Vec::new(),
         others: Others::default(),
+        chains: Chains::default(),
+        moves: Vec::new(),
     };
     let placements = key.officer_placements() as usize;
     let masks = fortress_masks(key.m());
@@ -175,6 +180,60 @@ struct Checker<'c, 'l> {
     derived_soldiers: Vec<u16>,
     /// The other tiers moves reach.
     others: Others,
+    /// The capture chains of the board last seen.
+    chains: Chains,
+    /// A buffer of moves.
+    moves: Vec<Move>,
+}
+
+/// The capture chains ([`rules::capture_chains`]) of every point of one
+/// board of soldiers, with no other officer on the board, and the points
+/// where a chain from each could land: a chain that never lands where the
+/// other officer stands is the same with it on the board, so the chains are
+/// computed once per board and again only for an officer whose `reach`
+/// holds the other.
+#[derive(Default)]
+struct Chains {
+    /// The soldiers these chains are for.
+    soldiers: Option<Bitboard>,
+    /// The chains from each point (empty for soldiers' points).
+    alone: Vec<Vec<CaptureChain>>,
+    /// Every point a jump could land on in a chain from each point: the
+    /// closure of the jumps over a soldier onto a point without one.
+    reach: Vec<Bitboard>,
+}
+
+impl Chains {
+    fn fill(&mut self, soldiers: Bitboard) {
+        self.soldiers = Some(soldiers);
+        self.alone.resize_with(board::NUM_POINTS, Vec::new);
+        self.reach.resize(board::NUM_POINTS, 0);
+        for p in board::points(board::ALL) {
+            let i = p.index();
+            self.alone[i].clear();
+            self.reach[i] = 0;
+            if soldiers & p.bit() != 0 {
+                continue;
+            }
+            self.alone[i] = rules::capture_chains(p, soldiers, 0);
+            // Landing points: the start counts as empty (it is the
+            // officer's own), every other point without a soldier too.
+            let mut todo = p.bit();
+            let mut seen = p.bit();
+            while todo != 0 {
+                let q = Point::new(todo.trailing_zeros() as usize);
+                todo &= todo - 1;
+                for j in q.jumps() {
+                    let land = j.land.bit();
+                    if soldiers & j.over.bit() != 0 && soldiers & land == 0 && seen & land == 0 {
+                        seen |= land;
+                        todo |= land;
+                    }
+                }
+            }
+            self.reach[i] = seen;
+        }
+    }
 }
 
 impl Checker<'_, '_> {
@@ -184,13 +243,37 @@ impl Checker<'_, '_> {
         let mut best: Option<Value> = None;
         if pos.side() == Side::Officers {
             // The generator behind `legal_moves` for the officers, without
-            // building a `Move` (and its path) for each move.
+            // building a `Move` (and its path) for each move, with the
+            // capture chains of this board.
+            let mut chains = std::mem::take(&mut self.chains);
+            if chains.soldiers != Some(pos.soldiers()) {
+                chains.fill(pos.soldiers());
+            }
+            let mut own: [Vec<CaptureChain>; 2] = [Vec::new(), Vec::new()];
+            let mut given: [(Point, &[CaptureChain]); 2] = [(Point::new(0), &[]); 2];
+            let mut count = 0;
+            for o in board::points(pos.officers()) {
+                let other = pos.officers() & !o.bit();
+                if chains.reach[o.index()] & other != 0 {
+                    own[count] = rules::capture_chains(o, pos.soldiers(), other);
+                }
+                count += 1;
+            }
+            for (i, o) in board::points(pos.officers()).enumerate() {
+                let other = pos.officers() & !o.bit();
+                given[i] = if chains.reach[o.index()] & other != 0 {
+                    (o, &own[i][..])
+                } else {
+                    (o, &chains.alone[o.index()][..])
+                };
+            }
             let mut err = None;
             let variant = self.variant;
-            rules::for_each_officer_move(
+            rules::for_each_officer_move_given(
                 pos.soldiers(),
                 pos.officers(),
                 &variant,
+                &given[..count],
                 |path, taken, offenders| {
                     let to = path[path.len() - 1];
                     let after = rules::after_officer_move(pos, path[0], to, taken, offenders);
@@ -200,15 +283,24 @@ impl Checker<'_, '_> {
                     }
                 },
             );
+            self.chains = chains;
             if let Some(e) = err {
                 return Err(e);
             }
         } else {
-            for m in &rules::legal_moves(pos, &self.variant) {
+            let mut moves = std::mem::take(&mut self.moves);
+            rules::legal_moves_into(pos, &self.variant, &mut moves);
+            for m in &moves {
                 let after = rules::play(pos, &self.variant, m);
-                let v = self.value(&after)?.back();
-                best = Some(best.map_or(v, |b| b.best(v)));
+                match self.value(&after) {
+                    Ok(v) => best = Some(best.map_or(v.back(), |b| b.best(v.back()))),
+                    Err(e) => {
+                        self.moves = moves;
+                        return Err(e);
+                    }
+                }
             }
+            self.moves = moves;
         }
         Ok(match best {
             Some(v) => v,
@@ -264,7 +356,9 @@ impl Checker<'_, '_> {
     fn with_huffs(&mut self, pos: &Position, base: Value) -> Result<Value, SolveError> {
         let mut best = base;
         let mut done: Bitboard = 0;
-        for m in &rules::legal_moves(pos, &self.variant) {
+        let mut moves = std::mem::take(&mut self.moves);
+        rules::legal_moves_into(pos, &self.variant, &mut moves);
+        for m in &moves {
             let Some(h) = m.huffed() else {
                 continue;
             };
@@ -275,13 +369,21 @@ impl Checker<'_, '_> {
             let v = if m.is_soldier_move() {
                 let rest = pos.officers() & !h.bit();
                 let after = Position::from_parts_unchecked(pos.soldiers(), rest, Side::Soldiers, 0);
-                self.value(&after)?
+                self.value(&after)
             } else {
                 // The huff alone ends the game.
-                self.value(&rules::play(pos, &self.variant, m))?.back()
+                self.value(&rules::play(pos, &self.variant, m))
+                    .map(Value::back)
             };
-            best = best.best(v);
+            match v {
+                Ok(v) => best = best.best(v),
+                Err(e) => {
+                    self.moves = moves;
+                    return Err(e);
+                }
+            }
         }
+        self.moves = moves;
         Ok(best)
     }
 

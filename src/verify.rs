@@ -1,5 +1,8 @@
 //! Verifying built tables: every block checksum, then every stored value
-//! re-derived from its successors' stored values ([`check_tier`]).
+//! re-derived from its successors' stored values ([`check_tier`]). The
+//! values are re-derived through the rules' own move generator, not the
+//! solver's capture and huff code, so a fault there is caught (the tests
+//! below plant such faults in the solver).
 //!
 //! A long verification can be stopped and resumed: each file's tiers are
 //! checked in solving order, in chunks, and after each chunk a record of

@@ -30,6 +30,8 @@ pub use rules::{Move, Variant};
 pub mod index;
 pub mod ondemand;
 pub mod plan;
+#[cfg(test)]
+mod planted;
 pub mod solve;
 pub mod table;
 pub mod value;

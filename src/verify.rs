@@ -1,5 +1,8 @@
 //! Verifying built tables: every block checksum, then every stored value
-//! re-derived from its successors' stored values ([`check_tier`]).
+//! re-derived from its successors' stored values ([`check_tier`]). The
+//! values are re-derived through the rules' own move generator, not the
+//! solver's capture and huff code, so a fault there is caught (the tests
+//! below plant such faults in the solver).
 //!
 //! A long verification can be stopped and resumed: each file's tiers are
 //! checked in solving order, in chunks, and after each chunk a record of
@@ -250,4 +253,137 @@ pub fn verify(
         });
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The checker is independent of the solver: a solver with a fault
+    //! planted in its huff or capture code ([`crate::planted`]) writes
+    //! tables that `verify` rejects, naming wrong positions, while the
+    //! tables of the unmodified solver pass.
+
+    use super::*;
+    use crate::planted::{Fault, plant};
+    use crate::solve::{MemoryStore, Solver, TierStore, solve_tier};
+    use crate::table::TableWriter;
+    use std::collections::{BTreeMap, HashSet};
+
+    /// A late-game position with ten soldiers (1,621,584 positions in its
+    /// closure), from issue 14: a solver with the planted huff fault writes
+    /// different values for it.
+    const POS: &str = "SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s";
+
+    /// Solve `POS`'s closure on this thread (where a planted fault is
+    /// seen; the solver's thread pool would not see it) and write its
+    /// tables under `dir`. Returns the tiers and the values solved.
+    fn solve_and_write(dir: &Path, variant: &Variant) -> (Vec<TierKey>, MemoryStore) {
+        let pos: Position = POS.parse().unwrap();
+        let tiers = Solver::new(*variant).closure_of(&pos);
+        let store = MemoryStore::new();
+        for key in &tiers {
+            let codes = solve_tier(key, &mut Lookup::new(&store, *variant)).unwrap();
+            store.insert(*key, codes);
+        }
+        let mut files: BTreeMap<(u8, u8), Vec<TierKey>> = BTreeMap::new();
+        for key in &tiers {
+            files.entry((key.n, key.k)).or_default().push(*key);
+        }
+        for ((n, k), keys) in files {
+            let mut w = TableWriter::create(dir, variant, n, k).unwrap();
+            for key in &keys {
+                w.push_tier(key, &store.tier(key).unwrap().unwrap())
+                    .unwrap();
+            }
+            w.finish().unwrap();
+        }
+        (tiers, store)
+    }
+
+    /// `verify` on `dir`, every inconsistency kept.
+    fn verify_all(dir: &Path, variant: &Variant) -> VerifyReport {
+        let opts = VerifyOptions {
+            limit: usize::MAX,
+            ..VerifyOptions::default()
+        };
+        verify(dir, variant, &opts, &|_, _| {}).unwrap()
+    }
+
+    /// The value stored for a position (without huff rights) in `store`.
+    fn value_in(store: &MemoryStore, variant: &Variant, pos: &Position) -> Value {
+        Lookup::new(store, *variant).stored(pos).unwrap()
+    }
+
+    #[test]
+    fn tables_of_the_unmodified_solver_pass() {
+        let dir = tempfile::tempdir().unwrap();
+        let (tiers, _) = solve_and_write(dir.path(), &Variant::ASSAUT);
+        let report = verify_all(dir.path(), &Variant::ASSAUT);
+        assert_eq!(report.bad_count, 0, "{:?}", report.bad.first());
+        assert_eq!(report.tiers, tiers.len() as u64);
+        assert_eq!(
+            report.positions,
+            tiers.iter().map(|t| t.size()).sum::<u64>()
+        );
+    }
+
+    /// Solve with `fault` planted, check that it changed values, and that
+    /// `verify` rejects the tables, naming positions of the closure among
+    /// which one whose stored value is wrong; the checker gives the same
+    /// answer with the fault planted on its own thread (it never reads it).
+    fn planted_fault_is_caught(fault: Fault) {
+        let variant = Variant::ASSAUT;
+        let dir = tempfile::tempdir().unwrap();
+        let (tiers, planted_store) = {
+            let _fault = plant(fault);
+            solve_and_write(dir.path(), &variant)
+        };
+        // The right values, from the solver without the fault.
+        let pos: Position = POS.parse().unwrap();
+        let right = Solver::new(variant).threads(1).solve_closure(&pos).unwrap();
+        let mut wrong = 0;
+        for key in &tiers {
+            let a = right.store().tier(key).unwrap().unwrap();
+            let b = planted_store.tier(key).unwrap().unwrap();
+            wrong += a.iter().zip(b.iter()).filter(|(a, b)| a != b).count();
+        }
+        assert!(wrong > 0, "{fault:?} changed no value");
+
+        let report = verify_all(dir.path(), &variant);
+        assert!(report.bad_count > 0, "{fault:?}: {wrong} wrong values pass");
+        assert_eq!(report.bad.len() as u64, report.bad_count);
+        let closure: HashSet<TierKey> = tiers.iter().copied().collect();
+        let mut named_wrong = 0;
+        for b in &report.bad {
+            let (key, _) = index::locate(&b.position).expect("a position of a tier");
+            assert!(closure.contains(&key), "{}", b.position);
+            // The position as named holds the value reported as stored.
+            assert_eq!(value_in(&planted_store, &variant, &b.position), b.stored);
+            assert_ne!(b.stored, b.derived);
+            if value_in(right.store(), &variant, &b.position) != b.stored {
+                named_wrong += 1;
+            }
+        }
+        assert!(named_wrong > 0, "{fault:?}: no wrong value named");
+
+        // The checker on this thread with the fault planted: the same.
+        let _fault = plant(fault);
+        let tables = TableSet::open(dir.path(), &variant);
+        let mut found = 0;
+        for key in &tiers {
+            let codes = tables.tier(key).unwrap().unwrap();
+            let mut look = Lookup::new(&tables, variant);
+            found += check_tier(key, &mut look, &codes).unwrap().len() as u64;
+        }
+        assert_eq!(found, report.bad_count, "{fault:?}");
+    }
+
+    #[test]
+    fn a_planted_huff_fault_is_caught() {
+        planted_fault_is_caught(Fault::LastHuffWinsIn3);
+    }
+
+    #[test]
+    fn a_planted_capture_fault_is_caught() {
+        planted_fault_is_caught(Fault::ChainStopsAfterOneJump);
+    }
 }

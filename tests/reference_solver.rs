@@ -9,6 +9,7 @@ use asalto_tb::Value;
 use asalto_tb::solve::Solver;
 use common::reference::{self, RefValue};
 use common::{lib_pos, lib_variant};
+use std::collections::HashSet;
 
 fn to_ref(v: Value) -> RefValue {
     match v {
@@ -18,8 +19,9 @@ fn to_ref(v: Value) -> RefValue {
     }
 }
 
-/// Solves the closure of `root` both ways and compares every state.
-fn compare(root: &str, variant: &str, max_states: usize) -> anyhow::Result<usize> {
+/// Solves the closure of `root` both ways and compares every state;
+/// returns the values.
+fn compare(root: &str, variant: &str, max_states: usize) -> anyhow::Result<Vec<RefValue>> {
     let reference = reference::solve(root, variant, max_states);
     let v = lib_variant(variant);
     let sol = Solver::new(v).threads(1).solve_closure(&lib_pos(root))?;
@@ -42,7 +44,7 @@ fn compare(root: &str, variant: &str, max_states: usize) -> anyhow::Result<usize
             .collect::<Vec<_>>()
             .join("\n")
     );
-    Ok(n)
+    Ok(reference.values)
 }
 
 // Roots: 9 or 10 soldiers, most of them inside or next to the fortress.
@@ -115,19 +117,53 @@ fn serial_and_parallel_agree() -> anyhow::Result<()> {
     Ok(())
 }
 
-#[test]
-fn non_preset_switches() -> anyhow::Result<()> {
-    for variant in [
-        "soldiers=closer,capture=free,max=on,trapped=soldiers-lose",
-        "soldiers=closer,capture=mandatory,max=off,trapped=soldiers-win",
-        "soldiers=closer,capture=huff,max=on,trapped=soldiers-lose",
-        "soldiers=forward,capture=huff,max=off,trapped=soldiers-lose",
-        "soldiers=forward,capture=mandatory,max=on,trapped=soldiers-win",
-        "soldiers=forward,capture=free,max=off,trapped=soldiers-win",
-    ] {
-        compare(R_NEAR_FULL, variant, 20_000)?;
-        compare(R_CORNER, variant, 30_000)?;
+/// 10 soldiers, officer d6 in the fortress over d5 with d4 free and
+/// officer d3 below: captures (d6xd4 and on) that leave the game going.
+/// 1,704 states: small enough for every switch combination.
+const R_TEN_D6: &str = "SSS/SOS/2SSS2/2S1S2/3O3/3/3 o -";
+/// 10 soldiers, officers d4 (between c4 and e4) and d6: 1,698 states.
+const R_TEN_D4: &str = "SSS/S1S/2SSS2/2SOS2/7/3/3 o -";
+
+/// Every one of the 24 switch combinations (docs/RULES.md section 7) with one
+/// soldier rule on the two smallest 9-soldier closures and two small
+/// 10-soldier ones; half the combinations per test.
+fn every_switch_combination(soldiers: &str) -> anyhow::Result<()> {
+    // Each root with the most states its closure may have.
+    let roots = [
+        (R_NEAR_FULL, 20_000),
+        (R_CORNER, 30_000),
+        (R_TEN_D6, 20_000),
+        (R_TEN_D4, 20_000),
+    ];
+    // The values of each root's closure under each combination.
+    let mut seen: Vec<HashSet<Vec<RefValue>>> = vec![HashSet::new(); roots.len()];
+    for variant in slow_all() {
+        if variant.starts_with(&format!("soldiers={soldiers},")) {
+            for ((root, max), seen) in roots.iter().zip(&mut seen) {
+                seen.insert(compare(root, &variant, *max)?);
+            }
+        }
     }
+    // The switches matter on these closures (else the test would tell
+    // little): the twelve combinations do not all give the same values.
+    for ((root, _), seen) in roots.iter().zip(&seen) {
+        assert!(seen.len() > 1, "{root}: every {soldiers} variant agrees");
+    }
+    Ok(())
+}
+
+#[test]
+fn every_closer_switch_combination() -> anyhow::Result<()> {
+    every_switch_combination("closer")
+}
+
+#[test]
+fn every_forward_switch_combination() -> anyhow::Result<()> {
+    every_switch_combination("forward")
+}
+
+#[test]
+fn non_preset_switches_officer_inside() -> anyhow::Result<()> {
     for variant in [
         "soldiers=closer,capture=free,max=on,trapped=soldiers-lose",
         "soldiers=closer,capture=mandatory,max=off,trapped=soldiers-win",

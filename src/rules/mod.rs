@@ -14,7 +14,9 @@ pub use movegen::{
     CaptureChain, MoveError, capture_chains, legal_moves, outcome, parse_move, perft, play,
     static_outcome,
 };
-pub(crate) use movegen::{OfficerCaptures, capture_ends, for_each_officer_end_given, stuck_winner};
+pub(crate) use movegen::{
+    after_officer_move, capture_ends, for_each_officer_move_given, legal_moves_into, stuck_winner,
+};
 pub use variant::{CaptureRule, SoldierRule, TrappedRule, Variant, VariantError};
 
 use crate::board::{Bitboard, Point};

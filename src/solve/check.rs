@@ -1,54 +1,60 @@
-//! Checking a tier's stored values against their successors.
+//! Checking a tier's stored values against their successors, independently
+//! of the solver.
 //!
-//! [`check_tier`] walks every position of a tier forward with the rules'
-//! own move generator ([`rules::for_each_officer_end_given`]), separately
-//! from the solver in [`super::retro`] (which works backwards with
-//! un-moves), and checks that every value is the best over
-//! its moves of its successors' values. That is what `asalto verify` runs,
-//! so a verified table does not rest on the solver's un-move code.
+//! [`check_tier`] walks every position of a tier forward through the
+//! rules' own path, the one `asalto moves`, `asalto query` and perft use:
+//! [`rules::legal_moves`] and [`rules::play`] (for the officers the
+//! generator behind them, `for_each_officer_move`, with capture chains
+//! from [`rules::capture_chains`] and the rules' capture duty and faults,
+//! without building a `Move` per move), with the end of the game from
+//! [`rules::static_outcome`] (rules 1-3) and [`rules::outcome`] (rules 4
+//! and 5). It checks that every stored value is the best over its moves of
+//! its successors' values. That is what `asalto verify` runs.
 //!
-//! Captures come from [`rules::capture_ends`] (tested against the
-//! path-building generator), each free point's computed once per fortress
-//! mask and reused while the other officer stands off the points it lands
-//! on.
+//! The solver ([`super::retro`]) works backwards with un-moves and has its
+//! own fast helpers for the hardest moves: captures from
+//! `rules::capture_ends`, capture duty written inline, huffs folded by
+//! `lookup::fold_huffs`. The checker calls none of them. A position with
+//! huff rights (after a fault) is valued by its moves: those without a huff
+//! (the moves of the same position without rights), and the huffs the
+//! rules' generator gives it, each applied: a huff of the last officer is
+//! played (the game ends), any other leaves the soldiers to move against
+//! one officer, a position whose stored value is looked up. So the checker
+//! and the solver share only the board (points, lines, the soldier step
+//! tables, all tested against the slow oracle of
+//! `tests/oracle_movegen.rs`), the index (to find a successor's stored
+//! value) and the table reader: a bug in the solver's move code gives
+//! values that fail here. The unit tests of [`crate::verify`] plant such
+//! bugs in the solver and check that its tables are rejected.
+//!
+//! Cost: about twice the CPU time of the checker it replaced (which
+//! shared the solver's capture and huff helpers). `asalto verify --threads
+//! 1` on the tables of `asalto build --for '3/O1O/SS3SS/SSSSSS1/7/3/3 s'`
+//! (81,141,912 positions, a shared 2-core machine): 11.7-12.1 s of user
+//! time before, 24.6-26.1 s now, about 3.2e6 positions per CPU-second,
+//! decompression included. The time goes to the rules' generator (a
+//! `Move` written per soldier step) and to reading the successors' values
+//! at random. Capture chains are computed once per board of soldiers and
+//! point ([`Chains`]), and again only where the other officer could be in
+//! the way.
 //!
 //! Positions: the tier's officers-to-move positions `[0, N)` and its
-//! soldiers-to-move positions `[N, 2N)`. Huff nodes (soldiers to move with
-//! huff rights after an officer fault inside the tier) are not stored;
-//! their values are derived from the stored ones.
+//! soldiers-to-move positions `[N, 2N)`, enumerated in index order.
+//! The soldiers-to-move positions are checked first, so that a position
+//! with huff rights reached by a fault step inside the tier takes its
+//! moves without a huff from the value derived for its base. Positions with
+//! huff rights are not stored; each one a move reaches is valued as above
+//! (memoised inside the tier).
 
 use super::SolveError;
 use super::lookup::Lookup;
 use crate::Value;
 use crate::board::{self, Bitboard, Point};
-use crate::index::{
-    FORT_MIRROR, TierKey, binom, fortress_bits, fortress_mask, fortress_masks, fortress_rank,
-    officer_rank,
-};
+use crate::index::{TierKey, binom, fortress_bits, fortress_masks, index_in_tier};
 use crate::position::{Position, Side};
-use crate::rules::{self, CaptureRule};
+use crate::rules::{self, CaptureChain, Move, Variant};
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
-
-/// Where a soldier step out of the tier (from an outside point) leads.
-enum Target {
-    /// The step fills the fortress: the soldiers win at once.
-    Fill,
-    /// A position of another tier, officers to move.
-    Tier {
-        /// Soldiers outside in the stored (canonical) tier.
-        outside: Bitboard,
-        /// Whether the stored tier is the mirror image.
-        mirrored: bool,
-        /// The stored tier's values.
-        codes: Arc<[u16]>,
-    },
-}
-
-/// A soldier step from an outside point to `t`, with its target tier.
-struct ExitStep {
-    t: Bitboard,
-    target: Target,
-}
 
 /// An inconsistent stored value found by [`check_tier`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,239 +68,429 @@ pub struct Inconsistency {
     pub derived: Value,
 }
 
-/// Check the stored `codes` of tier `key` against its successors: every
-/// value must equal the best over its moves of the successors' values
-/// (in-tier successors read from `codes`, the others through `look`), and a
-/// position without moves must have the value the rules give it. A
-/// labelling that passes is the exact solution (by induction on the
-/// distance). Returns the positions that fail, in index order.
+/// Check the stored `codes` of tier `key` (canonical) against their
+/// successors: every value must equal the best over its legal moves of the
+/// successors' values seen from the mover (in-tier successors read from
+/// `codes`, the others through `look`'s stored values), and a position
+/// without moves must have the value the rules give it. Returns the
+/// positions that fail, in index order.
 ///
-/// A huff node (soldiers to move with huff rights, reached by an officer
-/// fault inside the tier) has the moves of its base position plus its
-/// huffs, so its value is the best of the base's *derived* value and the
-/// huff options. The base is itself checked, so where every stored value
-/// passes, its stored value is its derived value and is used instead.
+/// A successor with huff rights (soldiers to move after a fault) is not
+/// stored: its value is the best of its moves without a huff (the value of
+/// the same position without rights: derived here when it lies in this
+/// tier, else its stored value) and of its huffs as the rules give them
+/// (see the module documentation). Where the positions it reads pass their
+/// own check, that is the best over all of its moves.
+///
+/// A labelling in which every position passes (huff positions included,
+/// valued as above) is the exact solution. Let `V` be the labelling and
+/// `T` the true values; show by induction on `d` that `V(p) = T(p)`
+/// whenever `V(p)` or `T(p)` is a win or loss in at most `d` plies. At
+/// `d = 0` both are the rules' value of a position without moves (a
+/// position with moves gets a distance of 1 or more from both). For `d > 0`
+/// every successor decided within `d - 1` by either has `V = T`. If `T(p)`
+/// is a win in `d`, a move reaches a true loss in `d - 1`, so `V(p)` is a
+/// win in `d` or sooner, and not sooner (its move would reach a `V`-loss
+/// in at most `d - 2`, a true one, making `T(p)` shorter). If `V(p)` is a
+/// win in `d`, the same with `V` and `T` swapped. If either is a loss in
+/// `d`, every move reaches a win within `d - 1` for both, the longest in
+/// `d - 1`, so both are a loss in `d`. Draws are what is left on both
+/// sides.
 pub fn check_tier(
     key: &TierKey,
     look: &mut Lookup<'_>,
     codes: &[u16],
 ) -> Result<Vec<Inconsistency>, SolveError> {
-    let variant = *look.variant();
     let n_side = key.size_per_side() as usize;
-    assert_eq!(codes.len(), 2 * n_side, "codes of the whole tier");
+    if codes.len() != 2 * n_side {
+        return Err(SolveError::Store(format!(
+            "tier {key:?}: {} values for {} positions",
+            codes.len(),
+            2 * n_side
+        )));
+    }
+    let mut c = Checker {
+        key: *key,
+        variant: *look.variant(),
+        codes,
+        look,
+        derived_soldiers: Vec::with_capacity(n_side),
+        huff_memo: Vec::new(),
+        others: Others::default(),
+        chains: Chains::default(),
+        moves: Vec::new(),
+    };
     let placements = key.officer_placements() as usize;
     let masks = fortress_masks(key.m());
-    let table = variant.soldier_moves();
-    let stuck_officers = stuck_value(Side::Officers, &variant);
     let mut bad = Vec::new();
-    let mut report = |node: usize, derived: Option<Value>, stuck: Value| {
-        let derived = derived.unwrap_or(stuck);
-        let stored = Value::from_code(codes[node]);
-        if derived != stored {
-            bad.push(Inconsistency {
-                index: node as u32,
-                stored,
-                derived,
-            });
+    // Soldiers to move first: a position with huff rights reached by an
+    // officer's fault step has the moves of one of them plus its huffs.
+    for side in [Side::Soldiers, Side::Officers] {
+        let first = if side == Side::Soldiers { n_side } else { 0 };
+        for (fi, &mask) in masks.iter().enumerate() {
+            let soldiers = key.outside | fortress_bits(mask);
+            let free = board::ALL & !soldiers;
+            for_each_officers(free, key.n, |oi, officers| {
+                let node = first + fi * placements + oi;
+                let pos = Position::from_parts_unchecked(soldiers, officers, side, 0);
+                let derived = c.derive(&pos)?;
+                if side == Side::Soldiers {
+                    c.derived_soldiers.push(derived.code());
+                }
+                let stored = Value::from_code(codes[node]);
+                if derived != stored {
+                    bad.push(Inconsistency {
+                        index: node as u32,
+                        stored,
+                        derived,
+                    });
+                }
+                Ok(())
+            })?;
         }
-    };
-    let better = |acc: &mut Option<Value>, v: Value| {
-        *acc = Some(acc.map_or(v, |a| a.best(v)));
-    };
-
-    // The soldier steps leaving the tier, each with its target tier.
-    let mut steps_out: Vec<ExitStep> = Vec::new();
-    for s in board::points(key.outside) {
-        for t in board::points(table[s.index()] & !key.outside) {
-            let outside = key.outside & !s.bit() | (t.bit() & board::OUTSIDE);
-            let target = TierKey { outside, ..*key };
-            let target = if target.m() == 9 {
-                Target::Fill
-            } else {
-                let canonical = target.canonical();
-                Target::Tier {
-                    outside: canonical.outside,
-                    mirrored: canonical != target,
-                    codes: look.tier_codes(&canonical)?,
-                }
-            };
-            steps_out.push(ExitStep { t: t.bit(), target });
-        }
-    }
-
-    // Soldiers to move.
-    for (fi, &mask) in masks.iter().enumerate() {
-        let fortress = fortress_bits(mask);
-        let soldiers = key.outside | fortress;
-        let free = board::ALL & !soldiers;
-        for_each_officers(free, key.n, |oi, officers| {
-            let node = n_side + fi * placements + oi;
-            let empty = free & !officers;
-            let mut best: Option<Value> = None;
-            // Steps inside the fortress stay in the tier.
-            for s in board::points(fortress) {
-                for t in board::points(table[s.index()] & empty) {
-                    let after = fortress & !s.bit() | t.bit();
-                    // Officers to move next: a node of the first half.
-                    let child = fortress_rank(fortress_mask(after)) as usize * placements
-                        + officer_rank(officers, (free | s.bit()) & !t.bit()) as usize;
-                    better(&mut best, Value::from_code(codes[child]).back());
-                }
-            }
-            // Steps from outside leave it.
-            for step in &steps_out {
-                if step.t & empty == 0 {
-                    continue;
-                }
-                let v = match &step.target {
-                    Target::Fill => Value::Win(1),
-                    Target::Tier {
-                        outside,
-                        mirrored,
-                        codes,
-                    } => {
-                        let mut fmask = fortress_mask(fortress | step.t);
-                        let mut off = officers;
-                        if *mirrored {
-                            fmask = FORT_MIRROR[fmask as usize];
-                            off = board::mirror_bb(off);
-                        }
-                        let free_after = board::ALL & !(outside | fortress_bits(fmask));
-                        let i = fortress_rank(fmask) as usize * placements
-                            + officer_rank(off, free_after) as usize;
-                        Value::from_code(codes[i]).back()
-                    }
-                };
-                better(&mut best, v);
-            }
-            report(node, best, Value::WORST);
-            Ok(())
-        })?;
-    }
-
-    // Officers to move. Huff node values, memoised by (soldiers-side node,
-    // offender code 1..=3): `u16::MAX` when not yet derived.
-    let huffs = variant.capture == CaptureRule::Huff;
-    let mut huff_code: Vec<u16> = if huffs {
-        vec![u16::MAX; 3 * n_side]
-    } else {
-        Vec::new()
-    };
-    // Each free point's captures with no other officer on the board, and
-    // the points landed on: the same for any other officer standing off
-    // them ([`rules::capture_ends`]), so computed once per fortress mask.
-    let mut alone_ends: Vec<(u8, Bitboard)> = Vec::new();
-    let mut alone = [(0usize, 0usize, 0u32, 0 as Bitboard); board::NUM_POINTS];
-    // Captures recomputed with the other officer in the way.
-    let mut own: [Vec<(u8, Bitboard)>; 2] = [Vec::new(), Vec::new()];
-    for (fi, &mask) in masks.iter().enumerate() {
-        let soldiers = key.outside | fortress_bits(mask);
-        let free = board::ALL & !soldiers;
-        let soldiers_base = n_side + fi * placements;
-        alone_ends.clear();
-        for p in board::points(free) {
-            let start = alone_ends.len();
-            let mut landed = 0;
-            let most = rules::capture_ends(p, soldiers, soldiers, &mut alone_ends, &mut landed);
-            alone[p.index()] = (start, alone_ends.len(), most, landed);
-        }
-        for_each_officers(free, key.n, |oi, officers| {
-            let node = fi * placements + oi;
-            let mut best: Option<Value> = None;
-            let mut err = None;
-            let mut pts = [Point::new(0); 2];
-            let mut own_most = [0u32; 2];
-            let mut count = 0;
-            for o in board::points(officers) {
-                let other = officers & !o.bit();
-                if alone[o.index()].3 & other != 0 {
-                    own[count].clear();
-                    let mut landed = 0;
-                    own_most[count] = rules::capture_ends(
-                        o,
-                        soldiers,
-                        soldiers | other,
-                        &mut own[count],
-                        &mut landed,
-                    );
-                }
-                pts[count] = o;
-                count += 1;
-            }
-            let caps: [rules::OfficerCaptures<'_>; 2] = std::array::from_fn(|i| {
-                let o = pts[i];
-                let (start, end, most, landed) = alone[o.index()];
-                if i >= count {
-                    (o, &[][..], 0)
-                } else if landed & officers & !o.bit() != 0 {
-                    (o, &own[i][..], own_most[i])
-                } else {
-                    (o, &alone_ends[start..end], most)
-                }
-            });
-            rules::for_each_officer_end_given(
-                soldiers,
-                officers,
-                &variant,
-                &caps[..count],
-                |from, to, taken, offenders| {
-                    let after_officers = officers & !from.bit() | to.bit();
-                    let v = if taken == 0 {
-                        let child = soldiers_base + officer_rank(after_officers, free) as usize;
-                        if offenders == 0 {
-                            Value::from_code(codes[child])
-                        } else {
-                            // Offender code: 1 the lower officer, 2 the higher, 3 both.
-                            let low = after_officers & after_officers.wrapping_neg();
-                            let code = (offenders & low != 0) as usize
-                                + 2 * (offenders & !low != 0) as usize;
-                            let slot = (child - n_side) * 3 + code - 1;
-                            if huff_code[slot] == u16::MAX {
-                                let base = Value::from_code(codes[child]);
-                                let v = match look.huff_options(soldiers, after_officers, offenders)
-                                {
-                                    Ok(h) => h.map_or(base, |h| base.best(h)),
-                                    Err(e) => {
-                                        err = Some(e);
-                                        base
-                                    }
-                                };
-                                huff_code[slot] = v.code();
-                            }
-                            Value::from_code(huff_code[slot])
-                        }
-                    } else {
-                        let pos = Position::from_parts_unchecked(
-                            soldiers & !taken,
-                            after_officers,
-                            Side::Soldiers,
-                            offenders,
-                        );
-                        match look.value(&pos) {
-                            Ok(v) => v,
-                            Err(e) => {
-                                err = Some(e);
-                                Value::Draw
-                            }
-                        }
-                    };
-                    better(&mut best, v.back());
-                },
-            );
-            if let Some(e) = err {
-                return Err(e);
-            }
-            report(node, best, stuck_officers);
-            Ok(())
-        })?;
     }
     bad.sort_by_key(|b| b.index);
     Ok(bad)
 }
 
-/// The value for `side` to move with no legal move (docs/RULES.md section 6).
-pub fn stuck_value(side: Side, variant: &crate::Variant) -> Value {
+/// The value for `side` to move with no legal move (docs/RULES.md section 6,
+/// rules 4 and 5). The solver's; the checker asks [`rules::outcome`].
+pub fn stuck_value(side: Side, variant: &Variant) -> Value {
     if rules::stuck_winner(side, variant) == side {
+        Value::Win(0)
+    } else {
+        Value::Loss(0)
+    }
+}
+
+/// The checking state of one tier.
+struct Checker<'c, 'l> {
+    key: TierKey,
+    variant: Variant,
+    /// The tier's stored values.
+    codes: &'c [u16],
+    look: &'c mut Lookup<'l>,
+    /// Values of the tier's soldiers-to-move positions with huff rights,
+    /// by `3 * (index - N) + offender code - 1` (1 the lower officer, 2 the
+    /// higher, 3 both); `u16::MAX` when not yet derived. Allocated on
+    /// first use.
+    huff_memo: Vec<u16>,
+    /// The derived values of the tier's soldiers-to-move positions, in
+    /// index order, as far as checked.
+    derived_soldiers: Vec<u16>,
+    /// The other tiers moves reach.
+    others: Others,
+    /// The capture chains of the board last seen.
+    chains: Chains,
+    /// A buffer of moves.
+    moves: Vec<Move>,
+}
+
+/// The capture chains ([`rules::capture_chains`]) of every point of one
+/// board of soldiers, with no other officer on the board, and the points
+/// where a chain from each could land: a chain that never lands where the
+/// other officer stands is the same with it on the board, so the chains are
+/// computed once per board and again only for an officer whose `reach`
+/// holds the other.
+#[derive(Default)]
+struct Chains {
+    /// The soldiers these chains are for.
+    soldiers: Option<Bitboard>,
+    /// The chains from each point (empty for soldiers' points).
+    alone: Vec<Vec<CaptureChain>>,
+    /// Every point a jump could land on in a chain from each point: the
+    /// closure of the jumps over a soldier onto a point without one.
+    reach: Vec<Bitboard>,
+}
+
+impl Chains {
+    fn fill(&mut self, soldiers: Bitboard) {
+        self.soldiers = Some(soldiers);
+        self.alone.resize_with(board::NUM_POINTS, Vec::new);
+        self.reach.resize(board::NUM_POINTS, 0);
+        for p in board::points(board::ALL) {
+            let i = p.index();
+            self.alone[i].clear();
+            self.reach[i] = 0;
+            if soldiers & p.bit() != 0 {
+                continue;
+            }
+            self.alone[i] = rules::capture_chains(p, soldiers, 0);
+            // Landing points: the start counts as empty (it is the
+            // officer's own), every other point without a soldier too.
+            let mut todo = p.bit();
+            let mut seen = p.bit();
+            while todo != 0 {
+                let q = Point::new(todo.trailing_zeros() as usize);
+                todo &= todo - 1;
+                for j in q.jumps() {
+                    let land = j.land.bit();
+                    if soldiers & j.over.bit() != 0 && soldiers & land == 0 && seen & land == 0 {
+                        seen |= land;
+                        todo |= land;
+                    }
+                }
+            }
+            self.reach[i] = seen;
+        }
+    }
+}
+
+impl Checker<'_, '_> {
+    /// The best value over the legal moves of `pos` (which is not over by
+    /// rules 1-3), for the side to move; the rules' value when it has none.
+    fn derive(&mut self, pos: &Position) -> Result<Value, SolveError> {
+        let mut best: Option<Value> = None;
+        if pos.side() == Side::Officers {
+            // The generator behind `legal_moves` for the officers, without
+            // building a `Move` (and its path) for each move, with the
+            // capture chains of this board.
+            let mut chains = std::mem::take(&mut self.chains);
+            if chains.soldiers != Some(pos.soldiers()) {
+                chains.fill(pos.soldiers());
+            }
+            let mut own: [Vec<CaptureChain>; 2] = [Vec::new(), Vec::new()];
+            let mut given: [(Point, &[CaptureChain]); 2] = [(Point::new(0), &[]); 2];
+            let mut count = 0;
+            for o in board::points(pos.officers()) {
+                let other = pos.officers() & !o.bit();
+                if chains.reach[o.index()] & other != 0 {
+                    own[count] = rules::capture_chains(o, pos.soldiers(), other);
+                }
+                count += 1;
+            }
+            for (i, o) in board::points(pos.officers()).enumerate() {
+                let other = pos.officers() & !o.bit();
+                given[i] = if chains.reach[o.index()] & other != 0 {
+                    (o, &own[i][..])
+                } else {
+                    (o, &chains.alone[o.index()][..])
+                };
+            }
+            let mut err = None;
+            let variant = self.variant;
+            rules::for_each_officer_move_given(
+                pos.soldiers(),
+                pos.officers(),
+                &variant,
+                &given[..count],
+                |path, taken, offenders| {
+                    let to = path[path.len() - 1];
+                    let after = rules::after_officer_move(pos, path[0], to, taken, offenders);
+                    match self.value(&after) {
+                        Ok(v) => best = Some(best.map_or(v.back(), |b| b.best(v.back()))),
+                        Err(e) => err = Some(e),
+                    }
+                },
+            );
+            self.chains = chains;
+            if let Some(e) = err {
+                return Err(e);
+            }
+        } else {
+            let mut moves = std::mem::take(&mut self.moves);
+            rules::legal_moves_into(pos, &self.variant, &mut moves);
+            for m in &moves {
+                let after = rules::play(pos, &self.variant, m);
+                match self.value(&after) {
+                    Ok(v) => best = Some(best.map_or(v.back(), |b| b.best(v.back()))),
+                    Err(e) => {
+                        self.moves = moves;
+                        return Err(e);
+                    }
+                }
+            }
+            self.moves = moves;
+        }
+        Ok(match best {
+            Some(v) => v,
+            None => over_value(pos, &self.variant),
+        })
+    }
+
+    /// The value of a position a move reached, for its side to move.
+    fn value(&mut self, pos: &Position) -> Result<Value, SolveError> {
+        if rules::static_outcome(pos).is_some() {
+            return Ok(over_value(pos, &self.variant));
+        }
+        if pos.huff() != 0 {
+            return self.huff_value(pos);
+        }
+        self.stored(pos)
+    }
+
+    /// The value of a position with huff rights (soldiers to move after
+    /// a fault), memoised when it lies in this tier.
+    fn huff_value(&mut self, pos: &Position) -> Result<Value, SolveError> {
+        let Some((base, slot)) = self.huff_slot(pos) else {
+            let base = self.value(&pos.without_huff())?;
+            return self.with_huffs(pos, base);
+        };
+        if self.huff_memo.is_empty() {
+            self.huff_memo = vec![u16::MAX; 3 * self.key.size_per_side() as usize];
+        }
+        if self.huff_memo[slot] == u16::MAX {
+            // Derived in the first pass; the stored value otherwise.
+            let base = match self.derived_soldiers.get(base) {
+                Some(&c) => Value::from_code(c),
+                None => self.stored(&pos.without_huff())?,
+            };
+            let v = self.with_huffs(pos, base)?;
+            self.huff_memo[slot] = v.code();
+        }
+        Ok(Value::from_code(self.huff_memo[slot]))
+    }
+
+    /// The value of `pos`, a position with huff rights, given `base`, the
+    /// value of its moves without a huff (those of the same position
+    /// without huff rights).
+    ///
+    /// Its other moves are the huffs the rules' generator gives it: a huff
+    /// `h` that removes the last officer, played (the game is over), or
+    /// `h:step` for the soldier steps once `h` is removed. The best of the
+    /// latter for one `h` is the value of the position the huff leaves
+    /// (same soldiers to move, without `h` and without huff rights), whose
+    /// moves are exactly those steps: it is looked up, stored in the
+    /// one-officer tier and checked there. (The generator gives no `h:step`
+    /// move when that position has no step: such a huff is no option.)
+    fn with_huffs(&mut self, pos: &Position, base: Value) -> Result<Value, SolveError> {
+        let mut best = base;
+        let mut done: Bitboard = 0;
+        let mut moves = std::mem::take(&mut self.moves);
+        rules::legal_moves_into(pos, &self.variant, &mut moves);
+        for m in &moves {
+            let Some(h) = m.huffed() else {
+                continue;
+            };
+            if done & h.bit() != 0 {
+                continue;
+            }
+            done |= h.bit();
+            let v = if m.is_soldier_move() {
+                let rest = pos.officers() & !h.bit();
+                let after = Position::from_parts_unchecked(pos.soldiers(), rest, Side::Soldiers, 0);
+                self.value(&after)
+            } else {
+                // The huff alone ends the game.
+                self.value(&rules::play(pos, &self.variant, m))
+                    .map(Value::back)
+            };
+            match v {
+                Ok(v) => best = best.best(v),
+                Err(e) => {
+                    self.moves = moves;
+                    return Err(e);
+                }
+            }
+        }
+        self.moves = moves;
+        Ok(best)
+    }
+
+    /// For a soldiers-to-move position with huff rights in this tier: its
+    /// index among the tier's soldiers-to-move positions and its memo slot
+    /// (`3 * index + offender code - 1`, the code 1 for the lower officer,
+    /// 2 the higher, 3 both); `None` for one in another tier.
+    fn huff_slot(&self, pos: &Position) -> Option<(usize, usize)> {
+        if TierKey::of(pos) != Some(self.key) || pos.side() != Side::Soldiers {
+            return None;
+        }
+        let n_side = self.key.size_per_side() as usize;
+        let i = index_in_tier(&self.key, pos.soldiers(), pos.officers(), Side::Soldiers) as usize;
+        let i = i - n_side;
+        let officers = pos.officers();
+        let low = officers & officers.wrapping_neg();
+        let code = (pos.huff() & low != 0) as usize + 2 * (pos.huff() & !low != 0) as usize;
+        Some((i, 3 * i + code - 1))
+    }
+
+    /// The stored value of a position without huff rights in a tier.
+    fn stored(&mut self, pos: &Position) -> Result<Value, SolveError> {
+        let Some(key) = TierKey::of(pos) else {
+            return Err(SolveError::NotInTier(*pos));
+        };
+        if key == self.key {
+            let i = index_in_tier(&key, pos.soldiers(), pos.officers(), pos.side());
+            return Ok(Value::from_code(self.codes[i as usize]));
+        }
+        let t = self.others.get(&key, self.look)?;
+        let i = if t.mirrored {
+            let m = pos.mirror();
+            index_in_tier(&t.key, m.soldiers(), m.officers(), m.side())
+        } else {
+            index_in_tier(&t.key, pos.soldiers(), pos.officers(), pos.side())
+        };
+        match t.codes.get(i as usize) {
+            Some(&c) => Ok(Value::from_code(c)),
+            None => Err(SolveError::MissingTier(t.key)),
+        }
+    }
+}
+
+/// A stored tier that moves out of the checked tier reach.
+struct Other {
+    /// The stored (canonical) tier.
+    key: TierKey,
+    /// Whether the tier reached is its mirror image.
+    mirrored: bool,
+    /// Its values.
+    codes: Arc<[u16]>,
+}
+
+/// The tiers moves out of the checked tier reach, by the tier reached (not
+/// canonicalised): a small direct-mapped cache before a hash map, as the
+/// positions checked one after the other reach the same few tiers.
+#[derive(Default)]
+struct Others {
+    list: Vec<Other>,
+    index: HashMap<TierKey, usize>,
+    recent: Vec<(TierKey, usize)>,
+}
+
+impl Others {
+    const RECENT: usize = 64;
+
+    fn get(&mut self, key: &TierKey, look: &mut Lookup<'_>) -> Result<&Other, SolveError> {
+        if self.recent.is_empty() {
+            let none = TierKey {
+                n: 0,
+                k: 0,
+                outside: 0,
+            };
+            self.recent = vec![(none, 0); Self::RECENT];
+        }
+        let h = (key.outside ^ (u64::from(key.k) << 40) ^ (u64::from(key.n) << 48))
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            >> 58;
+        let slot = &mut self.recent[h as usize];
+        if slot.0 == *key {
+            return Ok(&self.list[slot.1]);
+        }
+        let i = match self.index.get(key) {
+            Some(&i) => i,
+            None => {
+                let canonical = key.canonical();
+                self.list.push(Other {
+                    key: canonical,
+                    mirrored: canonical != *key,
+                    codes: look.tier_codes(&canonical)?,
+                });
+                self.index.insert(*key, self.list.len() - 1);
+                self.list.len() - 1
+            }
+        };
+        *slot = (*key, i);
+        Ok(&self.list[i])
+    }
+}
+
+/// The value of a position where the game is over (rules 1-3) or whose
+/// side to move has no legal move (rules 4 and 5): won or lost now.
+fn over_value(pos: &Position, variant: &Variant) -> Value {
+    // Without a legal move the game is over: `outcome` says who won.
+    let winner =
+        rules::outcome(pos, variant).unwrap_or_else(|| rules::stuck_winner(pos.side(), variant));
+    if winner == pos.side() {
         Value::Win(0)
     } else {
         Value::Loss(0)
@@ -321,4 +517,103 @@ fn for_each_officers(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::{Solver, TierStore};
+
+    /// A xorshift generator with a fixed seed, for random test boards.
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
+    #[test]
+    fn chains_computed_once_per_board_are_the_rules_chains() {
+        // Random boards with many soldiers: wherever the checker reuses an
+        // officer's chains computed alone, the rules give the same chains
+        // with the other officer on the board, and every chain lands only
+        // on points of `reach`.
+        let mut next = xorshift(0x5851_f42d_4c95_7f2d);
+        let (mut reused, mut recomputed) = (0, 0);
+        let mut chains = Chains::default();
+        for _ in 0..300 {
+            let soldiers = next() & next() & board::ALL;
+            chains.fill(soldiers);
+            let free = board::ALL & !soldiers;
+            for o in board::points(free) {
+                for c in &chains.alone[o.index()] {
+                    for p in &c.path[1..] {
+                        assert_ne!(chains.reach[o.index()] & p.bit(), 0);
+                    }
+                }
+                for q in board::points(free & !o.bit()) {
+                    if chains.reach[o.index()] & q.bit() != 0 {
+                        recomputed += 1;
+                        continue;
+                    }
+                    reused += 1;
+                    let with_q = rules::capture_chains(o, soldiers, q.bit());
+                    assert_eq!(with_q, chains.alone[o.index()]);
+                }
+            }
+        }
+        assert!(reused > 1000 && recomputed > 1000, "{reused} {recomputed}");
+    }
+
+    /// Solve the closure of `pos` under `variant` and check every tier:
+    /// all pass; then a value changed in the largest tier is caught there.
+    fn check_closure(variant: Variant, pos: &str) {
+        let p: Position = pos.parse().unwrap();
+        let solver = Solver::new(variant).threads(1);
+        let tiers = solver.closure_of(&p);
+        let sol = solver.solve_closure(&p).unwrap();
+        for key in &tiers {
+            let codes = sol.store().tier(key).unwrap().unwrap();
+            let mut look = Lookup::new(sol.store(), variant);
+            let bad = check_tier(key, &mut look, &codes).unwrap();
+            assert!(bad.is_empty(), "{variant} {key:?}: {:?}", bad.first());
+        }
+        // A wrong value planted in the middle of the largest tier: a draw
+        // made a win in 0, a win or loss one ply longer.
+        let key = tiers.iter().max_by_key(|t| t.size()).unwrap();
+        let mut codes = sol.store().tier(key).unwrap().unwrap().to_vec();
+        let i = codes.len() / 2;
+        codes[i] = if codes[i] == 0 { 1 } else { codes[i] + 2 };
+        let mut look = Lookup::new(sol.store(), variant);
+        let bad = check_tier(key, &mut look, &codes).unwrap();
+        assert!(
+            bad.iter().any(|b| b.index as usize == i),
+            "{variant} {key:?}"
+        );
+    }
+
+    /// Ten soldiers, officers on c3 and e3 below them (160,776 positions in
+    /// 20 tiers): captures (one soldier taken leaves the game going, two
+    /// end it), fault steps and their huffs, pieces stuck.
+    const TEN: &str = "SS1/SSS/2S1S2/1SS1S2/2O1O2/3/3 o";
+
+    #[test]
+    fn every_closer_variant_passes_and_a_planted_value_is_caught() {
+        for v in Variant::all() {
+            if v.soldiers == rules::SoldierRule::Closer {
+                check_closure(v, TEN);
+            }
+        }
+    }
+
+    #[test]
+    fn every_forward_variant_passes_and_a_planted_value_is_caught() {
+        for v in Variant::all() {
+            if v.soldiers == rules::SoldierRule::Forward {
+                check_closure(v, TEN);
+            }
+        }
+    }
 }

@@ -346,6 +346,11 @@ pub(crate) fn fold_huffs(
         } else {
             stored(rest)?
         };
+        #[cfg(test)]
+        let v = match crate::planted::planted(crate::planted::Fault::LastHuffWinsIn3) {
+            true if rest == 0 => Value::Win(3),
+            _ => v,
+        };
         if v != Value::WORST {
             best = Some(best.map_or(v, |b| b.best(v)));
         }

@@ -18,7 +18,7 @@ use crate::build::BuildError;
 use crate::index::{self, TierKey};
 use crate::position::Position;
 use crate::rules::Variant;
-use crate::solve::{Lookup, check_tier};
+use crate::solve::{Lookup, check_tier_as};
 use crate::table::{Table, TableSet, table_path};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -52,6 +52,9 @@ pub struct FileCheck {
     pub resumed_positions: u64,
     /// Seconds this run spent on the file (checksums and values).
     pub seconds: f64,
+    /// A WDL-only table: checked win/draw/loss only (see
+    /// [`crate::solve::check_tier_as`]).
+    pub wdl_only: bool,
 }
 
 /// The outcome of a verification.
@@ -192,6 +195,8 @@ pub fn verify(
             fresh
         };
         let resumed_positions = record.positions_done;
+        // A WDL-only table is checked win/draw/loss only.
+        let wdl_only = table.info().wdl_only;
         checked.fetch_add(resumed_positions, Ordering::Relaxed);
         let bad: Mutex<Vec<(TierKey, crate::solve::Inconsistency)>> = Mutex::new(Vec::new());
         let mut at = record.tiers_done as usize;
@@ -212,7 +217,7 @@ pub fn verify(
                             BuildError::Request(format!("{}: tier vanished", path.display()))
                         })?;
                         let mut look = Lookup::new(&tables, *variant);
-                        let found = check_tier(key, &mut look, &codes)?;
+                        let found = check_tier_as(key, &mut look, &codes, wdl_only)?;
                         if !found.is_empty() {
                             count.fetch_add(found.len() as u64, Ordering::Relaxed);
                             let mut b = bad.lock().expect("lock");
@@ -250,6 +255,7 @@ pub fn verify(
             positions: table.info().positions,
             resumed_positions,
             seconds: start.elapsed().as_secs_f64(),
+            wdl_only,
         });
     }
     Ok(report)
@@ -372,7 +378,9 @@ mod tests {
         for key in &tiers {
             let codes = tables.tier(key).unwrap().unwrap();
             let mut look = Lookup::new(&tables, variant);
-            found += check_tier(key, &mut look, &codes).unwrap().len() as u64;
+            found += crate::solve::check_tier(key, &mut look, &codes)
+                .unwrap()
+                .len() as u64;
         }
         assert_eq!(found, report.bad_count, "{fault:?}");
     }

@@ -238,3 +238,31 @@ fn the_critical_mass_and_the_stats_from_wdl_only_tables_have_no_plies() {
     assert!(s.soldiers_to_move.longest_win.is_none());
     assert!(s.officers_to_move.longest_loss.is_none());
 }
+
+#[test]
+fn verify_passes_wdl_only_tables_and_catches_a_wrong_result() {
+    use asalto_tb::solve::{Lookup, TierStore, check_tier_as};
+    use asalto_tb::table::TableSet;
+    use asalto_tb::verify::{self, VerifyOptions};
+    let v = Variant::ASSAUT;
+    let t = tiers(&v);
+    let dir = tempfile::tempdir().unwrap();
+    build::build_tiers(dir.path(), &v, &t, &opts(true), &Quiet).unwrap();
+    let r = verify::verify(dir.path(), &v, &VerifyOptions::default(), &|_, _| {}).unwrap();
+    assert_eq!(r.bad_count, 0);
+    assert!(r.files.iter().all(|f| f.wdl_only));
+    assert_eq!(r.positions, t.iter().map(|t| t.size()).sum::<u64>());
+    // A decided value turned into a draw in the largest tier is caught.
+    let set = TableSet::open(dir.path(), &v);
+    let key = *t
+        .iter()
+        .filter(|k| k.k == 10)
+        .max_by_key(|k| k.size())
+        .unwrap();
+    let mut codes = set.tier(&key).unwrap().unwrap().to_vec();
+    let i = codes.iter().position(|&c| c != 0).unwrap();
+    codes[i] = 0;
+    let mut look = Lookup::new(&set, v);
+    let bad = check_tier_as(&key, &mut look, &codes, true).unwrap();
+    assert!(bad.iter().any(|b| b.index as usize == i), "{bad:?}");
+}

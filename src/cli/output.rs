@@ -329,6 +329,7 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
                 "per_file": r.files.iter().map(|f| json!({
                     "file": f.path.display().to_string(), "positions": f.positions,
                     "resumed_positions": f.resumed_positions, "seconds": f.seconds,
+                    "wdl_only": f.wdl_only,
                 })).collect::<Vec<_>>(),
             })
         );
@@ -341,10 +342,15 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
             p => format!(" ({p} of them by an earlier run)"),
         };
         outln!(
-            "checked {}: {} positions{earlier} in {:.1} s",
+            "checked {}: {} positions{earlier} in {:.1} s{}",
             f.path.display(),
             f.positions,
-            f.seconds
+            f.seconds,
+            if f.wdl_only {
+                " (WDL-only: win/draw/loss checked, a weaker check than with distances)"
+            } else {
+                ""
+            }
         );
     }
     for b in &r.bad {
@@ -357,11 +363,16 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
         );
     }
     if r.bad_count == 0 {
+        let wdl = r.files.iter().filter(|f| f.wdl_only).count();
         outln!(
-            "verified {variant}: {} tables, {} tiers, {} positions, every value equals the best of its moves",
+            "verified {variant}: {} tables, {} tiers, {} positions, every value equals the best of its moves{}",
             r.files.len(),
             r.tiers,
-            r.positions
+            r.positions,
+            match wdl {
+                0 => String::new(),
+                n => format!(" ({n} WDL-only: in win/draw/loss)"),
+            }
         );
     }
 }

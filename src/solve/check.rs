@@ -101,6 +101,23 @@ pub fn check_tier(
     look: &mut Lookup<'_>,
     codes: &[u16],
 ) -> Result<Vec<Inconsistency>, SolveError> {
+    check_tier_as(key, look, codes, false)
+}
+
+/// [`check_tier`], comparing win/draw/loss only when `wdl_only` (the codes
+/// of a WDL-only table, whose wins and losses stand in one ply for their
+/// unknown distance): a value passes when the best of its moves has its
+/// win/draw/loss, and is a loss in 0 plies exactly when it is one (the
+/// one distance such a table keeps). This is weaker than the check with
+/// distances: the induction above needs the distances, and without them a
+/// cycle of positions labelled wins and losses that are really draws
+/// would pass.
+pub fn check_tier_as(
+    key: &TierKey,
+    look: &mut Lookup<'_>,
+    codes: &[u16],
+    wdl_only: bool,
+) -> Result<Vec<Inconsistency>, SolveError> {
     let n_side = key.size_per_side() as usize;
     if codes.len() != 2 * n_side {
         return Err(SolveError::Store(format!(
@@ -138,7 +155,13 @@ pub fn check_tier(
                     c.derived_soldiers.push(derived.code());
                 }
                 let stored = Value::from_code(codes[node]);
-                if derived != stored {
+                let differs = if wdl_only {
+                    std::mem::discriminant(&derived) != std::mem::discriminant(&stored)
+                        || (derived == Value::Loss(0)) != (stored == Value::Loss(0))
+                } else {
+                    derived != stored
+                };
+                if differs {
                     bad.push(Inconsistency {
                         index: node as u32,
                         stored,

@@ -266,7 +266,12 @@ mod tests {
     //! The checker is independent of the solver: a solver with a fault
     //! planted in its huff or capture code ([`crate::planted`]) writes
     //! tables that `verify` rejects, naming wrong positions, while the
-    //! tables of the unmodified solver pass.
+    //! tables of the unmodified solver pass. The last step of each planted
+    //! test runs the checker on the test's own thread with the fault still
+    //! planted, as a build with the fault would: the checker this one
+    //! replaced (commit a684bc9, sharing `capture_ends` and `fold_huffs`
+    //! with the solver) found 0 inconsistencies there, against 5 (huff)
+    //! and 60,263 (capture) from its unplanted run.
 
     use super::*;
     use crate::planted::{Fault, plant};

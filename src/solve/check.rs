@@ -30,13 +30,15 @@
 //! Cost: about twice the CPU time of the checker it replaced (which
 //! shared the solver's capture and huff helpers). `asalto verify --threads
 //! 1` on the tables of `asalto build --for '3/O1O/SS3SS/SSSSSS1/7/3/3 s'`
-//! (81,141,912 positions, a shared 2-core machine): 11.7-12.1 s of user
-//! time before, 24.6-26.1 s now, about 3.2e6 positions per CPU-second,
-//! decompression included. The time goes to the rules' generator (a
-//! `Move` written per soldier step) and to reading the successors' values
-//! at random. Capture chains are computed once per board of soldiers and
-//! point ([`Chains`]), and again only where the other officer could be in
-//! the way.
+//! (81,141,912 positions; a shared 2-core machine, five runs of each):
+//! 11.7-12.7 s of user time before, 24.6-27.2 s now, about 3.1e6 positions
+//! per CPU-second, decompression included. A profile: a quarter of it
+//! reading successors' values (at random, from other tiers), a fifth in
+//! the rules' generator for soldiers to move and huff positions, most of
+//! the rest locating successors (tier and index) and generating officer
+//! moves. Capture chains are computed once per board of soldiers and point
+//! ([`Chains`]), and again only where the other officer could be in the
+//! way.
 //!
 //! Positions: the tier's officers-to-move positions `[0, N)` and its
 //! soldiers-to-move positions `[N, 2N)`, enumerated in index order.

@@ -28,9 +28,10 @@
 //! are wins and no exit draws or wins. Nodes never resolved are draws. This
 //! gives exact distances: the winner's shortest, the loser's longest.
 //!
-//! [`super::check_tier`] checks a labelling against an explicit move graph
-//! built by separate code from the rules' own move generator, so `verify`
-//! is independent of this solver.
+//! [`super::check_tier`] checks a labelling by walking every position's
+//! moves forwards with the rules' own generator (`legal_moves`, `play`,
+//! capture chains, game end) and playing huffs, sharing none of this
+//! solver's capture, fault or huff code, so `verify` is independent of it.
 
 use super::SolveError;
 use super::lookup::{Lookup, fold_huffs};

@@ -1,26 +1,26 @@
 //! The rules of Asalto (docs/RULES.md sections 3 to 6 and 10): rule variants,
 //! legal move generation for both sides (soldier steps, officer steps,
 //! capture chains), capture duty with faults and huffing, making moves,
-//! the end of the game, perft, and the move notation.
+//! the end of the game, perft, and the move notation (`notation.rs`).
 //!
 //! This is the readable, general engine: it works on any [`crate::Position`] and
 //! allocates freely. The solver has its own specialised loops but is tested
 //! against this module.
 
 mod movegen;
+mod notation;
 mod variant;
 
 pub use movegen::{
-    CaptureChain, MoveError, capture_chains, legal_moves, outcome, parse_move, perft, play,
-    static_outcome,
+    CaptureChain, capture_chains, legal_moves, outcome, perft, play, static_outcome,
 };
 pub(crate) use movegen::{
     after_officer_move, capture_ends, for_each_officer_move_given, legal_moves_into, stuck_winner,
 };
+pub use notation::{MoveError, parse_move};
 pub use variant::{CaptureRule, SoldierRule, TrappedRule, Variant, VariantError};
 
 use crate::board::{Bitboard, Point};
-use std::fmt;
 
 /// A legal move, as produced by [`legal_moves`].
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -113,35 +113,6 @@ impl Move {
             MoveKind::Soldier { to, .. } => *to,
             MoveKind::Officer { path, .. } => *path.last().expect("non-empty path"),
             MoveKind::Huff => self.huff.expect("a huff names its officer"),
-        }
-    }
-}
-
-impl fmt::Display for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(h) = self.huff {
-            write!(f, "h{h}")?;
-            if matches!(self.kind, MoveKind::Huff) {
-                return Ok(());
-            }
-            f.write_str(":")?;
-        }
-        match &self.kind {
-            MoveKind::Soldier { from, to } => write!(f, "{from}-{to}"),
-            MoveKind::Officer { path, taken } => {
-                if *taken == 0 {
-                    write!(f, "{}-{}", path[0], path[1])
-                } else {
-                    for (i, p) in path.iter().enumerate() {
-                        if i > 0 {
-                            f.write_str("x")?;
-                        }
-                        write!(f, "{p}")?;
-                    }
-                    Ok(())
-                }
-            }
-            MoveKind::Huff => Ok(()),
         }
     }
 }

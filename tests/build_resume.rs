@@ -56,6 +56,14 @@ impl StopAt {
     }
 }
 
+impl StopAt {
+    /// Whether a note contains every one of `words`.
+    fn noted(&self, words: &[&str]) -> bool {
+        let notes = self.notes.lock().unwrap();
+        notes.iter().any(|n| words.iter().all(|w| n.contains(w)))
+    }
+}
+
 impl BuildObserver for StopAt {
     fn file_start(&self, n: u8, k: u8, _: usize, _: u64) {
         *self.current.lock().unwrap() = (n, k);
@@ -111,8 +119,7 @@ fn a_stopped_build_resumes_from_its_checkpoint_and_writes_the_same_bytes() {
     assert!(r.resumed_positions < r.info.positions);
     // The lower files were complete: skipped, not rebuilt.
     assert!(reports[..reports.len() - 1].iter().all(|r| r.skipped));
-    let notes = obs.notes.lock().unwrap();
-    assert!(notes.iter().any(|n| n.contains("resuming")), "{notes:?}");
+    assert!(obs.noted(&["resuming"]));
     let last = last_file(dir.path());
     assert_eq!(std::fs::read(&last).unwrap(), want);
     // Nothing left beside the finished file.
@@ -133,13 +140,7 @@ fn a_damaged_checkpoint_is_discarded_with_a_note() {
     let reports =
         build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts(), &obs).unwrap();
     assert_eq!(last_report(&reports).resumed_positions, 0);
-    let notes = obs.notes.lock().unwrap();
-    assert!(
-        notes
-            .iter()
-            .any(|n| n.contains("discarded") && n.contains("checksum")),
-        "{notes:?}"
-    );
+    assert!(obs.noted(&["discarded", "checksum"]));
     assert_eq!(std::fs::read(last_file(dir.path())).unwrap(), want);
 }
 
@@ -156,13 +157,7 @@ fn a_checkpoint_whose_file_was_cut_short_is_discarded() {
     let reports =
         build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts(), &obs).unwrap();
     assert_eq!(last_report(&reports).resumed_positions, 0);
-    assert!(
-        obs.notes
-            .lock()
-            .unwrap()
-            .iter()
-            .any(|n| n.contains("discarded"))
-    );
+    assert!(obs.noted(&["discarded"]));
     assert_eq!(std::fs::read(last_file(dir.path())).unwrap(), want);
 }
 
@@ -180,15 +175,7 @@ fn a_checkpoint_of_another_build_is_discarded() {
     let obs = StopAt::new(u64::MAX);
     let reports = build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &other, &obs).unwrap();
     assert_eq!(last_report(&reports).resumed_positions, 0);
-    assert!(
-        obs.notes
-            .lock()
-            .unwrap()
-            .iter()
-            .any(|n| n.contains("discarded") && n.contains("block sizes")),
-        "{:?}",
-        obs.notes.lock().unwrap()
-    );
+    assert!(obs.noted(&["discarded", "block sizes"]));
     // Another tier list for the same file: a foreign identity.
     let dir = stopped();
     let mut fewer = tiers();
@@ -198,12 +185,7 @@ fn a_checkpoint_of_another_build_is_discarded() {
     // The tier removed may be needed by no other: a complete closure is
     // not required of build_tiers for its own file's last level.
     let r = build::build_tiers(dir.path(), &Variant::ASSAUT, &fewer, &opts(), &obs);
-    let notes = obs.notes.lock().unwrap();
-    assert!(
-        notes.iter().any(|n| n.contains("another build")),
-        "{notes:?} {:?}",
-        r.err()
-    );
+    assert!(obs.noted(&["another build"]), "{:?}", r.err());
 }
 
 #[test]

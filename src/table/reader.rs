@@ -531,19 +531,10 @@ impl Table {
         let (first, end) = (e.first, e.first + e.size as u64);
         let mut out = vec![0u16; e.size as usize];
         if self.info.wdl_only {
-            let per = self.info.wdl_block_positions as u64;
-            let mut p = first;
-            while p < end {
-                let b = p / per;
-                let blk = self.wdl_block(b)?;
-                let start = (p - b * per) as usize;
-                let n = ((end - p) as usize).min(self.block_positions(Stream::Wdl, b) - start);
-                let o = (p - first) as usize;
-                for (j, c) in out[o..o + n].iter_mut().enumerate() {
-                    *c = format::wdl_only_code(format::wdl_at(&blk, start + j));
-                }
-                p += n as u64;
-            }
+            self.wdl_fields(first, end, |i, w| {
+                out[i] = format::wdl_only_code(w);
+                Ok(())
+            })?;
             return Ok(Some(out.into()));
         }
         // Distances first, then the WDL fields joined in.
@@ -558,6 +549,22 @@ impl Table {
             out[o..o + n].copy_from_slice(&blk[start..start + n]);
             p += n as u64;
         }
+        self.wdl_fields(first, end, |i, w| {
+            out[i] = format::code_of(w, out[i])
+                .ok_or_else(|| self.disagree((first + i as u64) / per))?;
+            Ok(())
+        })?;
+        Ok(Some(out.into()))
+    }
+
+    /// Call `f(i, field)` with the WDL field of each stream position
+    /// `first + i` of `first..end`, a block at a time.
+    fn wdl_fields(
+        &self,
+        first: u64,
+        end: u64,
+        mut f: impl FnMut(usize, u8) -> Result<(), TableError>,
+    ) -> Result<(), TableError> {
         let per = self.info.wdl_block_positions as u64;
         let mut p = first;
         while p < end {
@@ -565,16 +572,12 @@ impl Table {
             let blk = self.wdl_block(b)?;
             let start = (p - b * per) as usize;
             let n = ((end - p) as usize).min(self.block_positions(Stream::Wdl, b) - start);
-            let o = (p - first) as usize;
-            for (j, c) in out[o..o + n].iter_mut().enumerate() {
-                let w = format::wdl_at(&blk, start + j);
-                *c = format::code_of(w, *c).ok_or_else(|| {
-                    self.disagree((p + j as u64) / self.info.distance_block_positions as u64)
-                })?;
+            for j in 0..n {
+                f((p - first) as usize + j, format::wdl_at(&blk, start + j))?;
             }
             p += n as u64;
         }
-        Ok(Some(out.into()))
+        Ok(())
     }
 
     /// The value of position `index` of canonical tier `key`, or `None` if

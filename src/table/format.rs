@@ -2,7 +2,7 @@
 //! [`crate::table`]): constants, preamble, header, directory and block table
 //! entries, and the decompressed form of blocks.
 
-use super::Problem;
+use super::{BlockDefect, Problem};
 use crate::rules::{CaptureRule, SoldierRule, TrappedRule, Variant};
 use std::fmt;
 
@@ -481,23 +481,22 @@ pub(crate) fn code_of(wdl: u8, d: u16) -> Option<u16> {
 /// Whether a decompressed WDL block of `count` positions is well formed:
 /// the right length, no field equal to 3 (unless `wdl_only`), unused bits
 /// zero.
-pub(crate) fn check_wdl_block(raw: &[u8], count: usize, wdl_only: bool) -> Result<(), String> {
+pub(crate) fn check_wdl_block(raw: &[u8], count: usize, wdl_only: bool) -> Result<(), BlockDefect> {
     if raw.len() != count.div_ceil(4) {
-        return Err(format!(
-            "decompresses to {} bytes instead of {}",
-            raw.len(),
-            count.div_ceil(4)
-        ));
+        return Err(BlockDefect::Length {
+            found: raw.len(),
+            expected: count.div_ceil(4),
+        });
     }
     // An OR over the whole block (no early exit) so that it vectorises: a
     // probe decodes a block and this check was a quarter of its time.
     if !wdl_only && raw.iter().fold(0, |acc, &b| acc | (b & (b >> 1))) & 0x55 != 0 {
-        return Err("holds an invalid WDL field".into());
+        return Err(BlockDefect::InvalidWdl);
     }
     if count % 4 != 0 {
         let used = (1u16 << (2 * (count % 4))) - 1;
         if raw[raw.len() - 1] as u16 & !used != 0 {
-            return Err("has stray bits after its last position".into());
+            return Err(BlockDefect::StrayBits);
         }
     }
     Ok(())
@@ -521,17 +520,16 @@ pub(crate) fn encode_distances(d: &[u16], out: &mut Vec<u8>) {
 }
 
 /// Distances from a decompressed distance block of `count` positions.
-pub(crate) fn decode_distances(raw: &[u8], count: usize) -> Result<Vec<u16>, String> {
+pub(crate) fn decode_distances(raw: &[u8], count: usize) -> Result<Vec<u16>, BlockDefect> {
     let planes = raw.first().copied().unwrap_or(0) as usize;
     if !(planes == 1 || planes == 2) {
-        return Err("has a bad plane count".into());
+        return Err(BlockDefect::Planes);
     }
     if raw.len() != 1 + planes * count {
-        return Err(format!(
-            "decompresses to {} bytes instead of {}",
-            raw.len(),
-            1 + planes * count
-        ));
+        return Err(BlockDefect::Length {
+            found: raw.len(),
+            expected: 1 + planes * count,
+        });
     }
     let lo = &raw[1..1 + count];
     if planes == 1 {
@@ -665,7 +663,34 @@ mod tests {
         encode_distances(&d, &mut out);
         assert_eq!(out.len(), 11);
         assert_eq!(decode_distances(&out, 5).unwrap(), d);
-        assert!(decode_distances(&out, 4).is_err());
-        assert!(decode_distances(&[], 0).is_err());
+        assert!(matches!(
+            decode_distances(&out, 4),
+            Err(BlockDefect::Length {
+                found: 11,
+                expected: 9
+            })
+        ));
+        assert!(matches!(decode_distances(&[], 0), Err(BlockDefect::Planes)));
+    }
+
+    #[test]
+    fn wdl_block_defects() {
+        assert!(check_wdl_block(&[0b0110_0101], 4, false).is_ok());
+        assert!(matches!(
+            check_wdl_block(&[0, 0], 4, false),
+            Err(BlockDefect::Length {
+                found: 2,
+                expected: 1
+            })
+        ));
+        assert!(matches!(
+            check_wdl_block(&[0b11], 4, false),
+            Err(BlockDefect::InvalidWdl)
+        ));
+        assert!(check_wdl_block(&[0b11], 4, true).is_ok());
+        assert!(matches!(
+            check_wdl_block(&[0b0100_0000], 3, false),
+            Err(BlockDefect::StrayBits)
+        ));
     }
 }

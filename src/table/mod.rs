@@ -422,6 +422,37 @@ impl TableError {
     }
 }
 
+/// What is wrong with a block that passes its checksum but does not
+/// decode ([`Problem::BadBlock`]). Its `Display` completes "block `b` of
+/// the `s` stream ...".
+#[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BlockDefect {
+    /// zstd cannot decompress it.
+    #[error("cannot be decompressed ({0})")]
+    Decompress(Arc<std::io::Error>),
+    /// It decompresses to the wrong number of bytes.
+    #[error("decompresses to {found} bytes instead of {expected}")]
+    Length {
+        /// The bytes it decompresses to.
+        found: usize,
+        /// The bytes its positions take.
+        expected: usize,
+    },
+    /// A WDL field is 3 in a table with distances.
+    #[error("holds an invalid WDL field")]
+    InvalidWdl,
+    /// The unused bits after the last position of a WDL block are not 0.
+    #[error("has stray bits after its last position")]
+    StrayBits,
+    /// A distance block's plane count is neither 1 nor 2.
+    #[error("has a bad plane count")]
+    Planes,
+    /// A distance does not fit the WDL field of its position.
+    #[error("disagrees with the WDL stream")]
+    DisagreesWithWdl,
+}
+
 /// What is wrong with a table file (see [`TableError`]).
 #[derive(Clone, Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -490,7 +521,7 @@ pub enum Problem {
         /// The block's number in its stream.
         block: u64,
         /// What is wrong.
-        detail: String,
+        detail: BlockDefect,
     },
     /// The header names another variant than expected.
     #[error("the table is for variant {found}, expected {expected} (wrong variant)")]

@@ -5,7 +5,7 @@ use super::format::{
     self, BLOCK_ENTRY_LEN, BlockEntry, DIR_ENTRY_LEN, DirEntry, Header, PREAMBLE_LEN, Preamble,
     Stream,
 };
-use super::{Problem, TableError, TableInfo, Wdl};
+use super::{BlockDefect, Problem, TableError, TableInfo, Wdl};
 use crate::Value;
 use crate::index::TierKey;
 use memmap2::Mmap;
@@ -425,7 +425,7 @@ impl Table {
             self.err(Problem::BadBlock {
                 stream,
                 block: b,
-                detail: format!("cannot be decompressed ({e})"),
+                detail: BlockDefect::Decompress(Arc::new(e)),
             })
         })
     }
@@ -503,7 +503,7 @@ impl Table {
         self.err(Problem::BadBlock {
             stream: Stream::Distance,
             block,
-            detail: "disagrees with the WDL stream".into(),
+            detail: BlockDefect::DisagreesWithWdl,
         })
     }
 

@@ -6,7 +6,7 @@
 use super::format::{
     self, BlockEntry, DirEntry, FORMAT_VERSION, MAX_BLOCK_POSITIONS, PREAMBLE_LEN, Preamble,
 };
-use super::{Problem, Stream, TableError, TableInfo, table_path};
+use super::{BlockDefect, Problem, Stream, TableError, TableInfo, table_path};
 use crate::index::TierKey;
 use crate::rules::Variant;
 use rayon::prelude::*;
@@ -665,6 +665,16 @@ impl TableWriter {
             return Ok(out);
         }
         // Distances, folded into codes.
+        let bad_block = |block: u64, detail: BlockDefect| {
+            TableError::new(
+                &self.tmp,
+                Problem::BadBlock {
+                    stream: Stream::Distance,
+                    block,
+                    detail,
+                },
+            )
+        };
         let mut p = first;
         while p < first + count {
             let b = p / bd;
@@ -673,7 +683,8 @@ impl TableWriter {
             let d: &[u16] = if let Some(e) = self.dist_blocks.get(b as usize) {
                 let raw = read(Stream::Distance, b, e)?;
                 // Blocks are written full until the file is finished.
-                decoded = format::decode_distances(&raw, bd as usize).map_err(|why| err(&why))?;
+                decoded = format::decode_distances(&raw, bd as usize)
+                    .map_err(|detail| bad_block(b, detail))?;
                 &decoded
             } else {
                 &self.dist
@@ -681,7 +692,7 @@ impl TableWriter {
             for q in p..end {
                 let i = (q - first) as usize;
                 let code = format::code_of(out[i] as u8, d[(q - b * bd) as usize])
-                    .ok_or_else(|| err("read back a WDL field and distance that disagree"))?;
+                    .ok_or_else(|| bad_block(b, BlockDefect::DisagreesWithWdl))?;
                 out[i] = code;
             }
             p = end;

@@ -22,6 +22,7 @@ use crate::Value;
 use crate::index::{self, TierKey};
 use crate::position::Position;
 use crate::rules::Variant;
+use crate::table::TableError;
 use rayon::prelude::*;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -39,7 +40,14 @@ pub enum SolveError {
     /// The position is over or otherwise in no tier.
     #[error("position {0} belongs to no tier (the game is over)")]
     NotInTier(Position),
-    /// Reading a stored tier failed.
+    /// Reading a stored tier failed: the table file and what is wrong with
+    /// it (unreadable, corrupt, of another variant ...).
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// A store handed over a tier that is shorter than the tier (it holds
+    /// it only in part).
+    // TODO(issue 12): a typed variant (the tier's key) once
+    // `solve/retro.rs`, its one user, is free to edit.
     #[error("{0}")]
     Store(String),
     /// The thread pool could not be built.

@@ -658,7 +658,7 @@ fn table_set_serves_tiers() {
     assert!(e.to_string().contains("(wrong variant)"), "{e}");
     let e = other.tier(&tiers[0].0).unwrap_err();
     assert!(
-        matches!(&e, SolveError::Store(s) if s.contains("wrong variant")),
+        matches!(&e, SolveError::Table(t) if matches!(t.problem(), Problem::WrongVariant { .. })),
         "{e}"
     );
     fs::copy(&path, set.path(1, 23)).unwrap();
@@ -666,6 +666,21 @@ fn table_set_serves_tiers() {
     assert!(e.to_string().contains("(wrong material)"), "{e}");
     fs::write(set.path(2, 23), b"garbage").unwrap();
     assert!(set.table(2, 23).is_err());
+    // Through the store, a corrupt file stays a typed table error.
+    let e = set
+        .code(
+            &TierKey {
+                n: 2,
+                k: 23,
+                outside: 0,
+            },
+            0,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(&e, SolveError::Table(t) if matches!(t.problem(), Problem::TooShort { .. }) && t.path() == set.path(2, 23)),
+        "{e}"
+    );
 
     let listed: BTreeMap<PathBuf, bool> = list(dir.path())
         .into_iter()

@@ -15,7 +15,7 @@ use crate::build::BuildError;
 use crate::index::{self, TierKey};
 use crate::position::Position;
 use crate::rules::Variant;
-use crate::solve::{Lookup, check_tier};
+use crate::solve::{Lookup, SolveError, check_tier};
 use crate::table::{Table, TableSet, table_path};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -128,7 +128,7 @@ fn write_record(path: &Path, r: &Record) -> Result<(), BuildError> {
     let text = serde_json::to_string(r).expect("a record serialises");
     std::fs::write(&tmp, text)
         .and_then(|_| std::fs::rename(&tmp, &to))
-        .map_err(|e| BuildError::Request(format!("cannot write {}: {e}", to.display())))
+        .map_err(|error| BuildError::Write { path: to, error })
 }
 
 /// Verify every table of `variant` under `dir` chosen by `opts`. Checksum
@@ -149,24 +149,23 @@ pub fn verify(
             if path.exists() {
                 let t = tables
                     .table(n, k)?
-                    .ok_or_else(|| BuildError::Request(format!("{}: vanished", path.display())))?;
+                    .ok_or_else(|| BuildError::Vanished(path.clone()))?;
                 files.push((path, t));
             }
         }
     }
     if files.is_empty() {
-        return Err(BuildError::Request(format!(
-            "no tables of variant {variant} with {}..={} soldiers under {}",
-            opts.soldiers.0,
-            opts.soldiers.1,
-            dir.display()
-        )));
+        return Err(BuildError::NoTables {
+            variant: *variant,
+            soldiers: opts.soldiers,
+            dir: dir.to_path_buf(),
+        });
     }
     let total: u64 = files.iter().map(|(_, t)| t.info().positions).sum();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()
-        .map_err(|_| BuildError::Request(format!("cannot start {} threads", opts.threads)))?;
+        .map_err(|_| SolveError::Threads(opts.threads))?;
     let mut report = VerifyReport::default();
     let checked = AtomicU64::new(0);
     for (path, table) in &files {
@@ -205,9 +204,9 @@ pub fn verify(
                 // One tier per job, so both threads stay busy to the end.
                 keys[at..end].par_iter().with_max_len(1).try_for_each(
                     |key| -> Result<(), BuildError> {
-                        let codes = table.tier(key)?.ok_or_else(|| {
-                            BuildError::Request(format!("{}: tier vanished", path.display()))
-                        })?;
+                        let codes = table
+                            .tier(key)?
+                            .ok_or_else(|| BuildError::Vanished(path.clone()))?;
                         let mut look = Lookup::new(&tables, *variant);
                         let found = check_tier(key, &mut look, &codes)?;
                         if !found.is_empty() {

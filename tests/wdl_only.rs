@@ -135,12 +135,15 @@ fn a_build_with_distances_refuses_wdl_only_lower_tables() {
     let e = build::build_tiers(dir.path(), &v, &t, &opts(false), &Quiet).unwrap_err();
     match &e {
         BuildError::Solve(_) => assert!(e.to_string().contains("win/draw/loss only"), "{e}"),
-        BuildError::Request(_) => {}
+        BuildError::OtherKind { wdl_only: true, .. } => {}
         other => panic!("unexpected error: {other}"),
     }
     // And a WDL-only file is not silently replaced by one with distances.
     let e = build::build_tiers(dir.path(), &v, &lower, &opts(false), &Quiet).unwrap_err();
-    assert!(matches!(e, BuildError::Request(_)), "{e}");
+    assert!(
+        matches!(e, BuildError::OtherKind { wdl_only: true, .. }),
+        "{e}"
+    );
     assert!(e.to_string().contains("WDL-only"), "{e}");
 }
 

@@ -31,7 +31,7 @@ use crate::table::{
 };
 use checkpoint::{Checkpoint, Identity};
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -46,9 +46,74 @@ pub enum BuildError {
     /// Writing or reading a table failed.
     #[error(transparent)]
     Table(#[from] crate::table::TableError),
-    /// Bad request.
-    #[error("{0}")]
-    Request(String),
+    /// The soldier range asked for is not within `9..=24`.
+    #[error("soldiers must be a range within 9..=24, not {k_min}..={k_max}")]
+    Soldiers {
+        /// The fewest soldiers asked for.
+        k_min: u8,
+        /// The most soldiers asked for.
+        k_max: u8,
+    },
+    /// A file is already where a file of the build goes, and it is unsound
+    /// (it does not open, or a block fails its checksum): the build does
+    /// not overwrite it.
+    #[error("{0}; the build will not overwrite it: remove it to build it again")]
+    Unsound(crate::table::TableError),
+    /// A file is already where a file of the build goes, and its header
+    /// names another variant or material.
+    #[error(
+        "{} holds {} {}o{}s, not {} {}o{}s; remove it to build it again",
+        path.display(), found.0, found.1, found.2, expected.0, expected.1, expected.2
+    )]
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// Its variant, officers and soldiers.
+        found: (Variant, u8, u8),
+        /// The variant, officers and soldiers of the build.
+        expected: (Variant, u8, u8),
+    },
+    /// A file is already where a file of the build goes, and it is of the
+    /// other kind (WDL-only or with distances) and cannot serve: the build
+    /// does not replace it.
+    #[error(
+        "{} is {}; remove it to build it {}",
+        path.display(),
+        if *wdl_only { "WDL-only (no distances)" } else { "a table with distances, missing tiers this build needs" },
+        if *wdl_only { "with distances" } else { "WDL-only" }
+    )]
+    OtherKind {
+        /// The file.
+        path: PathBuf,
+        /// Whether the file there is WDL-only (the build is then one
+        /// with distances, and the other way round).
+        wdl_only: bool,
+    },
+    /// No table file to work on (verify).
+    #[error(
+        "no tables of variant {variant} with {}..={} soldiers under {}",
+        soldiers.0, soldiers.1, dir.display()
+    )]
+    NoTables {
+        /// The variant.
+        variant: Variant,
+        /// The soldier range asked for.
+        soldiers: (u8, u8),
+        /// The folder of tables.
+        dir: PathBuf,
+    },
+    /// A file, or a tier its directory lists, is no longer there while
+    /// it is read.
+    #[error("{}: vanished while it was read", .0.display())]
+    Vanished(PathBuf),
+    /// A file beside a table (a verify record) cannot be written.
+    #[error("cannot write {}: {error}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        error: std::io::Error,
+    },
     /// The memory budget cannot hold what a build needs.
     #[error(
         "a memory budget of {budget} bytes is too small: this file needs {needed} bytes besides its window (at least {} MiB); give more with --memory",
@@ -193,20 +258,14 @@ fn existing_table(
     if !path.exists() {
         return Ok(None);
     }
-    let t = Table::open(&path).map_err(|e| {
-        BuildError::Request(format!(
-            "{e}; the build will not overwrite it: remove it to build it again"
-        ))
-    })?;
+    let t = Table::open(&path).map_err(BuildError::Unsound)?;
     let i = t.info();
     if i.variant != *variant || i.n != n || i.k != k {
-        return Err(BuildError::Request(format!(
-            "{} holds {} {}o{}s, not {variant} {n}o{k}s; remove it to build it again",
-            path.display(),
-            i.variant,
-            i.n,
-            i.k
-        )));
+        return Err(BuildError::Foreign {
+            path,
+            found: (i.variant, i.n, i.k),
+            expected: (*variant, n, k),
+        });
     }
     Ok(Some(t))
 }
@@ -222,9 +281,7 @@ pub fn build(
     observer: &dyn BuildObserver,
 ) -> Result<Vec<FileReport>, BuildError> {
     if k_min < 9 || k_max > 24 || k_min > k_max {
-        return Err(BuildError::Request(format!(
-            "soldiers must be a range within 9..=24, not {k_min}..={k_max}"
-        )));
+        return Err(BuildError::Soldiers { k_min, k_max });
     }
     let mut reports = Vec::new();
     for (n, k) in plan(k_min, k_max) {
@@ -283,29 +340,15 @@ pub fn build_file(
         // A file with distances serves a WDL-only build; never replace a
         // file of one kind by one of the other without being told.
         if t.info().wdl_only != opts.write.wdl_only && !(complete && opts.write.wdl_only) {
-            return Err(BuildError::Request(format!(
-                "{} is {}; remove it to build it {}",
-                path.display(),
-                if t.info().wdl_only {
-                    "WDL-only (no distances)"
-                } else {
-                    "a table with distances, missing tiers this build needs"
-                },
-                if opts.write.wdl_only {
-                    "WDL-only"
-                } else {
-                    "with distances"
-                }
-            )));
+            return Err(BuildError::OtherKind {
+                path,
+                wdl_only: t.info().wdl_only,
+            });
         }
         if complete {
             // Skip only a file whose every block passes its checksum (a
             // read of the whole file, CRCs only): a damaged one is refused.
-            t.verify_checksums().map_err(|e| {
-                BuildError::Request(format!(
-                    "{e}; the build will not overwrite it: remove it to build it again"
-                ))
-            })?;
+            t.verify_checksums().map_err(BuildError::Unsound)?;
             // A checkpoint left between the rename and its removal.
             let _ = std::fs::remove_file(&ckpt_path);
             let r = FileReport {

@@ -402,7 +402,7 @@ pub(crate) fn parse_threads(text: &str) -> std::result::Result<usize, String> {
 /// Parse a position argument for `variant`.
 pub(crate) fn parse_position(text: &str, variant: &Variant) -> Result<Position> {
     let pos = Position::from_arg(text).with_context(|| format!("bad position '{text}'"))?;
-    probe::check_position(&pos, variant).map_err(anyhow::Error::msg)?;
+    probe::check_position(&pos, variant)?;
     Ok(pos)
 }
 

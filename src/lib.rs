@@ -30,6 +30,7 @@ pub use rules::{Move, Variant};
 pub mod index;
 pub mod ondemand;
 pub mod plan;
+pub mod progress;
 pub mod solve;
 pub mod table;
 pub mod value;

@@ -56,6 +56,8 @@ impl StopAt {
     }
 }
 
+impl asalto_tb::progress::Observer for StopAt {}
+
 impl BuildObserver for StopAt {
     fn file_start(&self, n: u8, k: u8, _: usize, _: u64) {
         *self.current.lock().unwrap() = (n, k);

@@ -237,7 +237,7 @@ fn the_critical_mass_and_the_stats_from_wdl_only_tables_have_no_plies() {
         }
     }
     let table = Table::open(&table_path(wdl.path(), &v, 2, 9)).unwrap();
-    let s = table_stats(&table, &|_| {}).unwrap();
+    let s = table_stats(&table, &asalto_tb::progress::Quiet).unwrap();
     assert!(s.soldiers_to_move.longest_win.is_none());
     assert!(s.officers_to_move.longest_loss.is_none());
 }

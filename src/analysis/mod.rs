@@ -34,7 +34,7 @@
 //! use asalto_tb::analysis::{self, Request};
 //! use asalto_tb::Variant;
 //! let req = Request::new("tables", vec![Variant::ASSAUT, Variant::ASALTO], 9, 10);
-//! let report = analysis::analyse(&req, &|_| {}).unwrap();
+//! let report = analysis::analyse(&req, &asalto_tb::progress::Quiet).unwrap();
 //! for file in analysis::render(&report).unwrap() {
 //!     std::fs::write(file.name, file.contents).unwrap();
 //! }
@@ -58,6 +58,7 @@ pub use stats::{
     Example, Population, TableStats, WdlCounts, complete_positions, complete_tiers, table_stats,
 };
 
+use crate::progress::Observer;
 use crate::rules::Variant;
 use crate::solve::SolveError;
 use crate::table::{TableError, TableSet, table_path};
@@ -95,17 +96,6 @@ impl Request {
             threads: 0,
         }
     }
-}
-
-/// Progress of an analysis, passed to the progress callback.
-#[derive(Clone, Debug)]
-pub struct Step {
-    /// What is being done, e.g. `assaut 2o9s: counting`.
-    pub what: String,
-    /// Positions done in this step.
-    pub done: u64,
-    /// Positions in this step.
-    pub total: u64,
 }
 
 /// Why an analysis failed.
@@ -289,9 +279,11 @@ fn definitions() -> Vec<Definition> {
     ]
 }
 
-/// Compute a report from the tables of a request. `progress` is called
-/// from worker threads as positions are read.
-pub fn analyse(req: &Request, progress: &(dyn Fn(&Step) + Sync)) -> Result<Report, AnalysisError> {
+/// Compute a report from the tables of a request. `progress` is told, from
+/// worker threads, of the positions read in each step (a table counted,
+/// two tables compared; [`Progress::step`](crate::progress::Progress::step)
+/// names it).
+pub fn analyse(req: &Request, progress: &dyn Observer) -> Result<Report, AnalysisError> {
     if req.variants.is_empty() {
         return Err(AnalysisError::Request("no variant to report on".into()));
     }

@@ -24,8 +24,9 @@ pub mod window;
 pub use memory::peak_rss_bytes;
 
 use crate::index::{self, TierKey};
+use crate::progress::{Observer, Progress};
 use crate::rules::Variant;
-use crate::solve::{CHUNK_POSITIONS, Layered, Progress, SolveError, Solver};
+use crate::solve::{CHUNK_POSITIONS, Layered, SolveError, Solver};
 use crate::table::{
     Table, TableInfo, TableSet, TableWriter, WriteOptions, table_path, temporary_path,
 };
@@ -206,12 +207,13 @@ pub struct FileReport {
     pub peak_rss_bytes: u64,
 }
 
-/// Callbacks for progress display; every method has an empty default.
-pub trait BuildObserver: Send + Sync {
+/// Watches a build: the [`Observer`] of every long operation, told of
+/// each tier of the current file solved ([`Progress`] counts the file's
+/// positions and tiers), and the few events of a build besides. Every
+/// method has an empty default.
+pub trait BuildObserver: Observer + Send {
     /// A file starts building.
     fn file_start(&self, _n: u8, _k: u8, _tiers: usize, _positions: u64) {}
-    /// A tier of the current file was solved.
-    fn progress(&self, _p: &Progress) {}
     /// A file is done (built or skipped).
     fn file_done(&self, _report: &FileReport) {}
     /// Something the user should know (a checkpoint taken up or discarded).
@@ -223,8 +225,7 @@ pub trait BuildObserver: Send + Sync {
     }
 }
 
-/// An observer that ignores everything.
-pub struct Quiet;
+pub use crate::progress::Quiet;
 impl BuildObserver for Quiet {}
 
 /// The files `(n, k)` of a build up to `k_max` soldiers, in build order.
@@ -435,8 +436,9 @@ pub fn build_file(
         observer.progress(&Progress {
             tiers_done: t,
             tiers_total: tiers.len(),
-            positions_done: p,
-            positions_total: positions,
+            done: p,
+            total: positions,
+            ..Progress::default()
         });
     };
     let mut next = done;

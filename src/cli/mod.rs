@@ -21,7 +21,8 @@ mod report;
 
 use anyhow::{Context, Result, bail};
 use asalto_tb::probe;
-use asalto_tb::solve::{Progress, Stats};
+use asalto_tb::progress::{Observer, Progress};
+use asalto_tb::solve::Stats;
 use asalto_tb::table::TableSet;
 use asalto_tb::{Position, Variant, build, ondemand, rules, verify};
 use clap::{Args, Parser, Subcommand};
@@ -659,18 +660,19 @@ fn summary(stats: &Stats) -> String {
 /// The bar of an on-demand solve, and a warning when it is large.
 struct SolveBar(ProgressBar);
 
-impl ondemand::Observer for SolveBar {
-    fn start(&self, tiers: usize, positions: u64) {
-        if positions > 50_000_000 {
-            eprintln!(
-                "solving {tiers} tiers ({positions} positions) in memory; this may take a while (Ctrl-C stops it)"
-            );
+impl Observer for SolveBar {
+    fn progress(&self, p: &Progress<'_>) {
+        if p.tiers_done == 0 {
+            // The solve starts.
+            if p.total > 50_000_000 {
+                eprintln!(
+                    "solving {} tiers ({} positions) in memory; this may take a while (Ctrl-C stops it)",
+                    p.tiers_total, p.total
+                );
+            }
+            self.0.set_length(p.total);
         }
-        self.0.set_length(positions);
-    }
-
-    fn progress(&self, p: &Progress) {
-        self.0.set_position(p.positions_done);
+        self.0.set_position(p.done);
     }
 }
 

@@ -742,7 +742,7 @@ fn measure_compression() {
     let mut tiers: Vec<(TierKey, Arc<[u16]>)> = Vec::new();
     let t0 = Instant::now();
     solver
-        .solve_into(&keys, &store, &|_| {}, |key, codes| {
+        .solve_into(&keys, &store, &crate::progress::Quiet, |key, codes| {
             store.insert(*key, codes);
             tiers.push((*key, store.tier(key)?.unwrap()));
             Ok(())
@@ -844,8 +844,13 @@ fn version_1_files_are_read_and_repacked() {
         zstd_level: 5,
         wdl_only: false,
     };
-    let mut seen = Vec::new();
-    let info = repack(&t, &v1, &opts, |p| seen.push(p)).unwrap();
+    let seen = std::sync::Mutex::new(Vec::new());
+    let watch = |p: &crate::progress::Progress| {
+        assert_eq!(p.total, t.info().positions);
+        seen.lock().unwrap().push(p.done);
+    };
+    let info = repack(&t, &v1, &opts, &watch).unwrap();
+    let seen = seen.into_inner().unwrap();
     assert_eq!(info.format_version, FORMAT_VERSION);
     assert_eq!(info.wdl_block_positions, 36);
     assert_eq!(seen.len(), tiers.len());

@@ -14,6 +14,7 @@ use crate::Value;
 use crate::build::BuildError;
 use crate::index::{self, TierKey};
 use crate::position::Position;
+use crate::progress::{Observer, Progress};
 use crate::rules::Variant;
 use crate::solve::{Lookup, SolveError, check_tier};
 use crate::table::{Table, TableSet, table_path};
@@ -133,13 +134,13 @@ fn write_record(path: &Path, r: &Record) -> Result<(), BuildError> {
 
 /// Verify every table of `variant` under `dir` chosen by `opts`. Checksum
 /// failures and unreadable files are errors; inconsistent values are
-/// reported in the result. `progress(done, total)` is called as positions
-/// are checked.
+/// reported in the result. `progress` is told of the positions checked
+/// (of all the files').
 pub fn verify(
     dir: &Path,
     variant: &Variant,
     opts: &VerifyOptions,
-    progress: &(dyn Fn(u64, u64) + Sync),
+    progress: &dyn Observer,
 ) -> Result<VerifyReport, BuildError> {
     let tables = TableSet::open(dir, variant);
     let mut files: Vec<(PathBuf, Arc<Table>)> = Vec::new();
@@ -215,7 +216,11 @@ pub fn verify(
                             b.extend(found.into_iter().take(opts.limit).map(|f| (*key, f)));
                         }
                         let c = checked.fetch_add(key.size(), Ordering::Relaxed) + key.size();
-                        progress(c, total);
+                        progress.progress(&Progress {
+                            done: c,
+                            total,
+                            ..Progress::default()
+                        });
                         Ok(())
                     },
                 )

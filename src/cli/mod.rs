@@ -572,9 +572,9 @@ fn dispatch(command: Command) -> Result<()> {
                 ..verify::VerifyOptions::default()
             };
             let bar = progress_bar(0, "verifying");
-            let progress = |done: u64, total: u64| {
-                bar.set_length(total);
-                bar.set_position(done);
+            let progress = |p: &Progress| {
+                bar.set_length(p.total);
+                bar.set_position(p.done);
             };
             check_tables_dir(&tables)?;
             let report = verify::verify(&tables, &variant, &opts, &progress)?;

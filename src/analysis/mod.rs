@@ -113,6 +113,14 @@ pub enum AnalysisError {
     /// The request makes no sense.
     #[error("{0}")]
     Request(String),
+    /// A CSV file of the report could not be written.
+    #[error("cannot write {name}: {error}")]
+    Csv {
+        /// The file's name.
+        name: &'static str,
+        /// What went wrong.
+        error: csv::Error,
+    },
     /// A plot could not be drawn.
     #[error("cannot draw plot {name}: {why}")]
     Plot {

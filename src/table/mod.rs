@@ -270,7 +270,9 @@ fn parse_file_name(name: &str) -> Option<(u8, u8)> {
     Some((n.parse().ok()?, k.parse().ok()?))
 }
 
-/// What a table file holds, from its header.
+/// What a table file holds: its header (the fields of the file format's
+/// header, under the same names) and the lengths of its index and of the
+/// file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableInfo {
     /// The rule variant.
@@ -322,38 +324,6 @@ pub struct TableInfo {
 }
 
 impl TableInfo {
-    pub(crate) fn from_header(
-        h: &format::Header,
-        format_version: u32,
-        index_bytes: u64,
-        file_bytes: u64,
-    ) -> TableInfo {
-        TableInfo {
-            variant: h.variant,
-            n: h.n,
-            k: h.k,
-            format_version,
-            tool_version: h.tool_version.clone(),
-            tiers: h.tiers,
-            positions: h.positions,
-            wins: h.wins,
-            draws: h.draws,
-            losses: h.losses,
-            longest_win: h.longest_win,
-            longest_loss: h.longest_loss,
-            zstd_level: h.zstd_level,
-            wdl_block_positions: h.wdl_block,
-            distance_block_positions: h.dist_block,
-            wdl_blocks: h.wdl_blocks,
-            distance_blocks: h.dist_blocks,
-            wdl_bytes: h.wdl_bytes,
-            distance_bytes: h.dist_bytes,
-            wdl_only: h.wdl_only,
-            index_bytes,
-            file_bytes,
-        }
-    }
-
     /// Bits per position of the WDL stream (what a WDL-only table would
     /// take).
     pub fn wdl_bits_per_position(&self) -> f64 {

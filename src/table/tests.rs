@@ -412,9 +412,9 @@ struct Offsets {
 fn offsets(bytes: &[u8]) -> Offsets {
     let pre = format::Preamble::decode(bytes).unwrap();
     let index = pre.index_offset as usize;
-    let (h, hlen) = format::Header::decode(&bytes[index..], pre.version).unwrap();
+    let (h, hlen) = TableInfo::decode_header(&bytes[index..], pre.version).unwrap();
     let chunks = index + hlen;
-    let tables = format::tables_len(h.tiers as u128, (h.wdl_blocks + h.dist_blocks) as u128);
+    let tables = format::tables_len(h.tiers as u128, (h.wdl_blocks + h.distance_blocks) as u128);
     let dir = chunks + format::chunk_count(tables) as usize * 4;
     let wdl = dir + h.tiers as usize * format::DIR_ENTRY_LEN;
     Offsets {

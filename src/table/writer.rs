@@ -744,7 +744,7 @@ impl TableWriter {
                 },
             ));
         }
-        let header = format::Header {
+        let mut info = TableInfo {
             variant: self.variant,
             n: self.n,
             k: self.k,
@@ -764,14 +764,18 @@ impl TableWriter {
                 self.longest_loss
             },
             zstd_level: self.opts.zstd_level,
-            wdl_block: self.opts.wdl_block_positions,
-            dist_block: self.opts.distance_block_positions,
+            wdl_block_positions: self.opts.wdl_block_positions,
+            distance_block_positions: self.opts.distance_block_positions,
             wdl_blocks: self.wdl_blocks.len() as u64,
-            dist_blocks: self.dist_blocks.len() as u64,
+            distance_blocks: self.dist_blocks.len() as u64,
             wdl_bytes: self.wdl_blocks.iter().map(|e| e.len as u64).sum(),
-            dist_bytes: self.dist_blocks.iter().map(|e| e.len as u64).sum(),
+            distance_bytes: self.dist_blocks.iter().map(|e| e.len as u64).sum(),
             wdl_only: self.opts.wdl_only,
             tool_version: env!("CARGO_PKG_VERSION").to_string(),
+            format_version: FORMAT_VERSION,
+            // Known once the index is encoded, below.
+            index_bytes: 0,
+            file_bytes: 0,
         };
         // The header and the chunk table (the head, covered by the
         // preamble's checksum), then the directory and the block tables
@@ -788,7 +792,7 @@ impl TableWriter {
             e.encode(&mut tables);
         }
         let mut head = Vec::new();
-        header.encode(&mut head);
+        info.encode_header(&mut head);
         for chunk in tables.chunks(format::CHUNK_BYTES as usize) {
             head.extend_from_slice(&format::crc32(chunk).to_le_bytes());
         }
@@ -825,12 +829,9 @@ impl TableWriter {
                 let _ = d.sync_all();
             }
         }
-        Ok(TableInfo::from_header(
-            &header,
-            FORMAT_VERSION,
-            index.len() as u64,
-            self.offset + index.len() as u64,
-        ))
+        info.index_bytes = index.len() as u64;
+        info.file_bytes = self.offset + index.len() as u64;
+        Ok(info)
     }
 }
 

@@ -3,7 +3,7 @@
 //! ([`crate::solve`], a pure "solve these tiers given a store" worker) one
 //! chunk of a level at a time, hands the values to the table writer
 //! ([`crate::table`]), keeps the window of the file's own tiers that later
-//! levels read ([`window`]) within a memory budget ([`memory`]), and writes
+//! levels read within a memory budget ([`BuildOptions::memory_bytes`]), and writes
 //! checkpoints ([`checkpoint`]) so that a build killed at any instant
 //! resumes inside the file it was writing.
 //!
@@ -18,10 +18,11 @@
 //! on the threads, the memory budget, the checkpoints or the interruptions.
 
 pub mod checkpoint;
-pub mod memory;
-pub mod window;
+mod memory;
+mod window;
 
-pub use memory::peak_rss_bytes;
+pub use checkpoint::CheckpointError;
+pub use memory::{FIXED_BYTES, MIN_WINDOW_BYTES, default_budget, peak_rss_bytes};
 
 use crate::index::{self, TierKey};
 use crate::progress::{Observer, Progress};

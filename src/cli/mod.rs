@@ -506,7 +506,7 @@ fn dispatch(command: Command) -> Result<()> {
             check_tables_dir(&tables)?;
             let opts = build::BuildOptions {
                 threads,
-                memory_bytes: memory.unwrap_or_else(build::memory::default_budget),
+                memory_bytes: memory.unwrap_or_else(build::default_budget),
                 checkpoint_secs,
                 write: asalto_tb::table::WriteOptions {
                     wdl_only,

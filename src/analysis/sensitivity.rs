@@ -12,7 +12,7 @@ use super::AnalysisError;
 use super::stats::{chunk_len, mirror_weight};
 use crate::progress::{Observer, Progress};
 use crate::rules::Variant;
-use crate::table::TableSet;
+use crate::table::{Table, TableSet};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -196,8 +196,9 @@ fn compare_tables(
         total,
         ..Progress::default()
     });
-    let missing = |key: &crate::index::TierKey| {
-        AnalysisError::Request(format!("tier {:#x} listed but not readable", key.outside))
+    let missing = |t: &Table, key: &crate::index::TierKey| AnalysisError::Unreadable {
+        path: t.path().to_path_buf(),
+        outside: key.outside,
     };
     let counts = keys
         .par_chunks(chunk_len(keys.len()))
@@ -205,8 +206,8 @@ fn compare_tables(
             let mut c = DiffCounts::default();
             let mut positions = 0;
             for key in chunk {
-                let ca = ta.tier(key)?.ok_or_else(|| missing(key))?;
-                let cb = tb.tier(key)?.ok_or_else(|| missing(key))?;
+                let ca = ta.tier(key)?.ok_or_else(|| missing(&ta, key))?;
+                let cb = tb.tier(key)?.ok_or_else(|| missing(&tb, key))?;
                 let per = key.size_per_side() as usize;
                 let (mut wdl, mut value, mut up, mut down) = (0u64, 0u64, 0u64, 0u64);
                 for (i, (&x, &y)) in ca.iter().zip(cb.iter()).enumerate() {

@@ -296,12 +296,9 @@ pub fn table_stats(table: &Table, progress: &dyn Observer) -> Result<TableStats,
             let mut acc = Acc::default();
             let mut positions = 0;
             for key in chunk {
-                let codes = table.tier(key)?.ok_or_else(|| {
-                    AnalysisError::Request(format!(
-                        "{}: tier {:#x} listed but not readable",
-                        table.path().display(),
-                        key.outside
-                    ))
+                let codes = table.tier(key)?.ok_or_else(|| AnalysisError::Unreadable {
+                    path: table.path().to_path_buf(),
+                    outside: key.outside,
                 })?;
                 let per = key.size_per_side();
                 acc.0[0].tally(key, &codes, 0, 0..per);

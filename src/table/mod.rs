@@ -497,17 +497,21 @@ pub enum Problem {
     #[error("the table is for variant {found}, expected {expected} (wrong variant)")]
     WrongVariant {
         /// The header's variant.
-        found: String,
-        /// The variant expected.
+        found: Variant,
+        /// The slug of the variant expected (the name of the table's
+        /// folder).
         expected: String,
     },
     /// The header names other material than the file name.
-    #[error("the table holds {found}, the file name says {expected} (wrong material)")]
+    #[error(
+        "the table holds {}o{}s, the file name says {}o{}s (wrong material)",
+        found.0, found.1, expected.0, expected.1
+    )]
     WrongMaterial {
-        /// `<n>o<k>s` of the header.
-        found: String,
-        /// `<n>o<k>s` expected.
-        expected: String,
+        /// Officers and soldiers of the header.
+        found: (u8, u8),
+        /// Officers and soldiers expected (from the file's name).
+        expected: (u8, u8),
     },
     /// The file name is not `<n>o<k>s.atb`.
     #[error("not named <officers>o<soldiers>s.atb")]

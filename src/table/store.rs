@@ -24,7 +24,7 @@ fn open_checked(
             return Err(TableError::new(
                 path,
                 Problem::WrongVariant {
-                    found: info.variant.to_string(),
+                    found: info.variant,
                     expected: slug.to_string(),
                 },
             ));
@@ -35,8 +35,8 @@ fn open_checked(
             return Err(TableError::new(
                 path,
                 Problem::WrongMaterial {
-                    found: format!("{}o{}s", info.n, info.k),
-                    expected: format!("{n}o{k}s"),
+                    found: (info.n, info.k),
+                    expected: (n, k),
                 },
             ));
         }

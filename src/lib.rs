@@ -6,10 +6,20 @@
 //!
 //! The crate is layered, data flowing one way (see `docs/DESIGN.md`):
 //! [`board`] (points, lines, jumps, tables) -> [`rules`] (variants, legal
-//! moves, game end) -> [`position`] notation -> `index` (tiers, ranking) ->
-//! `solve` (retrograde analysis) -> `table` (files) -> `probe`, [`plan`] and
-//! [`ondemand`] (solving what a query needs). Nothing in the
-//! library prints; the `asalto` binary is thin glue over it.
+//! moves, game end) -> [`Position`] and its notation -> [`index`] (tiers,
+//! ranking) -> [`solve`] (retrograde analysis) -> [`table`] (files) ->
+//! [`probe`], [`plan`] and [`ondemand`] (solving what a query needs) ->
+//! [`build`], [`verify`] -> [`analysis`]. Nothing in the library prints;
+//! the `asalto` binary is thin glue over it.
+//!
+//! # The public API
+//!
+//! The types every part uses are at the root: [`Position`] (with
+//! [`Setup`], [`Side`] and [`PositionError`]), [`Variant`], [`Move`],
+//! [`Value`], [`Point`] and [`Bitboard`]. Each subsystem is a public module
+//! with its own typed error ([`table::TableError`], [`solve::SolveError`],
+//! [`build::BuildError`], ...); long operations report to one
+//! [`progress::Observer`]. Everything else is private.
 //!
 //! ```
 //! use asalto_tb::{Position, Variant, rules};
@@ -17,23 +27,29 @@
 //! assert_eq!(rules::perft(&start, &Variant::ASSAUT, 2), 48);
 //! ```
 
+// The public API: a module per subsystem, each with its own error type
+// (`table::TableError`, `solve::SolveError`, `build::BuildError`, ...), and
+// the types every part uses at the root. `position` and `value` are private:
+// their types are re-exported here.
 pub mod analysis;
 pub mod board;
 pub mod build;
-pub mod position;
+pub mod index;
+pub mod ondemand;
+pub mod plan;
 pub mod probe;
+pub mod progress;
 pub mod rules;
+pub mod solve;
+pub mod table;
+pub mod verify;
+
+#[cfg(test)]
+mod planted;
+mod position;
+mod value;
 
 pub use board::{Bitboard, Point};
 pub use position::{Position, PositionError, Setup, Side};
 pub use rules::{Move, Variant};
-pub mod index;
-pub mod ondemand;
-pub mod plan;
-#[cfg(test)]
-mod planted;
-pub mod solve;
-pub mod table;
-pub mod value;
-pub mod verify;
 pub use value::Value;

@@ -19,8 +19,9 @@
 use crate::index::{self, TierKey};
 use crate::position::Position;
 use crate::probe::{self, Analysis};
+use crate::progress::{Observer, Quiet};
 use crate::rules::{self, Variant};
-use crate::solve::{Layered, MemoryStore, Progress, SolveError, Solver, Stats, TierStore};
+use crate::solve::{Layered, MemoryStore, SolveError, Solver, Stats, TierStore};
 use crate::table::TableSet;
 
 /// The most positions solved in memory by default (about 2 bytes each
@@ -47,18 +48,6 @@ pub enum OnDemandError {
     #[error(transparent)]
     Solve(#[from] SolveError),
 }
-
-/// Watches an on-demand solve.
-pub trait Observer: Sync {
-    /// Solving starts: this many tiers and positions.
-    fn start(&self, _tiers: usize, _positions: u64) {}
-    /// Called after each tier solved (from worker threads).
-    fn progress(&self, _p: &Progress) {}
-}
-
-/// An observer that ignores everything.
-pub struct Quiet;
-impl Observer for Quiet {}
 
 /// How to solve.
 #[derive(Clone, Copy, Debug)]
@@ -139,11 +128,8 @@ fn solve_tiers(
     threads: usize,
     observer: &dyn Observer,
 ) -> Result<Stats, SolveError> {
-    let positions: u64 = tiers.iter().map(|t| t.size()).sum();
-    observer.start(tiers.len(), positions);
     let solver = Solver::new(*variant).threads(threads);
-    let progress = |p: &Progress| observer.progress(p);
-    solver.solve_into(tiers, store, &progress, |k, codes| {
+    solver.solve_into(tiers, store, observer, |k, codes| {
         memory.insert(*k, codes);
         Ok(())
     })

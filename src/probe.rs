@@ -34,13 +34,27 @@ pub struct Analysis {
     pub distances: bool,
 }
 
-/// Huff rights only exist under `capture=huff`.
-pub fn check_position(pos: &Position, variant: &Variant) -> Result<(), String> {
+/// Why a well-formed position cannot arise under a variant
+/// ([`check_position`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NotInVariant {
+    /// The position has huff rights, which only `capture=huff` gives.
+    #[error(
+        "the position has huff rights, which variant {variant} (capture={}) never gives",
+        variant.capture.name()
+    )]
+    HuffRights {
+        /// The variant.
+        variant: Variant,
+    },
+}
+
+/// Whether `pos` can arise under `variant`: huff rights only exist under
+/// `capture=huff`.
+pub fn check_position(pos: &Position, variant: &Variant) -> Result<(), NotInVariant> {
     if pos.huff() != 0 && variant.capture != CaptureRule::Huff {
-        return Err(format!(
-            "the position has huff rights, which variant {variant} (capture={}) never gives",
-            variant.capture.name()
-        ));
+        return Err(NotInVariant::HuffRights { variant: *variant });
     }
     Ok(())
 }
@@ -80,4 +94,31 @@ pub fn analyse(
         moves,
         distances,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huff_rights_only_under_capture_huff() {
+        let pos = Position::start();
+        for v in Variant::all() {
+            assert_eq!(check_position(&pos, &v), Ok(()));
+        }
+        let huffed: Position = "3/O1O/SS3SS/SSSSSSS/SSSSSSS/SSS/SSS s c6".parse().unwrap();
+        for v in Variant::all() {
+            let r = check_position(&huffed, &v);
+            if v.capture == CaptureRule::Huff {
+                assert_eq!(r, Ok(()));
+            } else {
+                assert_eq!(r, Err(NotInVariant::HuffRights { variant: v }));
+                let text = r.unwrap_err().to_string();
+                assert!(
+                    text.contains("huff rights") && !text.contains('\n'),
+                    "{text}"
+                );
+            }
+        }
+    }
 }

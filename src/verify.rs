@@ -17,8 +17,9 @@ use crate::Value;
 use crate::build::BuildError;
 use crate::index::{self, TierKey};
 use crate::position::Position;
+use crate::progress::{Observer, Progress};
 use crate::rules::Variant;
-use crate::solve::{Lookup, check_tier_as};
+use crate::solve::{Lookup, SolveError, check_tier_as};
 use crate::table::{Table, TableSet, table_path};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -134,18 +135,18 @@ fn write_record(path: &Path, r: &Record) -> Result<(), BuildError> {
     let text = serde_json::to_string(r).expect("a record serialises");
     std::fs::write(&tmp, text)
         .and_then(|_| std::fs::rename(&tmp, &to))
-        .map_err(|e| BuildError::Request(format!("cannot write {}: {e}", to.display())))
+        .map_err(|error| BuildError::Write { path: to, error })
 }
 
 /// Verify every table of `variant` under `dir` chosen by `opts`. Checksum
 /// failures and unreadable files are errors; inconsistent values are
-/// reported in the result. `progress(done, total)` is called as positions
-/// are checked.
+/// reported in the result. `progress` is told of the positions checked
+/// (of all the files').
 pub fn verify(
     dir: &Path,
     variant: &Variant,
     opts: &VerifyOptions,
-    progress: &(dyn Fn(u64, u64) + Sync),
+    progress: &dyn Observer,
 ) -> Result<VerifyReport, BuildError> {
     let tables = TableSet::open(dir, variant);
     let mut files: Vec<(PathBuf, Arc<Table>)> = Vec::new();
@@ -155,24 +156,23 @@ pub fn verify(
             if path.exists() {
                 let t = tables
                     .table(n, k)?
-                    .ok_or_else(|| BuildError::Request(format!("{}: vanished", path.display())))?;
+                    .ok_or_else(|| BuildError::Vanished(path.clone()))?;
                 files.push((path, t));
             }
         }
     }
     if files.is_empty() {
-        return Err(BuildError::Request(format!(
-            "no tables of variant {variant} with {}..={} soldiers under {}",
-            opts.soldiers.0,
-            opts.soldiers.1,
-            dir.display()
-        )));
+        return Err(BuildError::NoTables {
+            variant: *variant,
+            soldiers: opts.soldiers,
+            dir: dir.to_path_buf(),
+        });
     }
     let total: u64 = files.iter().map(|(_, t)| t.info().positions).sum();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()
-        .map_err(|_| BuildError::Request(format!("cannot start {} threads", opts.threads)))?;
+        .map_err(|_| SolveError::Threads(opts.threads))?;
     let mut report = VerifyReport::default();
     let checked = AtomicU64::new(0);
     for (path, table) in &files {
@@ -213,9 +213,9 @@ pub fn verify(
                 // One tier per job, so both threads stay busy to the end.
                 keys[at..end].par_iter().with_max_len(1).try_for_each(
                     |key| -> Result<(), BuildError> {
-                        let codes = table.tier(key)?.ok_or_else(|| {
-                            BuildError::Request(format!("{}: tier vanished", path.display()))
-                        })?;
+                        let codes = table
+                            .tier(key)?
+                            .ok_or_else(|| BuildError::Vanished(path.clone()))?;
                         let mut look = Lookup::new(&tables, *variant);
                         let found = check_tier_as(key, &mut look, &codes, wdl_only)?;
                         if !found.is_empty() {
@@ -224,7 +224,11 @@ pub fn verify(
                             b.extend(found.into_iter().take(opts.limit).map(|f| (*key, f)));
                         }
                         let c = checked.fetch_add(key.size(), Ordering::Relaxed) + key.size();
-                        progress(c, total);
+                        progress.progress(&Progress {
+                            done: c,
+                            total,
+                            ..Progress::default()
+                        });
                         Ok(())
                     },
                 )
@@ -316,7 +320,7 @@ mod tests {
             limit: usize::MAX,
             ..VerifyOptions::default()
         };
-        verify(dir, variant, &opts, &|_, _| {}).unwrap()
+        verify(dir, variant, &opts, &crate::progress::Quiet).unwrap()
     }
 
     /// The value stored for a position (without huff rights) in `store`.

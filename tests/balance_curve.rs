@@ -37,7 +37,7 @@ fn the_curve_from_the_tables_agrees_with_an_in_memory_solve() {
     build::build_tiers(dir.path(), &v, &tiers, &BuildOptions::threads(2), &Quiet).unwrap();
     let mut req = Request::new(dir.path(), vec![v], 9, 9);
     req.allow_missing = true;
-    let report = analysis::analyse(&req, &|_| {}).unwrap();
+    let report = analysis::analyse(&req, &Quiet).unwrap();
     let c = &report.critical_mass.variants[0];
     assert_eq!(c.rows.len(), 1);
     let row = &c.rows[0];

@@ -9,7 +9,7 @@
 use asalto_tb::build::{self, BuildError, BuildObserver, BuildOptions, FileReport, Quiet};
 use asalto_tb::index::TierKey;
 use asalto_tb::solve::Solver;
-use asalto_tb::table::{WriteOptions, table_path, temporary_path};
+use asalto_tb::table::{Problem, WriteOptions, table_path, temporary_path};
 use asalto_tb::{Position, Variant};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -63,6 +63,8 @@ impl StopAt {
         notes.iter().any(|n| words.iter().all(|w| n.contains(w)))
     }
 }
+
+impl asalto_tb::progress::Observer for StopAt {}
 
 impl BuildObserver for StopAt {
     fn file_start(&self, n: u8, k: u8, _: usize, _: u64) {
@@ -289,6 +291,10 @@ fn a_build_meeting_a_corrupt_file_says_so_and_leaves_it() {
         "{text}"
     );
     assert!(!text.contains('\n'));
+    assert!(
+        matches!(&e, BuildError::Unsound(t) if matches!(t.problem(), Problem::Truncated { .. })),
+        "{e:?}"
+    );
     // Left as it was.
     assert_eq!(std::fs::read(&last).unwrap(), &bytes[..bytes.len() - 7]);
     // A flipped byte in a block of a complete file: not skipped as built.
@@ -300,5 +306,39 @@ fn a_build_meeting_a_corrupt_file_says_so_and_leaves_it() {
         text.contains("checksum") && text.contains("remove it"),
         "{text}"
     );
+    assert!(
+        matches!(&e, BuildError::Unsound(t) if matches!(t.problem(), Problem::BlockChecksum { .. })),
+        "{e:?}"
+    );
     assert_eq!(std::fs::read(&last).unwrap(), bytes);
+    // Another table's file under this one's name: refused, left as it was.
+    let other = table_path(dir.path(), &Variant::ASSAUT, 1, 10);
+    std::fs::copy(&other, &last).unwrap();
+    let e =
+        build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts(), &Quiet).unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            BuildError::Foreign {
+                found: (_, 1, 10),
+                expected: (_, 2, 10),
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("holds assaut 1o10s"), "{e}");
+}
+
+#[test]
+fn a_soldier_range_outside_9_to_24_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for (lo, hi) in [(8, 10), (9, 25), (12, 11)] {
+        let e = build::build(dir.path(), &Variant::ASSAUT, lo, hi, &opts(), &Quiet).unwrap_err();
+        assert!(
+            matches!(e, BuildError::Soldiers { k_min, k_max } if (k_min, k_max) == (lo, hi)),
+            "{e}"
+        );
+    }
+    assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
 }

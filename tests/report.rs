@@ -12,11 +12,10 @@ use asalto_tb::analysis::{self, Report, Request, TableStats};
 use asalto_tb::board::{self, Bitboard, FORTRESS};
 use asalto_tb::build::{self, Quiet};
 use asalto_tb::index;
-use asalto_tb::position::Side;
 use asalto_tb::rules::TrappedRule;
 use asalto_tb::solve::{Lookup, Solver};
 use asalto_tb::table::TableSet;
-use asalto_tb::{Position, Value, Variant, probe};
+use asalto_tb::{Position, Side, Value, Variant, probe};
 use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
@@ -63,7 +62,7 @@ fn fixture() -> &'static Fixture {
         }
         let mut req = Request::new(dir.path(), variants().to_vec(), 9, 10);
         req.allow_missing = true;
-        let report = analysis::analyse(&req, &|_| {}).unwrap();
+        let report = analysis::analyse(&req, &Quiet).unwrap();
         Fixture { dir, report }
     })
 }
@@ -331,14 +330,14 @@ fn serial_and_parallel_reports_agree() {
     let mut req = Request::new(f.dir.path(), variants().to_vec(), 9, 10);
     req.allow_missing = true;
     req.threads = 1;
-    let serial = analysis::analyse(&req, &|_| {}).unwrap();
+    let serial = analysis::analyse(&req, &Quiet).unwrap();
     assert_eq!(
         serde_json::to_string(&serial).unwrap(),
         serde_json::to_string(&f.report).unwrap()
     );
     // Without allow_missing the 10-soldier tables are an error naming them.
     req.allow_missing = false;
-    let err = analysis::analyse(&req, &|_| {}).unwrap_err().to_string();
+    let err = analysis::analyse(&req, &Quiet).unwrap_err().to_string();
     assert!(err.contains("2o10s.atb"), "{err}");
 }
 

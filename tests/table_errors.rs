@@ -163,7 +163,7 @@ fn tables_in_the_wrong_place_fail_with_their_kind() {
         .table(1, 10)
         .unwrap_err();
     assert!(
-        matches!(e.problem(), Problem::WrongMaterial { found, expected } if found == "1o9s" && expected == "1o10s"),
+        matches!(e.problem(), Problem::WrongMaterial { found, expected } if *found == (1, 9) && *expected == (1, 10)),
         "{e}"
     );
 

@@ -38,9 +38,6 @@ fn assaut_tables(threads: usize) -> tempfile::TempDir {
     dir
 }
 
-/// A `verify` progress callback that shows nothing.
-fn quiet(_: u64, _: u64) {}
-
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     for e in walk(dir) {
@@ -161,7 +158,7 @@ fn verify_passes_then_catches_a_planted_value() {
         threads: 2,
         ..Default::default()
     };
-    let report = verify::verify(dir.path(), &v, &opts, &quiet).unwrap();
+    let report = verify::verify(dir.path(), &v, &opts, &Quiet).unwrap();
     assert_eq!(report.bad_count, 0);
     assert!(report.positions > 0);
 
@@ -169,7 +166,7 @@ fn verify_passes_then_catches_a_planted_value() {
     let path = table_path(dir.path(), &v, 1, 9);
     let keys: Vec<TierKey> = Table::open(&path).unwrap().tier_keys().unwrap();
     let planted = plant(dir.path(), &v, &keys, keys.len() / 2);
-    let report = verify::verify(dir.path(), &v, &opts, &quiet).unwrap();
+    let report = verify::verify(dir.path(), &v, &opts, &Quiet).unwrap();
     assert!(report.bad_count >= 1);
     assert!(
         report.bad.iter().any(|b| b.position == planted),
@@ -194,11 +191,11 @@ fn verify_resumes_from_its_records() {
     };
     let path = table_path(dir.path(), &v, 1, 9);
     let record = verify::record_path(&path);
-    let first = verify::verify(dir.path(), &v, &opts, &quiet).unwrap();
+    let first = verify::verify(dir.path(), &v, &opts, &Quiet).unwrap();
     assert_eq!(first.bad_count, 0);
     assert!(record.exists());
     // Complete records: a resumed run checks no value again.
-    let again = verify::verify(dir.path(), &v, &resume, &quiet).unwrap();
+    let again = verify::verify(dir.path(), &v, &resume, &Quiet).unwrap();
     assert_eq!(again.files.len(), first.files.len());
     for f in &again.files {
         assert_eq!(f.resumed_positions, f.positions, "{}", f.path.display());
@@ -210,7 +207,7 @@ fn verify_resumes_from_its_records() {
     keys.sort_by_key(|t| (t.level(&v), *t));
     let half = keys.len() / 2;
     plant(dir.path(), &v, &keys, half + 1);
-    let stale = verify::verify(dir.path(), &v, &resume, &quiet).unwrap();
+    let stale = verify::verify(dir.path(), &v, &resume, &Quiet).unwrap();
     assert!(stale.bad_count >= 1, "the old record must not be taken up");
     assert_eq!(stale.files[0].resumed_positions, 0);
 
@@ -221,7 +218,7 @@ fn verify_resumes_from_its_records() {
     r["positions_done"] = keys[..half].iter().map(|k| k.size()).sum::<u64>().into();
     r["inconsistent"] = 1.into();
     std::fs::write(&record, r.to_string()).unwrap();
-    let resumed = verify::verify(dir.path(), &v, &resume, &quiet).unwrap();
+    let resumed = verify::verify(dir.path(), &v, &resume, &Quiet).unwrap();
     assert_eq!(
         resumed.files[0].resumed_positions,
         keys[..half].iter().map(|k| k.size()).sum::<u64>()
@@ -231,7 +228,7 @@ fn verify_resumes_from_its_records() {
     assert_eq!(resumed.bad.len() as u64, stale.bad_count.min(10));
     // Without --resume the records are ignored (2o9s, which reads 1o9s,
     // is checked again too).
-    let fresh = verify::verify(dir.path(), &v, &opts, &quiet).unwrap();
+    let fresh = verify::verify(dir.path(), &v, &opts, &Quiet).unwrap();
     assert!(fresh.bad_count >= stale.bad_count);
     assert!(fresh.files.iter().all(|f| f.resumed_positions == 0));
 }

@@ -135,12 +135,15 @@ fn a_build_with_distances_refuses_wdl_only_lower_tables() {
     let e = build::build_tiers(dir.path(), &v, &t, &opts(false), &Quiet).unwrap_err();
     match &e {
         BuildError::Solve(_) => assert!(e.to_string().contains("win/draw/loss only"), "{e}"),
-        BuildError::Request(_) => {}
+        BuildError::OtherKind { wdl_only: true, .. } => {}
         other => panic!("unexpected error: {other}"),
     }
     // And a WDL-only file is not silently replaced by one with distances.
     let e = build::build_tiers(dir.path(), &v, &lower, &opts(false), &Quiet).unwrap_err();
-    assert!(matches!(e, BuildError::Request(_)), "{e}");
+    assert!(
+        matches!(e, BuildError::OtherKind { wdl_only: true, .. }),
+        "{e}"
+    );
     assert!(e.to_string().contains("WDL-only"), "{e}");
 }
 
@@ -234,7 +237,7 @@ fn the_critical_mass_and_the_stats_from_wdl_only_tables_have_no_plies() {
         }
     }
     let table = Table::open(&table_path(wdl.path(), &v, 2, 9)).unwrap();
-    let s = table_stats(&table, &|_| {}).unwrap();
+    let s = table_stats(&table, &asalto_tb::progress::Quiet).unwrap();
     assert!(s.soldiers_to_move.longest_win.is_none());
     assert!(s.officers_to_move.longest_loss.is_none());
 }
@@ -248,7 +251,13 @@ fn verify_passes_wdl_only_tables_and_catches_a_wrong_result() {
     let t = tiers(&v);
     let dir = tempfile::tempdir().unwrap();
     build::build_tiers(dir.path(), &v, &t, &opts(true), &Quiet).unwrap();
-    let r = verify::verify(dir.path(), &v, &VerifyOptions::default(), &|_, _| {}).unwrap();
+    let r = verify::verify(
+        dir.path(),
+        &v,
+        &VerifyOptions::default(),
+        &asalto_tb::progress::Quiet,
+    )
+    .unwrap();
     assert_eq!(r.bad_count, 0);
     assert!(r.files.iter().all(|f| f.wdl_only));
     assert_eq!(r.positions, t.iter().map(|t| t.size()).sum::<u64>());

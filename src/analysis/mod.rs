@@ -34,7 +34,7 @@
 //! use asalto_tb::analysis::{self, Request};
 //! use asalto_tb::Variant;
 //! let req = Request::new("tables", vec![Variant::ASSAUT, Variant::ASALTO], 9, 10);
-//! let report = analysis::analyse(&req, &|_| {}).unwrap();
+//! let report = analysis::analyse(&req, &asalto_tb::progress::Quiet).unwrap();
 //! for file in analysis::render(&report).unwrap() {
 //!     std::fs::write(file.name, file.contents).unwrap();
 //! }
@@ -58,6 +58,7 @@ pub use stats::{
     Example, Population, TableStats, WdlCounts, complete_positions, complete_tiers, table_stats,
 };
 
+use crate::progress::Observer;
 use crate::rules::Variant;
 use crate::solve::SolveError;
 use crate::table::{TableError, TableSet, table_path};
@@ -97,17 +98,6 @@ impl Request {
     }
 }
 
-/// Progress of an analysis, passed to the progress callback.
-#[derive(Clone, Debug)]
-pub struct Step {
-    /// What is being done, e.g. `assaut 2o9s: counting`.
-    pub what: String,
-    /// Positions done in this step.
-    pub done: u64,
-    /// Positions in this step.
-    pub total: u64,
-}
-
 /// Why an analysis failed.
 #[derive(Debug, thiserror::Error)]
 pub enum AnalysisError {
@@ -120,9 +110,36 @@ pub enum AnalysisError {
     /// Reading values failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
-    /// The request makes no sense.
-    #[error("{0}")]
-    Request(String),
+    /// The request names no variant.
+    #[error("no variant to report on")]
+    NoVariants,
+    /// The soldier range asked for is not within `9..=24`.
+    #[error("soldiers must be a range within 9..=24, not {k_min}..={k_max}")]
+    Soldiers {
+        /// The fewest soldiers asked for.
+        k_min: u8,
+        /// The most soldiers asked for.
+        k_max: u8,
+    },
+    /// No table of the request is under the folder.
+    #[error("no table to report on under {}", .0.display())]
+    NoTables(PathBuf),
+    /// A tier a table's directory lists cannot be read from it.
+    #[error("{}: tier {outside:#x} listed but not readable", path.display())]
+    Unreadable {
+        /// The table file.
+        path: PathBuf,
+        /// The tier's soldiers outside the fortress.
+        outside: u64,
+    },
+    /// A CSV file of the report could not be written.
+    #[error("cannot write {name}: {error}")]
+    Csv {
+        /// The file's name.
+        name: &'static str,
+        /// What went wrong.
+        error: csv::Error,
+    },
     /// A plot could not be drawn.
     #[error("cannot draw plot {name}: {why}")]
     Plot {
@@ -289,17 +306,19 @@ fn definitions() -> Vec<Definition> {
     ]
 }
 
-/// Compute a report from the tables of a request. `progress` is called
-/// from worker threads as positions are read.
-pub fn analyse(req: &Request, progress: &(dyn Fn(&Step) + Sync)) -> Result<Report, AnalysisError> {
+/// Compute a report from the tables of a request. `progress` is told, from
+/// worker threads, of the positions read in each step (a table counted,
+/// two tables compared; [`Progress::step`](crate::progress::Progress::step)
+/// names it).
+pub fn analyse(req: &Request, progress: &dyn Observer) -> Result<Report, AnalysisError> {
     if req.variants.is_empty() {
-        return Err(AnalysisError::Request("no variant to report on".into()));
+        return Err(AnalysisError::NoVariants);
     }
     if req.k_min < 9 || req.k_max > 24 || req.k_min > req.k_max {
-        return Err(AnalysisError::Request(format!(
-            "soldiers must be a range within 9..=24, not {}..={}",
-            req.k_min, req.k_max
-        )));
+        return Err(AnalysisError::Soldiers {
+            k_min: req.k_min,
+            k_max: req.k_max,
+        });
     }
     let mut variants = req.variants.clone();
     let mut seen = std::collections::HashSet::new();
@@ -311,7 +330,7 @@ pub fn analyse(req: &Request, progress: &(dyn Fn(&Step) + Sync)) -> Result<Repor
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(req.threads)
         .build()
-        .map_err(|_| AnalysisError::Request(format!("cannot start {} threads", req.threads)))?;
+        .map_err(|_| SolveError::Threads(req.threads))?;
     let sets: Vec<TableSet> = variants
         .iter()
         .map(|v| TableSet::open(&req.tables, v))
@@ -328,10 +347,7 @@ pub fn analyse(req: &Request, progress: &(dyn Fn(&Step) + Sync)) -> Result<Repor
         }
     }
     if tables.is_empty() {
-        return Err(AnalysisError::Request(format!(
-            "no table to report on under {}",
-            req.tables.display()
-        )));
+        return Err(AnalysisError::NoTables(req.tables.clone()));
     }
     let mut critical = Vec::new();
     for set in &sets {
@@ -359,4 +375,30 @@ pub fn analyse(req: &Request, progress: &(dyn Fn(&Step) + Sync)) -> Result<Repor
         },
         sensitivity: sens,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Quiet;
+
+    #[test]
+    fn bad_requests_are_typed_errors() {
+        let dir = std::env::temp_dir().join("asalto-tb-no-such-folder-for-a-report");
+        let e = analyse(&Request::new(&dir, vec![], 9, 9), &Quiet).unwrap_err();
+        assert!(matches!(e, AnalysisError::NoVariants), "{e}");
+        for (lo, hi) in [(8, 9), (9, 25), (10, 9)] {
+            let e =
+                analyse(&Request::new(&dir, vec![Variant::ASSAUT], lo, hi), &Quiet).unwrap_err();
+            assert!(
+                matches!(e, AnalysisError::Soldiers { k_min, k_max } if (k_min, k_max) == (lo, hi)),
+                "{e}"
+            );
+        }
+        let mut req = Request::new(&dir, vec![Variant::ASSAUT], 9, 9);
+        req.allow_missing = true;
+        let e = analyse(&req, &Quiet).unwrap_err();
+        assert!(matches!(&e, AnalysisError::NoTables(d) if *d == dir), "{e}");
+        assert!(e.to_string().starts_with("no table to report on under "));
+    }
 }

@@ -6,6 +6,7 @@
 
 use super::plots::{self, Pop};
 use super::{AnalysisError, Report, TableStats};
+use serde::Serialize;
 use std::fmt::Write as _;
 
 /// A file of a report folder.
@@ -17,51 +18,50 @@ pub struct OutputFile {
     pub contents: String,
 }
 
-/// One CSV file: its name, what it holds, its header and rows.
+/// One CSV file: its name, what it holds, its contents.
 struct Csv {
     name: &'static str,
     about: &'static str,
-    header: Vec<&'static str>,
-    rows: Vec<Vec<String>>,
+    contents: String,
 }
 
 impl Csv {
-    fn new(name: &'static str, about: &'static str, header: &[&'static str]) -> Csv {
-        Csv {
+    /// The CSV file of `rows`, a header line of the row type's field names
+    /// first (also when there are no rows), standard CSV quoting.
+    fn new<R: Serialize + Default>(
+        name: &'static str,
+        about: &'static str,
+        rows: &[R],
+    ) -> Result<Csv, AnalysisError> {
+        let error = |error| AnalysisError::Csv { name, error };
+        let mut w = csv::Writer::from_writer(Vec::new());
+        if rows.is_empty() {
+            // The header alone: written with a row of defaults, cut below.
+            w.serialize(R::default()).map_err(error)?;
+        }
+        for r in rows {
+            w.serialize(r).map_err(error)?;
+        }
+        let bytes = w
+            .into_inner()
+            .map_err(|e| error(csv::Error::from(e.into_error())))?;
+        // Every field is a str, a number or a bool: the bytes are UTF-8.
+        let mut contents = String::from_utf8_lossy(&bytes).into_owned();
+        if rows.is_empty() {
+            let header = contents.find('\n').map_or(contents.len(), |i| i + 1);
+            contents.truncate(header);
+        }
+        Ok(Csv {
             name,
             about,
-            header: header.to_vec(),
-            rows: Vec::new(),
-        }
-    }
-
-    fn render(&self) -> String {
-        let mut s = String::new();
-        let line = |fields: Vec<String>| {
-            fields
-                .into_iter()
-                .map(|f| {
-                    if f.contains([',', '"', '\n']) {
-                        format!("\"{}\"", f.replace('"', "\"\""))
-                    } else {
-                        f
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        s.push_str(&line(self.header.iter().map(|h| h.to_string()).collect()));
-        s.push('\n');
-        for r in &self.rows {
-            s.push_str(&line(r.clone()));
-            s.push('\n');
-        }
-        s
+            contents,
+        })
     }
 }
 
-fn pct(x: f64) -> String {
-    format!("{x:.4}")
+/// A percentage as written in the CSV files: four decimals.
+fn pct<S: serde::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(&format_args!("{x:.4}"))
 }
 
 fn side_name(pop: Pop) -> &'static str {
@@ -72,258 +72,298 @@ fn side_name(pop: Pop) -> &'static str {
     }
 }
 
-/// The CSV files of a report.
-fn csv_files(r: &Report) -> Vec<Csv> {
-    let mut tables = Csv::new(
-        "tables.csv",
-        "the table files read: tiers and positions stored, and what a complete table stores",
-        &[
-            "variant",
-            "officers",
-            "soldiers",
-            "complete",
-            "tiers",
-            "tiers_complete",
-            "positions_stored",
-            "positions_complete",
-            "file",
-        ],
-    );
-    for t in &r.tables {
-        tables.rows.push(vec![
-            t.variant.clone(),
-            t.n.to_string(),
-            t.k.to_string(),
-            t.complete.to_string(),
-            t.tiers.to_string(),
-            t.tiers_complete.to_string(),
-            t.positions_stored.to_string(),
-            t.positions_complete.to_string(),
-            t.file.clone(),
-        ]);
-    }
+/// A row of `tables.csv`.
+#[derive(Serialize, Default)]
+struct TableRow<'a> {
+    variant: &'a str,
+    officers: u8,
+    soldiers: u8,
+    complete: bool,
+    tiers: u64,
+    tiers_complete: u64,
+    positions_stored: u64,
+    positions_complete: u64,
+    file: &'a str,
+}
 
-    let mut wdl = Csv::new(
-        "wdl.csv",
-        "win / draw / loss for the side to move per variant, soldiers and population; stored_* count positions stored (after the mirror), positions_* count mirror images too; percentages are of positions_*; soldiers_win_percent and officers_win_percent give the same from the soldiers' side",
-        &[
-            "variant",
-            "officers",
-            "soldiers",
-            "population",
-            "side_to_move",
-            "complete",
-            "stored_win",
-            "stored_draw",
-            "stored_loss",
-            "positions_win",
-            "positions_draw",
-            "positions_loss",
-            "win_percent",
-            "draw_percent",
-            "loss_percent",
-            "soldiers_win_percent",
-            "officers_win_percent",
-        ],
-    );
-    let mut longest = Csv::new(
-        "longest.csv",
-        "the longest win and the longest loss of the side to move (plies) per variant, soldiers and population, each with a position reaching it",
-        &[
-            "variant",
-            "officers",
-            "soldiers",
-            "population",
-            "side_to_move",
-            "longest_win_plies",
-            "longest_win_position",
-            "longest_loss_plies",
-            "longest_loss_position",
-        ],
-    );
+/// A row of `wdl.csv`.
+#[derive(Serialize, Default)]
+struct WdlRow<'a> {
+    variant: &'a str,
+    officers: u8,
+    soldiers: u8,
+    population: String,
+    side_to_move: &'a str,
+    complete: bool,
+    stored_win: u64,
+    stored_draw: u64,
+    stored_loss: u64,
+    positions_win: u64,
+    positions_draw: u64,
+    positions_loss: u64,
+    #[serde(serialize_with = "pct")]
+    win_percent: f64,
+    #[serde(serialize_with = "pct")]
+    draw_percent: f64,
+    #[serde(serialize_with = "pct")]
+    loss_percent: f64,
+    #[serde(serialize_with = "pct")]
+    soldiers_win_percent: f64,
+    #[serde(serialize_with = "pct")]
+    officers_win_percent: f64,
+}
+
+/// A row of `longest.csv`.
+#[derive(Serialize, Default)]
+struct LongestRow<'a> {
+    variant: &'a str,
+    officers: u8,
+    soldiers: u8,
+    population: String,
+    side_to_move: &'a str,
+    longest_win_plies: Option<u16>,
+    longest_win_position: Option<&'a str>,
+    longest_loss_plies: Option<u16>,
+    longest_loss_position: Option<&'a str>,
+}
+
+/// A row of `critical_mass.csv`.
+#[derive(Serialize, Default)]
+struct CriticalRow<'a> {
+    variant: &'a str,
+    soldiers: u8,
+    formation: &'a str,
+    result_for_soldiers: &'a str,
+    plies: Option<u16>,
+    best_placement: &'a str,
+    best_placements: String,
+    soldiers_win_placements: u32,
+    draw_placements: u32,
+    soldiers_lose_placements: u32,
+    longest_soldiers_win_plies: Option<u16>,
+    longest_officers_win_plies: Option<u16>,
+    position: &'a str,
+}
+
+/// A row of `critical_mass_placements.csv`.
+#[derive(Serialize, Default)]
+struct PlacementRow<'a> {
+    variant: &'a str,
+    soldiers: u8,
+    officers: &'a str,
+    result_for_soldiers: &'a str,
+    plies: Option<u16>,
+}
+
+/// A row of `sensitivity.csv`: a pair of variants and one table of both,
+/// or all of them (officers and soldiers `all`).
+#[derive(Serialize, Default)]
+struct SensitivityRow<'a> {
+    variant_a: &'a str,
+    variant_b: &'a str,
+    switch: &'a str,
+    a_setting: &'a str,
+    b_setting: &'a str,
+    officers: String,
+    soldiers: String,
+    complete: bool,
+    compared_stored: u64,
+    compared: u64,
+    wdl_changed: u64,
+    value_changed: u64,
+    toward_soldiers: u64,
+    toward_officers: u64,
+    #[serde(serialize_with = "pct")]
+    wdl_changed_percent: f64,
+    #[serde(serialize_with = "pct")]
+    value_changed_percent: f64,
+}
+
+/// A row of `sensitivity_switches.csv`.
+#[derive(Serialize, Default)]
+struct SwitchRow<'a> {
+    switch: &'a str,
+    pairs: usize,
+    compared_stored: u64,
+    compared: u64,
+    wdl_changed: u64,
+    value_changed: u64,
+    toward_soldiers: u64,
+    toward_officers: u64,
+    #[serde(serialize_with = "pct")]
+    wdl_changed_percent: f64,
+    #[serde(serialize_with = "pct")]
+    value_changed_percent: f64,
+}
+
+/// The CSV files of a report.
+fn csv_files(r: &Report) -> Result<Vec<Csv>, AnalysisError> {
+    let tables: Vec<TableRow> = r
+        .tables
+        .iter()
+        .map(|t| TableRow {
+            variant: &t.variant,
+            officers: t.n,
+            soldiers: t.k,
+            complete: t.complete,
+            tiers: t.tiers,
+            tiers_complete: t.tiers_complete,
+            positions_stored: t.positions_stored,
+            positions_complete: t.positions_complete,
+            file: &t.file,
+        })
+        .collect();
+    let mut wdl = Vec::new();
+    let mut longest = Vec::new();
     for pop in Pop::ALL {
         for t in &r.tables {
             let Some(p) = pop.of(t) else { continue };
             let view = pop.soldiers_view(p);
-            wdl.rows.push(vec![
-                t.variant.clone(),
-                t.n.to_string(),
-                t.k.to_string(),
-                pop.key(),
-                side_name(pop).into(),
-                t.complete.to_string(),
-                p.stored.win.to_string(),
-                p.stored.draw.to_string(),
-                p.stored.loss.to_string(),
-                p.positions.win.to_string(),
-                p.positions.draw.to_string(),
-                p.positions.loss.to_string(),
-                pct(p.win_percent),
-                pct(p.draw_percent),
-                pct(p.loss_percent),
-                pct(view[0]),
-                pct(view[2]),
-            ]);
-            let ex = |e: &Option<super::Example>| match e {
-                Some(e) => (e.plies.to_string(), e.position.clone()),
-                None => (String::new(), String::new()),
-            };
-            let (wp, wpos) = ex(&p.longest_win);
-            let (lp, lpos) = ex(&p.longest_loss);
-            longest.rows.push(vec![
-                t.variant.clone(),
-                t.n.to_string(),
-                t.k.to_string(),
-                pop.key(),
-                side_name(pop).into(),
-                wp,
-                wpos,
-                lp,
-                lpos,
-            ]);
+            wdl.push(WdlRow {
+                variant: &t.variant,
+                officers: t.n,
+                soldiers: t.k,
+                population: pop.key(),
+                side_to_move: side_name(pop),
+                complete: t.complete,
+                stored_win: p.stored.win,
+                stored_draw: p.stored.draw,
+                stored_loss: p.stored.loss,
+                positions_win: p.positions.win,
+                positions_draw: p.positions.draw,
+                positions_loss: p.positions.loss,
+                win_percent: p.win_percent,
+                draw_percent: p.draw_percent,
+                loss_percent: p.loss_percent,
+                soldiers_win_percent: view[0],
+                officers_win_percent: view[2],
+            });
+            longest.push(LongestRow {
+                variant: &t.variant,
+                officers: t.n,
+                soldiers: t.k,
+                population: pop.key(),
+                side_to_move: side_name(pop),
+                longest_win_plies: p.longest_win.as_ref().map(|e| e.plies),
+                longest_win_position: p.longest_win.as_ref().map(|e| e.position.as_str()),
+                longest_loss_plies: p.longest_loss.as_ref().map(|e| e.plies),
+                longest_loss_position: p.longest_loss.as_ref().map(|e| e.position.as_str()),
+            });
         }
     }
-
-    let mut cm = Csv::new(
-        "critical_mass.csv",
-        "critical mass: per variant and soldier count, the formation's value for the soldiers (to move) against the officers' best placement",
-        &[
-            "variant",
-            "soldiers",
-            "formation",
-            "result_for_soldiers",
-            "plies",
-            "best_placement",
-            "best_placements",
-            "soldiers_win_placements",
-            "draw_placements",
-            "soldiers_lose_placements",
-            "longest_soldiers_win_plies",
-            "longest_officers_win_plies",
-            "position",
-        ],
-    );
-    let mut cmp = Csv::new(
-        "critical_mass_placements.csv",
-        "critical mass: the value of every officer placement against every formation, for the soldiers (to move)",
-        &[
-            "variant",
-            "soldiers",
-            "officers",
-            "result_for_soldiers",
-            "plies",
-        ],
-    );
+    let mut cm = Vec::new();
+    let mut cmp = Vec::new();
     for c in &r.critical_mass.variants {
         for row in &c.rows {
-            cm.rows.push(vec![
-                c.variant.clone(),
-                row.k.to_string(),
-                row.formation.clone(),
-                row.result.clone(),
-                row.plies.map_or(String::new(), |p| p.to_string()),
-                row.best_placement.clone(),
-                row.best_placements.join(" "),
-                row.soldiers_win.to_string(),
-                row.draws.to_string(),
-                row.soldiers_lose.to_string(),
-                row.longest_soldiers_win
-                    .map_or(String::new(), |p| p.to_string()),
-                row.longest_officers_win
-                    .map_or(String::new(), |p| p.to_string()),
-                row.position.clone(),
-            ]);
-            for p in &row.placements {
-                cmp.rows.push(vec![
-                    c.variant.clone(),
-                    row.k.to_string(),
-                    p.officers.clone(),
-                    p.result.clone(),
-                    p.plies.map_or(String::new(), |p| p.to_string()),
-                ]);
-            }
+            cm.push(CriticalRow {
+                variant: &c.variant,
+                soldiers: row.k,
+                formation: &row.formation,
+                result_for_soldiers: &row.result,
+                plies: row.plies,
+                best_placement: &row.best_placement,
+                best_placements: row.best_placements.join(" "),
+                soldiers_win_placements: row.soldiers_win,
+                draw_placements: row.draws,
+                soldiers_lose_placements: row.soldiers_lose,
+                longest_soldiers_win_plies: row.longest_soldiers_win,
+                longest_officers_win_plies: row.longest_officers_win,
+                position: &row.position,
+            });
+            cmp.extend(row.placements.iter().map(|p| PlacementRow {
+                variant: &c.variant,
+                soldiers: row.k,
+                officers: &p.officers,
+                result_for_soldiers: &p.result,
+                plies: p.plies,
+            }));
         }
     }
 
-    let mut out = vec![tables, wdl, longest, cm, cmp];
+    let mut out = vec![
+        Csv::new(
+            "tables.csv",
+            "the table files read: tiers and positions stored, and what a complete table stores",
+            &tables,
+        )?,
+        Csv::new(
+            "wdl.csv",
+            "win / draw / loss for the side to move per variant, soldiers and population; stored_* count positions stored (after the mirror), positions_* count mirror images too; percentages are of positions_*; soldiers_win_percent and officers_win_percent give the same from the soldiers' side",
+            &wdl,
+        )?,
+        Csv::new(
+            "longest.csv",
+            "the longest win and the longest loss of the side to move (plies) per variant, soldiers and population, each with a position reaching it",
+            &longest,
+        )?,
+        Csv::new(
+            "critical_mass.csv",
+            "critical mass: per variant and soldier count, the formation's value for the soldiers (to move) against the officers' best placement",
+            &cm,
+        )?,
+        Csv::new(
+            "critical_mass_placements.csv",
+            "critical mass: the value of every officer placement against every formation, for the soldiers (to move)",
+            &cmp,
+        )?,
+    ];
     if let Some(s) = &r.sensitivity {
-        let head = [
-            "compared_stored",
-            "compared",
-            "wdl_changed",
-            "value_changed",
-            "toward_soldiers",
-            "toward_officers",
-            "wdl_changed_percent",
-            "value_changed_percent",
-        ];
-        let counts = |c: &super::DiffCounts| {
-            vec![
-                c.compared_stored.to_string(),
-                c.compared.to_string(),
-                c.wdl_changed.to_string(),
-                c.value_changed.to_string(),
-                c.toward_soldiers.to_string(),
-                c.toward_officers.to_string(),
-                pct(c.wdl_changed_percent),
-                pct(c.value_changed_percent),
-            ]
-        };
-        let mut h = vec![
-            "variant_a",
-            "variant_b",
-            "switch",
-            "a_setting",
-            "b_setting",
-            "officers",
-            "soldiers",
-            "complete",
-        ];
-        h.extend(head);
-        let mut sens = Csv::new(
-            "sensitivity.csv",
-            "rule sensitivity: per pair of variants differing in one switch and per table (officers and soldiers 'all' = every table together), positions compared and changed (mirror images counted except compared_stored)",
-            &h,
-        );
+        let mut sens = Vec::new();
         for p in &s.pairs {
-            let base = |n: String, k: String, complete: String| {
-                vec![
-                    p.a.clone(),
-                    p.b.clone(),
-                    p.switch.clone(),
-                    p.a_setting.clone(),
-                    p.b_setting.clone(),
-                    n,
-                    k,
+            let row = |officers: String, soldiers: String, complete, c: &super::DiffCounts| {
+                SensitivityRow {
+                    variant_a: &p.a,
+                    variant_b: &p.b,
+                    switch: &p.switch,
+                    a_setting: &p.a_setting,
+                    b_setting: &p.b_setting,
+                    officers,
+                    soldiers,
                     complete,
-                ]
+                    compared_stored: c.compared_stored,
+                    compared: c.compared,
+                    wdl_changed: c.wdl_changed,
+                    value_changed: c.value_changed,
+                    toward_soldiers: c.toward_soldiers,
+                    toward_officers: c.toward_officers,
+                    wdl_changed_percent: c.wdl_changed_percent,
+                    value_changed_percent: c.value_changed_percent,
+                }
             };
             for t in &p.tables {
-                let mut row = base(t.n.to_string(), t.k.to_string(), t.complete.to_string());
-                row.extend(counts(&t.counts));
-                sens.rows.push(row);
+                sens.push(row(t.n.to_string(), t.k.to_string(), t.complete, &t.counts));
             }
             let complete = p.tables.iter().all(|t| t.complete) && !p.tables.is_empty();
-            let mut row = base("all".into(), "all".into(), complete.to_string());
-            row.extend(counts(&p.total));
-            sens.rows.push(row);
+            sens.push(row("all".into(), "all".into(), complete, &p.total));
         }
-        let mut h = vec!["switch", "pairs"];
-        h.extend(head);
-        let mut sw = Csv::new(
+        let switches: Vec<SwitchRow> = s
+            .switches
+            .iter()
+            .map(|x| SwitchRow {
+                switch: &x.switch,
+                pairs: x.pairs,
+                compared_stored: x.total.compared_stored,
+                compared: x.total.compared,
+                wdl_changed: x.total.wdl_changed,
+                value_changed: x.total.value_changed,
+                toward_soldiers: x.total.toward_soldiers,
+                toward_officers: x.total.toward_officers,
+                wdl_changed_percent: x.total.wdl_changed_percent,
+                value_changed_percent: x.total.value_changed_percent,
+            })
+            .collect();
+        out.push(Csv::new(
+            "sensitivity.csv",
+            "rule sensitivity: per pair of variants differing in one switch and per table (officers and soldiers 'all' = every table together), positions compared and changed (mirror images counted except compared_stored)",
+            &sens,
+        )?);
+        out.push(Csv::new(
             "sensitivity_switches.csv",
             "rule sensitivity per switch, pooled over the pairs differing in it",
-            &h,
-        );
-        for x in &s.switches {
-            let mut row = vec![x.switch.clone(), x.pairs.to_string()];
-            row.extend(counts(&x.total));
-            sw.rows.push(row);
-        }
-        out.push(sens);
-        out.push(sw);
+            &switches,
+        )?);
     }
-    out
+    Ok(out)
 }
 
 /// Escape `|` for a Markdown table cell.
@@ -657,7 +697,7 @@ fn capitalise(s: &str) -> String {
 /// files and the SVG plots.
 pub fn render(r: &Report) -> Result<Vec<OutputFile>, AnalysisError> {
     let plots = plots::plots(r).map_err(|(name, why)| AnalysisError::Plot { name, why })?;
-    let csvs = csv_files(r);
+    let csvs = csv_files(r)?;
     let mut out = vec![
         OutputFile {
             name: "report.md".into(),
@@ -668,9 +708,9 @@ pub fn render(r: &Report) -> Result<Vec<OutputFile>, AnalysisError> {
             contents: serde_json::to_string_pretty(r).expect("a report serialises") + "\n",
         },
     ];
-    out.extend(csvs.iter().map(|c| OutputFile {
+    out.extend(csvs.into_iter().map(|c| OutputFile {
         name: c.name.into(),
-        contents: c.render(),
+        contents: c.contents,
     }));
     out.extend(plots.into_iter().map(|p| OutputFile {
         name: p.name,
@@ -767,4 +807,32 @@ pub fn summary_text(r: &Report) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_has_its_header_without_rows_and_quotes_as_csv_does() {
+        let none: [PlacementRow; 0] = [];
+        let c = Csv::new("p.csv", "", &none).unwrap();
+        assert_eq!(
+            c.contents,
+            "variant,soldiers,officers,result_for_soldiers,plies\n"
+        );
+        let rows = [PlacementRow {
+            variant: "soldiers=closer,capture=huff",
+            soldiers: 9,
+            officers: "c5,\"d5\"",
+            result_for_soldiers: "win",
+            plies: None,
+        }];
+        let c = Csv::new("p.csv", "", &rows).unwrap();
+        assert_eq!(
+            c.contents,
+            "variant,soldiers,officers,result_for_soldiers,plies\n\
+             \"soldiers=closer,capture=huff\",9,\"c5,\"\"d5\"\"\",win,\n"
+        );
+    }
 }

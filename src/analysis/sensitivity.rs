@@ -8,10 +8,11 @@
 //! changes the solving order), so pairs differing in `soldiers` are
 //! compared too; partial tables are compared over the tiers they share.
 
+use super::AnalysisError;
 use super::stats::{chunk_len, mirror_weight};
-use super::{AnalysisError, Step};
+use crate::progress::{Observer, Progress};
 use crate::rules::Variant;
-use crate::table::TableSet;
+use crate::table::{Table, TableSet};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -175,7 +176,7 @@ fn compare_tables(
     b: &TableSet,
     n: u8,
     k: u8,
-    progress: &(dyn Fn(&Step) + Sync),
+    progress: &dyn Observer,
 ) -> Result<Option<PairTable>, AnalysisError> {
     let (Some(ta), Some(tb)) = (a.table(n, k)?, b.table(n, k)?) else {
         return Ok(None);
@@ -189,13 +190,15 @@ fn compare_tables(
     let total: u64 = keys.iter().map(|t| t.size()).sum();
     let what = format!("{} vs {} {n}o{k}s: comparing", a.variant(), b.variant());
     let done = AtomicU64::new(0);
-    progress(&Step {
-        what: what.clone(),
+    progress.progress(&Progress {
+        step: &what,
         done: 0,
         total,
+        ..Progress::default()
     });
-    let missing = |key: &crate::index::TierKey| {
-        AnalysisError::Request(format!("tier {:#x} listed but not readable", key.outside))
+    let missing = |t: &Table, key: &crate::index::TierKey| AnalysisError::Unreadable {
+        path: t.path().to_path_buf(),
+        outside: key.outside,
     };
     let counts = keys
         .par_chunks(chunk_len(keys.len()))
@@ -203,8 +206,8 @@ fn compare_tables(
             let mut c = DiffCounts::default();
             let mut positions = 0;
             for key in chunk {
-                let ca = ta.tier(key)?.ok_or_else(|| missing(key))?;
-                let cb = tb.tier(key)?.ok_or_else(|| missing(key))?;
+                let ca = ta.tier(key)?.ok_or_else(|| missing(&ta, key))?;
+                let cb = tb.tier(key)?.ok_or_else(|| missing(&tb, key))?;
                 let per = key.size_per_side() as usize;
                 let (mut wdl, mut value, mut up, mut down) = (0u64, 0u64, 0u64, 0u64);
                 for (i, (&x, &y)) in ca.iter().zip(cb.iter()).enumerate() {
@@ -233,10 +236,11 @@ fn compare_tables(
                 positions += key.size();
             }
             let d = done.fetch_add(positions, Ordering::Relaxed) + positions;
-            progress(&Step {
-                what: what.clone(),
+            progress.progress(&Progress {
+                step: &what,
                 done: d,
                 total,
+                ..Progress::default()
             });
             Ok(c)
         })
@@ -263,7 +267,7 @@ pub fn sensitivity(
     sets: &[TableSet],
     k_min: u8,
     k_max: u8,
-    progress: &(dyn Fn(&Step) + Sync),
+    progress: &dyn Observer,
 ) -> Result<Sensitivity, AnalysisError> {
     let mut pairs = Vec::new();
     for (i, a) in sets.iter().enumerate() {

@@ -7,9 +7,10 @@
 //! are classified from their index alone (side to move: first or second
 //! half; officers: the officer rank), without building positions.
 
-use super::{AnalysisError, Step};
+use super::AnalysisError;
 use crate::board::{self, Bitboard};
 use crate::index::{self, TierKey, binom};
+use crate::progress::{Observer, Progress};
 use crate::table::Table;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -275,10 +276,7 @@ pub(crate) fn chunk_len(tiers: usize) -> usize {
 }
 
 /// Count every position of a table (in the current rayon pool).
-pub fn table_stats(
-    table: &Table,
-    progress: &(dyn Fn(&Step) + Sync),
-) -> Result<TableStats, AnalysisError> {
+pub fn table_stats(table: &Table, progress: &dyn Observer) -> Result<TableStats, AnalysisError> {
     let info = table.info().clone();
     let (n, k) = (info.n, info.k);
     // In the order they lie in the file: neighbouring tiers share blocks.
@@ -286,10 +284,11 @@ pub fn table_stats(
     let masks: Vec<Vec<u16>> = (0..=9).map(index::fortress_masks).collect();
     let what = format!("{} {n}o{k}s: counting", info.variant);
     let done = AtomicU64::new(0);
-    progress(&Step {
-        what: what.clone(),
+    progress.progress(&Progress {
+        step: &what,
         done: 0,
         total: info.positions,
+        ..Progress::default()
     });
     let acc = keys
         .par_chunks(chunk_len(keys.len()))
@@ -297,12 +296,9 @@ pub fn table_stats(
             let mut acc = Acc::default();
             let mut positions = 0;
             for key in chunk {
-                let codes = table.tier(key)?.ok_or_else(|| {
-                    AnalysisError::Request(format!(
-                        "{}: tier {:#x} listed but not readable",
-                        table.path().display(),
-                        key.outside
-                    ))
+                let codes = table.tier(key)?.ok_or_else(|| AnalysisError::Unreadable {
+                    path: table.path().to_path_buf(),
+                    outside: key.outside,
                 })?;
                 let per = key.size_per_side();
                 acc.0[0].tally(key, &codes, 0, 0..per);
@@ -314,10 +310,11 @@ pub fn table_stats(
                 positions += key.size();
             }
             let d = done.fetch_add(positions, Ordering::Relaxed) + positions;
-            progress(&Step {
-                what: what.clone(),
+            progress.progress(&Progress {
+                step: &what,
                 done: d,
                 total: info.positions,
+                ..Progress::default()
             });
             Ok(acc)
         })

@@ -3,7 +3,7 @@
 //! ([`crate::solve`], a pure "solve these tiers given a store" worker) one
 //! chunk of a level at a time, hands the values to the table writer
 //! ([`crate::table`]), keeps the window of the file's own tiers that later
-//! levels read ([`window`]) within a memory budget ([`memory`]), and writes
+//! levels read within a memory budget ([`BuildOptions::memory_bytes`]), and writes
 //! checkpoints ([`checkpoint`]) so that a build killed at any instant
 //! resumes inside the file it was writing.
 //!
@@ -18,20 +18,22 @@
 //! on the threads, the memory budget, the checkpoints or the interruptions.
 
 pub mod checkpoint;
-pub mod memory;
-pub mod window;
+mod memory;
+mod window;
 
-pub use memory::peak_rss_bytes;
+pub use checkpoint::CheckpointError;
+pub use memory::{FIXED_BYTES, MIN_WINDOW_BYTES, default_budget, peak_rss_bytes};
 
 use crate::index::{self, TierKey};
+use crate::progress::{Observer, Progress};
 use crate::rules::Variant;
-use crate::solve::{CHUNK_POSITIONS, Layered, Progress, SolveError, Solver};
+use crate::solve::{CHUNK_POSITIONS, Layered, SolveError, Solver};
 use crate::table::{
     Table, TableInfo, TableSet, TableWriter, WriteOptions, table_path, temporary_path,
 };
 use checkpoint::{Checkpoint, Identity};
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -46,9 +48,74 @@ pub enum BuildError {
     /// Writing or reading a table failed.
     #[error(transparent)]
     Table(#[from] crate::table::TableError),
-    /// Bad request.
-    #[error("{0}")]
-    Request(String),
+    /// The soldier range asked for is not within `9..=24`.
+    #[error("soldiers must be a range within 9..=24, not {k_min}..={k_max}")]
+    Soldiers {
+        /// The fewest soldiers asked for.
+        k_min: u8,
+        /// The most soldiers asked for.
+        k_max: u8,
+    },
+    /// A file is already where a file of the build goes, and it is unsound
+    /// (it does not open, or a block fails its checksum): the build does
+    /// not overwrite it.
+    #[error("{0}; the build will not overwrite it: remove it to build it again")]
+    Unsound(crate::table::TableError),
+    /// A file is already where a file of the build goes, and its header
+    /// names another variant or material.
+    #[error(
+        "{} holds {} {}o{}s, not {} {}o{}s; remove it to build it again",
+        path.display(), found.0, found.1, found.2, expected.0, expected.1, expected.2
+    )]
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// Its variant, officers and soldiers.
+        found: (Variant, u8, u8),
+        /// The variant, officers and soldiers of the build.
+        expected: (Variant, u8, u8),
+    },
+    /// A file is already where a file of the build goes, and it is of the
+    /// other kind (WDL-only or with distances) and cannot serve: the build
+    /// does not replace it.
+    #[error(
+        "{} is {}; remove it to build it {}",
+        path.display(),
+        if *wdl_only { "WDL-only (no distances)" } else { "a table with distances, missing tiers this build needs" },
+        if *wdl_only { "with distances" } else { "WDL-only" }
+    )]
+    OtherKind {
+        /// The file.
+        path: PathBuf,
+        /// Whether the file there is WDL-only (the build is then one
+        /// with distances, and the other way round).
+        wdl_only: bool,
+    },
+    /// No table file to work on (verify).
+    #[error(
+        "no tables of variant {variant} with {}..={} soldiers under {}",
+        soldiers.0, soldiers.1, dir.display()
+    )]
+    NoTables {
+        /// The variant.
+        variant: Variant,
+        /// The soldier range asked for.
+        soldiers: (u8, u8),
+        /// The folder of tables.
+        dir: PathBuf,
+    },
+    /// A file, or a tier its directory lists, is no longer there while
+    /// it is read.
+    #[error("{}: vanished while it was read", .0.display())]
+    Vanished(PathBuf),
+    /// A file beside a table (a verify record) cannot be written.
+    #[error("cannot write {}: {error}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        error: std::io::Error,
+    },
     /// The memory budget cannot hold what a build needs.
     #[error(
         "a memory budget of {budget} bytes is too small: this file needs {needed} bytes besides its window (at least {} MiB); give more with --memory",
@@ -141,12 +208,13 @@ pub struct FileReport {
     pub peak_rss_bytes: u64,
 }
 
-/// Callbacks for progress display; every method has an empty default.
-pub trait BuildObserver: Send + Sync {
+/// Watches a build: the [`Observer`] of every long operation, told of
+/// each tier of the current file solved ([`Progress`] counts the file's
+/// positions and tiers), and the few events of a build besides. Every
+/// method has an empty default.
+pub trait BuildObserver: Observer + Send {
     /// A file starts building.
     fn file_start(&self, _n: u8, _k: u8, _tiers: usize, _positions: u64) {}
-    /// A tier of the current file was solved.
-    fn progress(&self, _p: &Progress) {}
     /// A file is done (built or skipped).
     fn file_done(&self, _report: &FileReport) {}
     /// Something the user should know (a checkpoint taken up or discarded).
@@ -158,8 +226,7 @@ pub trait BuildObserver: Send + Sync {
     }
 }
 
-/// An observer that ignores everything.
-pub struct Quiet;
+pub use crate::progress::Quiet;
 impl BuildObserver for Quiet {}
 
 /// The files `(n, k)` of a build up to `k_max` soldiers, in build order.
@@ -193,20 +260,14 @@ fn existing_table(
     if !path.exists() {
         return Ok(None);
     }
-    let t = Table::open(&path).map_err(|e| {
-        BuildError::Request(format!(
-            "{e}; the build will not overwrite it: remove it to build it again"
-        ))
-    })?;
+    let t = Table::open(&path).map_err(BuildError::Unsound)?;
     let i = t.info();
     if i.variant != *variant || i.n != n || i.k != k {
-        return Err(BuildError::Request(format!(
-            "{} holds {} {}o{}s, not {variant} {n}o{k}s; remove it to build it again",
-            path.display(),
-            i.variant,
-            i.n,
-            i.k
-        )));
+        return Err(BuildError::Foreign {
+            path,
+            found: (i.variant, i.n, i.k),
+            expected: (*variant, n, k),
+        });
     }
     Ok(Some(t))
 }
@@ -222,9 +283,7 @@ pub fn build(
     observer: &dyn BuildObserver,
 ) -> Result<Vec<FileReport>, BuildError> {
     if k_min < 9 || k_max > 24 || k_min > k_max {
-        return Err(BuildError::Request(format!(
-            "soldiers must be a range within 9..=24, not {k_min}..={k_max}"
-        )));
+        return Err(BuildError::Soldiers { k_min, k_max });
     }
     let mut reports = Vec::new();
     for (n, k) in plan(k_min, k_max) {
@@ -283,29 +342,15 @@ pub fn build_file(
         // A file with distances serves a WDL-only build; never replace a
         // file of one kind by one of the other without being told.
         if t.info().wdl_only != opts.write.wdl_only && !(complete && opts.write.wdl_only) {
-            return Err(BuildError::Request(format!(
-                "{} is {}; remove it to build it {}",
-                path.display(),
-                if t.info().wdl_only {
-                    "WDL-only (no distances)"
-                } else {
-                    "a table with distances, missing tiers this build needs"
-                },
-                if opts.write.wdl_only {
-                    "WDL-only"
-                } else {
-                    "with distances"
-                }
-            )));
+            return Err(BuildError::OtherKind {
+                path,
+                wdl_only: t.info().wdl_only,
+            });
         }
         if complete {
             // Skip only a file whose every block passes its checksum (a
             // read of the whole file, CRCs only): a damaged one is refused.
-            t.verify_checksums().map_err(|e| {
-                BuildError::Request(format!(
-                    "{e}; the build will not overwrite it: remove it to build it again"
-                ))
-            })?;
+            t.verify_checksums().map_err(BuildError::Unsound)?;
             // A checkpoint left between the rename and its removal.
             let _ = std::fs::remove_file(&ckpt_path);
             let r = FileReport {
@@ -392,8 +437,9 @@ pub fn build_file(
         observer.progress(&Progress {
             tiers_done: t,
             tiers_total: tiers.len(),
-            positions_done: p,
-            positions_total: positions,
+            done: p,
+            total: positions,
+            ..Progress::default()
         });
     };
     let mut next = done;

@@ -123,8 +123,7 @@ impl TierStore for FileSoFar<'_> {
             .writer
             .read()
             .unwrap_or_else(|e| e.into_inner())
-            .read_codes(self.firsts[i], half)
-            .map_err(|e| SolveError::Store(e.to_string()))?
+            .read_codes(self.firsts[i], half)?
             .into();
         self.cache.insert(*key, codes.clone());
         Ok(Some(codes))

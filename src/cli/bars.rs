@@ -3,7 +3,7 @@
 
 use asalto_tb::Variant;
 use asalto_tb::build::{BuildObserver, FileReport};
-use asalto_tb::solve::Progress;
+use asalto_tb::progress::{Observer, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -46,6 +46,38 @@ impl BuildBars {
     }
 }
 
+impl Observer for BuildBars {
+    fn progress(&self, p: &Progress<'_>) {
+        if let Some(b) = self.bar.lock().expect("bar lock").as_ref() {
+            b.set_position(p.done);
+            let label = &self.log.lock().expect("log lock").2;
+            b.set_message(format!("{label}, tiers {}/{}", p.tiers_done, p.tiers_total));
+        }
+        if self.quiet || std::io::stderr().is_terminal() {
+            return;
+        }
+        let mut log = self.log.lock().expect("log lock");
+        if log.1.elapsed().as_secs() >= LOG_EVERY {
+            log.1 = Instant::now();
+            let secs = log.0.elapsed().as_secs_f64();
+            let rate = p.done as f64 / secs.max(1e-9);
+            let left = p.total.saturating_sub(p.done) as f64 / rate.max(1.0);
+            eprintln!(
+                "{}: {}/{} tiers, {}/{} positions ({:.1}%), {:.3e} positions/s, {:.0} s so far, about {:.0} s left",
+                log.2,
+                p.tiers_done,
+                p.tiers_total,
+                p.done,
+                p.total,
+                100.0 * p.done as f64 / p.total.max(1) as f64,
+                rate,
+                secs,
+                left
+            );
+        }
+    }
+}
+
 impl BuildObserver for BuildBars {
     fn file_start(&self, n: u8, k: u8, tiers: usize, positions: u64) {
         let index = self
@@ -67,36 +99,6 @@ impl BuildObserver for BuildBars {
         *self.log.lock().expect("log lock") = (Instant::now(), Instant::now(), label);
         if let Some(old) = self.bar.lock().expect("bar lock").replace(bar) {
             old.finish_and_clear();
-        }
-    }
-
-    fn progress(&self, p: &Progress) {
-        if let Some(b) = self.bar.lock().expect("bar lock").as_ref() {
-            b.set_position(p.positions_done);
-            let label = &self.log.lock().expect("log lock").2;
-            b.set_message(format!("{label}, tiers {}/{}", p.tiers_done, p.tiers_total));
-        }
-        if self.quiet || std::io::stderr().is_terminal() {
-            return;
-        }
-        let mut log = self.log.lock().expect("log lock");
-        if log.1.elapsed().as_secs() >= LOG_EVERY {
-            log.1 = Instant::now();
-            let secs = log.0.elapsed().as_secs_f64();
-            let rate = p.positions_done as f64 / secs.max(1e-9);
-            let left = p.positions_total.saturating_sub(p.positions_done) as f64 / rate.max(1.0);
-            eprintln!(
-                "{}: {}/{} tiers, {}/{} positions ({:.1}%), {:.3e} positions/s, {:.0} s so far, about {:.0} s left",
-                log.2,
-                p.tiers_done,
-                p.tiers_total,
-                p.positions_done,
-                p.positions_total,
-                100.0 * p.positions_done as f64 / p.positions_total.max(1) as f64,
-                rate,
-                secs,
-                left
-            );
         }
     }
 

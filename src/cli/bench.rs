@@ -228,7 +228,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 wdl_only: true,
                 ..Default::default()
             };
-            wdl_only_bytes += asalto_tb::table::repack(t, &wdl_dir, &opts, |_| {})?.file_bytes;
+            wdl_only_bytes += asalto_tb::table::repack(t, &wdl_dir, &opts, &Quiet)?.file_bytes;
         }
         let _ = std::fs::remove_dir_all(&wdl_dir);
         wdl_only_bits = Some(wdl_only_bytes as f64 * 8.0 / positions as f64);

@@ -21,7 +21,8 @@ mod report;
 
 use anyhow::{Context, Result, bail};
 use asalto_tb::probe;
-use asalto_tb::solve::{Progress, Stats};
+use asalto_tb::progress::{Observer, Progress};
+use asalto_tb::solve::Stats;
 use asalto_tb::table::TableSet;
 use asalto_tb::{Position, Variant, build, ondemand, rules, verify};
 use clap::{Args, Parser, Subcommand};
@@ -402,7 +403,7 @@ pub(crate) fn parse_threads(text: &str) -> std::result::Result<usize, String> {
 /// Parse a position argument for `variant`.
 pub(crate) fn parse_position(text: &str, variant: &Variant) -> Result<Position> {
     let pos = Position::from_arg(text).with_context(|| format!("bad position '{text}'"))?;
-    probe::check_position(&pos, variant).map_err(anyhow::Error::msg)?;
+    probe::check_position(&pos, variant)?;
     Ok(pos)
 }
 
@@ -505,7 +506,7 @@ fn dispatch(command: Command) -> Result<()> {
             check_tables_dir(&tables)?;
             let opts = build::BuildOptions {
                 threads,
-                memory_bytes: memory.unwrap_or_else(build::memory::default_budget),
+                memory_bytes: memory.unwrap_or_else(build::default_budget),
                 checkpoint_secs,
                 write: asalto_tb::table::WriteOptions {
                     wdl_only,
@@ -571,9 +572,9 @@ fn dispatch(command: Command) -> Result<()> {
                 ..verify::VerifyOptions::default()
             };
             let bar = progress_bar(0, "verifying");
-            let progress = |done: u64, total: u64| {
-                bar.set_length(total);
-                bar.set_position(done);
+            let progress = |p: &Progress| {
+                bar.set_length(p.total);
+                bar.set_position(p.done);
             };
             check_tables_dir(&tables)?;
             let report = verify::verify(&tables, &variant, &opts, &progress)?;
@@ -659,18 +660,19 @@ fn summary(stats: &Stats) -> String {
 /// The bar of an on-demand solve, and a warning when it is large.
 struct SolveBar(ProgressBar);
 
-impl ondemand::Observer for SolveBar {
-    fn start(&self, tiers: usize, positions: u64) {
-        if positions > 50_000_000 {
-            eprintln!(
-                "solving {tiers} tiers ({positions} positions) in memory; this may take a while (Ctrl-C stops it)"
-            );
+impl Observer for SolveBar {
+    fn progress(&self, p: &Progress<'_>) {
+        if p.tiers_done == 0 {
+            // The solve starts.
+            if p.total > 50_000_000 {
+                eprintln!(
+                    "solving {} tiers ({} positions) in memory; this may take a while (Ctrl-C stops it)",
+                    p.tiers_total, p.total
+                );
+            }
+            self.0.set_length(p.total);
         }
-        self.0.set_length(positions);
-    }
-
-    fn progress(&self, p: &Progress) {
-        self.0.set_position(p.positions_done);
+        self.0.set_position(p.done);
     }
 }
 

@@ -5,6 +5,7 @@
 use super::{Soldiers, VARIANT_HELP, progress_bar};
 use anyhow::{Result, bail};
 use asalto_tb::Variant;
+use asalto_tb::progress::Progress;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -64,7 +65,9 @@ pub fn run(args: RepackArgs) -> Result<()> {
             let before = src.info().clone();
             let bar = progress_bar(before.positions, &format!("repacking {n}o{k}s"));
             let t = std::time::Instant::now();
-            let after = asalto_tb::table::repack(&src, &out, &opts, |p| bar.set_position(p))?;
+            let after = asalto_tb::table::repack(&src, &out, &opts, &|p: &Progress| {
+                bar.set_position(p.done)
+            })?;
             bar.finish_and_clear();
             let seconds = t.elapsed().as_secs_f64();
             if !args.json {

@@ -6,7 +6,8 @@
 use super::Soldiers;
 use super::bars::BuildBars;
 use anyhow::{Context, Result, bail};
-use asalto_tb::analysis::{self, Request, Step};
+use asalto_tb::analysis::{self, Request};
+use asalto_tb::progress::Progress;
 use asalto_tb::{Variant, build};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -162,12 +163,12 @@ impl Bar {
         }
     }
 
-    fn update(&self, s: &Step) {
+    fn update(&self, s: &Progress<'_>) {
         let mut step = self.step.lock().unwrap_or_else(|e| e.into_inner());
-        if *step != s.what {
-            *step = s.what.clone();
+        if *step != s.step {
+            *step = s.step.to_string();
             self.bar.reset();
-            self.bar.set_message(s.what.clone());
+            self.bar.set_message(s.step.to_string());
             self.bar.set_length(s.total);
         }
         self.bar.set_position(s.done);
@@ -225,7 +226,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
     req.allow_missing = allow_missing;
     req.threads = args.threads;
     let bar = Bar::new();
-    let report = analysis::analyse(&req, &|s| bar.update(s))?;
+    let report = analysis::analyse(&req, &|s: &Progress| bar.update(s))?;
     bar.bar.finish_and_clear();
     let files = analysis::render(&report)?;
     let out = args

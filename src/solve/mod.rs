@@ -21,7 +21,9 @@ pub use retro::solve_tier;
 use crate::Value;
 use crate::index::{self, TierKey};
 use crate::position::Position;
+use crate::progress::{Observer, Progress};
 use crate::rules::Variant;
+use crate::table::TableError;
 use rayon::prelude::*;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -39,26 +41,19 @@ pub enum SolveError {
     /// The position is over or otherwise in no tier.
     #[error("position {0} belongs to no tier (the game is over)")]
     NotInTier(Position),
-    /// Reading a stored tier failed.
+    /// Reading a stored tier failed: the table file and what is wrong with
+    /// it (unreadable, corrupt, of another variant ...).
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// A store handed over a tier that is shorter than the tier (it holds
+    /// it only in part).
+    // TODO(issue 12): a typed variant (the tier's key) once
+    // `solve/retro.rs`, its one user, is free to edit.
     #[error("{0}")]
     Store(String),
     /// The thread pool could not be built.
     #[error("cannot start {0} threads")]
     Threads(usize),
-}
-
-/// Progress of a multi-tier solve, passed to the progress callback after
-/// each tier.
-#[derive(Clone, Copy, Debug)]
-pub struct Progress {
-    /// Tiers solved so far.
-    pub tiers_done: usize,
-    /// Tiers to solve in all.
-    pub tiers_total: usize,
-    /// Positions solved so far (both sides to move).
-    pub positions_done: u64,
-    /// Positions to solve in all.
-    pub positions_total: u64,
 }
 
 /// Summary of a solve.
@@ -129,7 +124,7 @@ impl Solver {
     pub fn solve_closure(&self, pos: &Position) -> Result<Solution, SolveError> {
         let tiers = self.closure_of(pos);
         let store = MemoryStore::new();
-        let stats = self.solve_into(&tiers, &store, &|_| {}, |k, codes| {
+        let stats = self.solve_into(&tiers, &store, &crate::progress::Quiet, |k, codes| {
             store.insert(*k, codes);
             Ok(())
         })?;
@@ -145,34 +140,35 @@ impl Solver {
     /// in list order (so the output does not depend on the number of
     /// threads), a chunk of tiers of one level at a time; a level's tiers
     /// reach `sink` before the next level starts. `sink` must make the tier readable
-    /// through `store` for the levels above. `progress` is called after each
-    /// tier (from worker threads). `sink` runs inside the solver's thread
+    /// through `store` for the levels above. `observer` is told of the work
+    /// once before the first tier (nothing done) and after each tier (from
+    /// worker threads). `sink` runs inside the solver's thread
     /// pool, so rayon work it does (a table writer compressing blocks)
     /// uses the same threads.
     pub fn solve_into(
         &self,
         tiers: &[TierKey],
         store: &dyn TierStore,
-        progress: &(dyn Fn(&Progress) + Sync),
+        observer: &dyn Observer,
         mut sink: impl FnMut(&TierKey, Vec<u16>) -> Result<(), SolveError> + Send,
     ) -> Result<Stats, SolveError> {
         let start = Instant::now();
         let pool = self.pool()?;
         let total_positions: u64 = tiers.iter().map(|t| t.size()).sum();
         let base = Progress {
-            tiers_done: 0,
             tiers_total: tiers.len(),
-            positions_done: 0,
-            positions_total: total_positions,
+            total: total_positions,
+            ..Progress::default()
         };
+        observer.progress(&base);
         let done = std::sync::atomic::AtomicU64::new(0);
         let done_tiers = std::sync::atomic::AtomicUsize::new(0);
         let on_tier = |key: &TierKey| {
             let p = done.fetch_add(key.size(), Ordering::Relaxed) + key.size();
             let t = done_tiers.fetch_add(1, Ordering::Relaxed) + 1;
-            progress(&Progress {
+            observer.progress(&Progress {
                 tiers_done: t,
-                positions_done: p,
+                done: p,
                 ..base
             });
         };

@@ -2,7 +2,7 @@
 //! [`crate::table`]): constants, preamble, header, directory and block table
 //! entries, and the decompressed form of blocks.
 
-use super::Problem;
+use super::{BlockDefect, Problem, TableInfo};
 use crate::rules::{CaptureRule, SoldierRule, TrappedRule, Variant};
 use std::fmt;
 
@@ -170,33 +170,6 @@ impl Preamble {
     }
 }
 
-/// The header at the start of the index.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub(crate) struct Header {
-    pub variant: Variant,
-    pub n: u8,
-    pub k: u8,
-    pub tiers: u64,
-    pub positions: u64,
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-    pub longest_win: u16,
-    pub longest_loss: u16,
-    pub zstd_level: i32,
-    pub wdl_block: u32,
-    pub dist_block: u32,
-    pub wdl_blocks: u64,
-    pub dist_blocks: u64,
-    /// Compressed bytes of each stream (stored from version 2 on; a
-    /// version 1 reader sums the block table).
-    pub wdl_bytes: u64,
-    pub dist_bytes: u64,
-    /// Win/draw/loss only, no distances (version 3 flag).
-    pub wdl_only: bool,
-    pub tool_version: String,
-}
-
 fn variant_bytes(v: &Variant) -> [u8; 4] {
     [
         match v.soldiers {
@@ -247,9 +220,11 @@ pub(crate) fn block_count(positions: u64, per: u32) -> u64 {
     positions.div_ceil(per as u64)
 }
 
-impl Header {
+/// The header at the start of the index is a [`TableInfo`] less the
+/// format version, the index's length and the file's length.
+impl TableInfo {
     /// Append the header's bytes (in the current format version).
-    pub fn encode(&self, out: &mut Vec<u8>) {
+    pub(crate) fn encode_header(&self, out: &mut Vec<u8>) {
         let version = self.tool_version.as_bytes();
         let version = &version[..version.len().min(u16::MAX as usize)];
         out.extend_from_slice(&variant_bytes(&self.variant));
@@ -268,12 +243,12 @@ impl Header {
         out.extend_from_slice(&self.longest_win.to_le_bytes());
         out.extend_from_slice(&self.longest_loss.to_le_bytes());
         out.extend_from_slice(&self.zstd_level.to_le_bytes());
-        out.extend_from_slice(&self.wdl_block.to_le_bytes());
-        out.extend_from_slice(&self.dist_block.to_le_bytes());
+        out.extend_from_slice(&self.wdl_block_positions.to_le_bytes());
+        out.extend_from_slice(&self.distance_block_positions.to_le_bytes());
         out.extend_from_slice(&self.wdl_blocks.to_le_bytes());
-        out.extend_from_slice(&self.dist_blocks.to_le_bytes());
+        out.extend_from_slice(&self.distance_blocks.to_le_bytes());
         out.extend_from_slice(&self.wdl_bytes.to_le_bytes());
-        out.extend_from_slice(&self.dist_bytes.to_le_bytes());
+        out.extend_from_slice(&self.distance_bytes.to_le_bytes());
         let flags = if self.wdl_only { FLAG_WDL_ONLY } else { 0 };
         out.extend_from_slice(&flags.to_le_bytes());
         out.extend_from_slice(version);
@@ -283,7 +258,7 @@ impl Header {
     /// checksum covers (header and chunk table), from the raw counts at the
     /// start of `index`; `None` if they cannot describe this index (so the
     /// checksum cannot hold).
-    pub fn head_len(index: &[u8], version: u32) -> Option<usize> {
+    pub(crate) fn head_len(index: &[u8], version: u32) -> Option<usize> {
         let fixed = header_len(version);
         if index.len() < fixed {
             return None;
@@ -295,10 +270,11 @@ impl Header {
         (head <= index.len() as u128).then_some(head as usize)
     }
 
-    /// Decode the header of a `version` file at the start of `index` and
-    /// check that its fields agree with each other and with the index's
-    /// length; returns the header and its length in bytes.
-    pub fn decode(index: &[u8], version: u32) -> Result<(Header, usize), Problem> {
+    /// Decode the header of a `version` file at the start of `index` (the
+    /// whole index) and check that its fields agree with each other and
+    /// with the index's length; returns the info (its `file_bytes` 0, for
+    /// the caller to fill in) and the header's length in bytes.
+    pub(crate) fn decode_header(index: &[u8], version: u32) -> Result<(TableInfo, usize), Problem> {
         let bad = |s: &str| Problem::BadHeader(s.to_string());
         let fixed = header_len(version);
         if index.len() < fixed {
@@ -313,7 +289,7 @@ impl Header {
         }
         let tool_version = String::from_utf8(index[fixed..end].to_vec())
             .map_err(|_| bad("the tool version is not UTF-8"))?;
-        let h = Header {
+        let h = TableInfo {
             variant,
             n: index[4],
             k: index[5],
@@ -325,14 +301,17 @@ impl Header {
             longest_win: u16_at(index, 48),
             longest_loss: u16_at(index, 50),
             zstd_level: u32_at(index, 52) as i32,
-            wdl_block: u32_at(index, 56),
-            dist_block: u32_at(index, 60),
+            wdl_block_positions: u32_at(index, 56),
+            distance_block_positions: u32_at(index, 60),
             wdl_blocks: u64_at(index, 64),
-            dist_blocks: u64_at(index, 72),
+            distance_blocks: u64_at(index, 72),
             wdl_bytes: if version >= 2 { u64_at(index, 80) } else { 0 },
-            dist_bytes: if version >= 2 { u64_at(index, 88) } else { 0 },
+            distance_bytes: if version >= 2 { u64_at(index, 88) } else { 0 },
             wdl_only: version >= 3 && u32_at(index, 96) & FLAG_WDL_ONLY != 0,
             tool_version,
+            format_version: version,
+            index_bytes: index.len() as u64,
+            file_bytes: 0,
         };
         if version >= 3 && u32_at(index, 96) & !FLAG_WDL_ONLY != 0 {
             return Err(bad("unknown header flags"));
@@ -343,20 +322,22 @@ impl Header {
                 h.n, h.k
             )));
         }
-        if h.wdl_block == 0
-            || h.wdl_block % 4 != 0
-            || h.wdl_block > MAX_BLOCK_POSITIONS
-            || h.dist_block == 0
-            || h.dist_block > MAX_BLOCK_POSITIONS
+        if h.wdl_block_positions == 0
+            || h.wdl_block_positions % 4 != 0
+            || h.wdl_block_positions > MAX_BLOCK_POSITIONS
+            || h.distance_block_positions == 0
+            || h.distance_block_positions > MAX_BLOCK_POSITIONS
         {
             return Err(bad("bad block size"));
         }
         let dist_blocks = if h.wdl_only {
             0
         } else {
-            block_count(h.positions, h.dist_block)
+            block_count(h.positions, h.distance_block_positions)
         };
-        if h.wdl_blocks != block_count(h.positions, h.wdl_block) || h.dist_blocks != dist_blocks {
+        if h.wdl_blocks != block_count(h.positions, h.wdl_block_positions)
+            || h.distance_blocks != dist_blocks
+        {
             return Err(bad("block counts disagree with the number of positions"));
         }
         let total = h
@@ -368,7 +349,7 @@ impl Header {
         }
         let tables = tables_len(
             h.tiers as u128,
-            h.wdl_blocks as u128 + h.dist_blocks as u128,
+            h.wdl_blocks as u128 + h.distance_blocks as u128,
         );
         let chunks = if version >= 2 { chunk_count(tables) } else { 0 };
         let need = end as u128 + chunks * 4 + tables;
@@ -481,23 +462,22 @@ pub(crate) fn code_of(wdl: u8, d: u16) -> Option<u16> {
 /// Whether a decompressed WDL block of `count` positions is well formed:
 /// the right length, no field equal to 3 (unless `wdl_only`), unused bits
 /// zero.
-pub(crate) fn check_wdl_block(raw: &[u8], count: usize, wdl_only: bool) -> Result<(), String> {
+pub(crate) fn check_wdl_block(raw: &[u8], count: usize, wdl_only: bool) -> Result<(), BlockDefect> {
     if raw.len() != count.div_ceil(4) {
-        return Err(format!(
-            "decompresses to {} bytes instead of {}",
-            raw.len(),
-            count.div_ceil(4)
-        ));
+        return Err(BlockDefect::Length {
+            found: raw.len(),
+            expected: count.div_ceil(4),
+        });
     }
     // An OR over the whole block (no early exit) so that it vectorises: a
     // probe decodes a block and this check was a quarter of its time.
     if !wdl_only && raw.iter().fold(0, |acc, &b| acc | (b & (b >> 1))) & 0x55 != 0 {
-        return Err("holds an invalid WDL field".into());
+        return Err(BlockDefect::InvalidWdl);
     }
     if count % 4 != 0 {
         let used = (1u16 << (2 * (count % 4))) - 1;
         if raw[raw.len() - 1] as u16 & !used != 0 {
-            return Err("has stray bits after its last position".into());
+            return Err(BlockDefect::StrayBits);
         }
     }
     Ok(())
@@ -521,17 +501,16 @@ pub(crate) fn encode_distances(d: &[u16], out: &mut Vec<u8>) {
 }
 
 /// Distances from a decompressed distance block of `count` positions.
-pub(crate) fn decode_distances(raw: &[u8], count: usize) -> Result<Vec<u16>, String> {
+pub(crate) fn decode_distances(raw: &[u8], count: usize) -> Result<Vec<u16>, BlockDefect> {
     let planes = raw.first().copied().unwrap_or(0) as usize;
     if !(planes == 1 || planes == 2) {
-        return Err("has a bad plane count".into());
+        return Err(BlockDefect::Planes);
     }
     if raw.len() != 1 + planes * count {
-        return Err(format!(
-            "decompresses to {} bytes instead of {}",
-            raw.len(),
-            1 + planes * count
-        ));
+        return Err(BlockDefect::Length {
+            found: raw.len(),
+            expected: 1 + planes * count,
+        });
     }
     let lo = &raw[1..1 + count];
     if planes == 1 {
@@ -582,7 +561,7 @@ mod tests {
         };
         assert_eq!(Preamble::decode(&p.encode()).unwrap(), p);
         for variant in Variant::all() {
-            let h = Header {
+            let h = TableInfo {
                 variant,
                 n: 2,
                 k: 9,
@@ -594,53 +573,63 @@ mod tests {
                 longest_win: 7,
                 longest_loss: 300,
                 zstd_level: 9,
-                wdl_block: 8,
-                dist_block: 4,
+                wdl_block_positions: 8,
+                distance_block_positions: 4,
                 wdl_blocks: 2,
-                dist_blocks: 3,
+                distance_blocks: 3,
                 wdl_bytes: 40,
-                dist_bytes: 60,
+                distance_bytes: 60,
                 wdl_only: false,
                 tool_version: "0.1.0".into(),
+                format_version: FORMAT_VERSION,
+                index_bytes: 0,
+                file_bytes: 0,
             };
             let mut b = Vec::new();
-            h.encode(&mut b);
+            h.encode_header(&mut b);
             let head = header_len(FORMAT_VERSION) + 5;
             assert_eq!(b.len(), head);
             // One chunk checksum, then five block entries.
             b.resize(b.len() + 4 + 5 * BLOCK_ENTRY_LEN, 0);
-            assert_eq!(Header::head_len(&b, FORMAT_VERSION), Some(head + 4));
-            let (g, len) = Header::decode(&b, FORMAT_VERSION).unwrap();
-            assert_eq!(g, h);
+            assert_eq!(TableInfo::head_len(&b, FORMAT_VERSION), Some(head + 4));
+            let (g, len) = TableInfo::decode_header(&b, FORMAT_VERSION).unwrap();
+            let indexed = |h: &TableInfo, b: &[u8]| TableInfo {
+                index_bytes: b.len() as u64,
+                ..h.clone()
+            };
+            assert_eq!(g, indexed(&h, &b));
             assert_eq!(len, head);
             b.pop();
-            assert!(Header::decode(&b, FORMAT_VERSION).is_err());
+            assert!(TableInfo::decode_header(&b, FORMAT_VERSION).is_err());
             // WDL-only: no distance blocks, and the flag round-trips.
-            let w = Header {
+            let w = TableInfo {
                 wdl_only: true,
-                dist_blocks: 0,
-                dist_bytes: 0,
+                distance_blocks: 0,
+                distance_bytes: 0,
                 ..h.clone()
             };
             let mut b = Vec::new();
-            w.encode(&mut b);
+            w.encode_header(&mut b);
             b.resize(b.len() + 4 + 2 * BLOCK_ENTRY_LEN, 0);
-            assert_eq!(Header::decode(&b, FORMAT_VERSION).unwrap().0, w);
+            assert_eq!(
+                TableInfo::decode_header(&b, FORMAT_VERSION).unwrap().0,
+                indexed(&w, &b)
+            );
             // A WDL-only header that still counts distance blocks, and an
             // unknown flag, are refused.
             let mut b = Vec::new();
-            Header {
+            TableInfo {
                 wdl_only: true,
                 ..h.clone()
             }
-            .encode(&mut b);
+            .encode_header(&mut b);
             b.resize(b.len() + 4 + 5 * BLOCK_ENTRY_LEN, 0);
-            assert!(Header::decode(&b, FORMAT_VERSION).is_err());
+            assert!(TableInfo::decode_header(&b, FORMAT_VERSION).is_err());
             let mut b = Vec::new();
-            w.encode(&mut b);
+            w.encode_header(&mut b);
             b[97] = 1;
             b.resize(b.len() + 4 + 2 * BLOCK_ENTRY_LEN, 0);
-            assert!(Header::decode(&b, FORMAT_VERSION).is_err());
+            assert!(TableInfo::decode_header(&b, FORMAT_VERSION).is_err());
         }
     }
 
@@ -665,7 +654,34 @@ mod tests {
         encode_distances(&d, &mut out);
         assert_eq!(out.len(), 11);
         assert_eq!(decode_distances(&out, 5).unwrap(), d);
-        assert!(decode_distances(&out, 4).is_err());
-        assert!(decode_distances(&[], 0).is_err());
+        assert!(matches!(
+            decode_distances(&out, 4),
+            Err(BlockDefect::Length {
+                found: 11,
+                expected: 9
+            })
+        ));
+        assert!(matches!(decode_distances(&[], 0), Err(BlockDefect::Planes)));
+    }
+
+    #[test]
+    fn wdl_block_defects() {
+        assert!(check_wdl_block(&[0b0110_0101], 4, false).is_ok());
+        assert!(matches!(
+            check_wdl_block(&[0, 0], 4, false),
+            Err(BlockDefect::Length {
+                found: 2,
+                expected: 1
+            })
+        ));
+        assert!(matches!(
+            check_wdl_block(&[0b11], 4, false),
+            Err(BlockDefect::InvalidWdl)
+        ));
+        assert!(check_wdl_block(&[0b11], 4, true).is_ok());
+        assert!(matches!(
+            check_wdl_block(&[0b0100_0000], 3, false),
+            Err(BlockDefect::StrayBits)
+        ));
     }
 }

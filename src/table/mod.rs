@@ -270,7 +270,9 @@ fn parse_file_name(name: &str) -> Option<(u8, u8)> {
     Some((n.parse().ok()?, k.parse().ok()?))
 }
 
-/// What a table file holds, from its header.
+/// What a table file holds: its header (the fields of the file format's
+/// header, under the same names) and the lengths of its index and of the
+/// file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableInfo {
     /// The rule variant.
@@ -322,38 +324,6 @@ pub struct TableInfo {
 }
 
 impl TableInfo {
-    pub(crate) fn from_header(
-        h: &format::Header,
-        format_version: u32,
-        index_bytes: u64,
-        file_bytes: u64,
-    ) -> TableInfo {
-        TableInfo {
-            variant: h.variant,
-            n: h.n,
-            k: h.k,
-            format_version,
-            tool_version: h.tool_version.clone(),
-            tiers: h.tiers,
-            positions: h.positions,
-            wins: h.wins,
-            draws: h.draws,
-            losses: h.losses,
-            longest_win: h.longest_win,
-            longest_loss: h.longest_loss,
-            zstd_level: h.zstd_level,
-            wdl_block_positions: h.wdl_block,
-            distance_block_positions: h.dist_block,
-            wdl_blocks: h.wdl_blocks,
-            distance_blocks: h.dist_blocks,
-            wdl_bytes: h.wdl_bytes,
-            distance_bytes: h.dist_bytes,
-            wdl_only: h.wdl_only,
-            index_bytes,
-            file_bytes,
-        }
-    }
-
     /// Bits per position of the WDL stream (what a WDL-only table would
     /// take).
     pub fn wdl_bits_per_position(&self) -> f64 {
@@ -420,6 +390,37 @@ impl TableError {
     pub fn is_not_found(&self) -> bool {
         matches!(&self.problem, Problem::Io { error, .. } if error.kind() == std::io::ErrorKind::NotFound)
     }
+}
+
+/// What is wrong with a block that passes its checksum but does not
+/// decode ([`Problem::BadBlock`]). Its `Display` completes "block `b` of
+/// the `s` stream ...".
+#[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BlockDefect {
+    /// zstd cannot decompress it.
+    #[error("cannot be decompressed ({0})")]
+    Decompress(Arc<std::io::Error>),
+    /// It decompresses to the wrong number of bytes.
+    #[error("decompresses to {found} bytes instead of {expected}")]
+    Length {
+        /// The bytes it decompresses to.
+        found: usize,
+        /// The bytes its positions take.
+        expected: usize,
+    },
+    /// A WDL field is 3 in a table with distances.
+    #[error("holds an invalid WDL field")]
+    InvalidWdl,
+    /// The unused bits after the last position of a WDL block are not 0.
+    #[error("has stray bits after its last position")]
+    StrayBits,
+    /// A distance block's plane count is neither 1 nor 2.
+    #[error("has a bad plane count")]
+    Planes,
+    /// A distance does not fit the WDL field of its position.
+    #[error("disagrees with the WDL stream")]
+    DisagreesWithWdl,
 }
 
 /// What is wrong with a table file (see [`TableError`]).
@@ -490,23 +491,27 @@ pub enum Problem {
         /// The block's number in its stream.
         block: u64,
         /// What is wrong.
-        detail: String,
+        detail: BlockDefect,
     },
     /// The header names another variant than expected.
     #[error("the table is for variant {found}, expected {expected} (wrong variant)")]
     WrongVariant {
         /// The header's variant.
-        found: String,
-        /// The variant expected.
+        found: Variant,
+        /// The slug of the variant expected (the name of the table's
+        /// folder).
         expected: String,
     },
     /// The header names other material than the file name.
-    #[error("the table holds {found}, the file name says {expected} (wrong material)")]
+    #[error(
+        "the table holds {}o{}s, the file name says {}o{}s (wrong material)",
+        found.0, found.1, expected.0, expected.1
+    )]
     WrongMaterial {
-        /// `<n>o<k>s` of the header.
-        found: String,
-        /// `<n>o<k>s` expected.
-        expected: String,
+        /// Officers and soldiers of the header.
+        found: (u8, u8),
+        /// Officers and soldiers expected (from the file's name).
+        expected: (u8, u8),
     },
     /// The file name is not `<n>o<k>s.atb`.
     #[error("not named <officers>o<soldiers>s.atb")]

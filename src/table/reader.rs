@@ -2,10 +2,9 @@
 //! of decompressed blocks.
 
 use super::format::{
-    self, BLOCK_ENTRY_LEN, BlockEntry, DIR_ENTRY_LEN, DirEntry, Header, PREAMBLE_LEN, Preamble,
-    Stream,
+    self, BLOCK_ENTRY_LEN, BlockEntry, DIR_ENTRY_LEN, DirEntry, PREAMBLE_LEN, Preamble, Stream,
 };
-use super::{Problem, TableError, TableInfo, Wdl};
+use super::{BlockDefect, Problem, TableError, TableInfo, Wdl};
 use crate::Value;
 use crate::index::TierKey;
 use memmap2::Mmap;
@@ -177,19 +176,19 @@ impl Table {
         // block tables) are checked chunk by chunk as they are read.
         let covered = match pre.version {
             1 => Some(index.len()),
-            v => Header::head_len(index, v),
+            v => TableInfo::head_len(index, v),
         };
         if covered.is_none_or(|len| format::crc32(&index[..len]) != pre.index_crc) {
             return Err(Problem::HeaderChecksum("index header"));
         }
-        let (h, hlen) = Header::decode(index, pre.version)?;
+        let (h, hlen) = TableInfo::decode_header(index, pre.version)?;
         let tiers = h.tiers as usize;
         let chunk_off = index_off + hlen;
         let dir_off = match pre.version {
             1 => chunk_off,
             _ => {
                 let tables =
-                    format::tables_len(h.tiers as u128, (h.wdl_blocks + h.dist_blocks) as u128);
+                    format::tables_len(h.tiers as u128, (h.wdl_blocks + h.distance_blocks) as u128);
                 chunk_off + format::chunk_count(tables) as usize * 4
             }
         };
@@ -227,13 +226,16 @@ impl Table {
         // sizes summed.
         if pre.version == 1 {
             h.wdl_bytes = sum(wdl_off, h.wdl_blocks)?;
-            h.dist_bytes = sum(dist_off, h.dist_blocks)?;
+            h.distance_bytes = sum(dist_off, h.distance_blocks)?;
         }
-        if h.wdl_bytes.checked_add(h.dist_bytes) != Some(area.end - area.start) {
+        if h.wdl_bytes.checked_add(h.distance_bytes) != Some(area.end - area.start) {
             return Err(bad("the blocks do not tile the file".into()));
         }
         Ok(Layout {
-            info: TableInfo::from_header(&h, pre.version, pre.index_len, len),
+            info: TableInfo {
+                file_bytes: len,
+                ..h
+            },
             version: pre.version,
             dir_off,
             chunk_off,
@@ -425,7 +427,7 @@ impl Table {
             self.err(Problem::BadBlock {
                 stream,
                 block: b,
-                detail: format!("cannot be decompressed ({e})"),
+                detail: BlockDefect::Decompress(Arc::new(e)),
             })
         })
     }
@@ -503,7 +505,7 @@ impl Table {
         self.err(Problem::BadBlock {
             stream: Stream::Distance,
             block,
-            detail: "disagrees with the WDL stream".into(),
+            detail: BlockDefect::DisagreesWithWdl,
         })
     }
 

@@ -4,18 +4,19 @@
 //! same bit for bit.
 
 use super::{Problem, Table, TableError, TableInfo, TableWriter, WriteOptions};
+use crate::progress::{Observer, Progress};
 use std::path::Path;
 
 /// Write `src`'s tiers again under `dir` (at its usual name there) with
 /// `opts`; `progress` is told the positions written so far after each
-/// tier. `dir` may be the folder of `src`: the new file is written under a
+/// tier (of the table's positions). `dir` may be the folder of `src`: the new file is written under a
 /// temporary name and renamed over the old one when complete (`src` keeps
 /// reading the old file until it is dropped).
 pub fn repack(
     src: &Table,
     dir: &Path,
     opts: &WriteOptions,
-    mut progress: impl FnMut(u64),
+    progress: &dyn Observer,
 ) -> Result<TableInfo, TableError> {
     let info = src.info();
     if info.wdl_only && !opts.wdl_only {
@@ -33,7 +34,11 @@ pub fn repack(
             .tier(&key)?
             .expect("a key from the table's own directory");
         w.push_tier(&key, &codes)?;
-        progress(w.positions());
+        progress.progress(&Progress {
+            done: w.positions(),
+            total: info.positions,
+            ..Progress::default()
+        });
     }
     w.finish()
 }

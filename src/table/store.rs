@@ -24,7 +24,7 @@ fn open_checked(
             return Err(TableError::new(
                 path,
                 Problem::WrongVariant {
-                    found: info.variant.to_string(),
+                    found: info.variant,
                     expected: slug.to_string(),
                 },
             ));
@@ -35,8 +35,8 @@ fn open_checked(
             return Err(TableError::new(
                 path,
                 Problem::WrongMaterial {
-                    found: format!("{}o{}s", info.n, info.k),
-                    expected: format!("{n}o{k}s"),
+                    found: (info.n, info.k),
+                    expected: (n, k),
                 },
             ));
         }
@@ -148,10 +148,9 @@ impl TierStore for TableSet {
         if let Some(t) = self.decoded.get(key) {
             return Ok(Some(t));
         }
-        let store = |e: TableError| SolveError::Store(e.to_string());
-        let t = match self.table(key.n, key.k).map_err(store)? {
+        let t = match self.table(key.n, key.k)? {
             None => return Ok(None),
-            Some(t) => t.tier(key).map_err(store)?,
+            Some(t) => t.tier(key)?,
         };
         if let Some(t) = &t {
             self.decoded.insert(*key, t.clone());
@@ -160,10 +159,9 @@ impl TierStore for TableSet {
     }
 
     fn code(&self, key: &TierKey, index: u32) -> Result<Option<u16>, SolveError> {
-        let store = |e: TableError| SolveError::Store(e.to_string());
-        match self.table(key.n, key.k).map_err(store)? {
+        match self.table(key.n, key.k)? {
             None => Ok(None),
-            Some(t) => Ok(t.probe(key, index).map_err(store)?.map(|v| v.code())),
+            Some(t) => Ok(t.probe(key, index)?.map(|v| v.code())),
         }
     }
 

@@ -412,9 +412,9 @@ struct Offsets {
 fn offsets(bytes: &[u8]) -> Offsets {
     let pre = format::Preamble::decode(bytes).unwrap();
     let index = pre.index_offset as usize;
-    let (h, hlen) = format::Header::decode(&bytes[index..], pre.version).unwrap();
+    let (h, hlen) = TableInfo::decode_header(&bytes[index..], pre.version).unwrap();
     let chunks = index + hlen;
-    let tables = format::tables_len(h.tiers as u128, (h.wdl_blocks + h.dist_blocks) as u128);
+    let tables = format::tables_len(h.tiers as u128, (h.wdl_blocks + h.distance_blocks) as u128);
     let dir = chunks + format::chunk_count(tables) as usize * 4;
     let wdl = dir + h.tiers as usize * format::DIR_ENTRY_LEN;
     Offsets {
@@ -658,7 +658,7 @@ fn table_set_serves_tiers() {
     assert!(e.to_string().contains("(wrong variant)"), "{e}");
     let e = other.tier(&tiers[0].0).unwrap_err();
     assert!(
-        matches!(&e, SolveError::Store(s) if s.contains("wrong variant")),
+        matches!(&e, SolveError::Table(t) if matches!(t.problem(), Problem::WrongVariant { .. })),
         "{e}"
     );
     fs::copy(&path, set.path(1, 23)).unwrap();
@@ -666,6 +666,21 @@ fn table_set_serves_tiers() {
     assert!(e.to_string().contains("(wrong material)"), "{e}");
     fs::write(set.path(2, 23), b"garbage").unwrap();
     assert!(set.table(2, 23).is_err());
+    // Through the store, a corrupt file stays a typed table error.
+    let e = set
+        .code(
+            &TierKey {
+                n: 2,
+                k: 23,
+                outside: 0,
+            },
+            0,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(&e, SolveError::Table(t) if matches!(t.problem(), Problem::TooShort { .. }) && t.path() == set.path(2, 23)),
+        "{e}"
+    );
 
     let listed: BTreeMap<PathBuf, bool> = list(dir.path())
         .into_iter()
@@ -727,7 +742,7 @@ fn measure_compression() {
     let mut tiers: Vec<(TierKey, Arc<[u16]>)> = Vec::new();
     let t0 = Instant::now();
     solver
-        .solve_into(&keys, &store, &|_| {}, |key, codes| {
+        .solve_into(&keys, &store, &crate::progress::Quiet, |key, codes| {
             store.insert(*key, codes);
             tiers.push((*key, store.tier(key)?.unwrap()));
             Ok(())
@@ -829,8 +844,13 @@ fn version_1_files_are_read_and_repacked() {
         zstd_level: 5,
         wdl_only: false,
     };
-    let mut seen = Vec::new();
-    let info = repack(&t, &v1, &opts, |p| seen.push(p)).unwrap();
+    let seen = std::sync::Mutex::new(Vec::new());
+    let watch = |p: &crate::progress::Progress| {
+        assert_eq!(p.total, t.info().positions);
+        seen.lock().unwrap().push(p.done);
+    };
+    let info = repack(&t, &v1, &opts, &watch).unwrap();
+    let seen = seen.into_inner().unwrap();
     assert_eq!(info.format_version, FORMAT_VERSION);
     assert_eq!(info.wdl_block_positions, 36);
     assert_eq!(seen.len(), tiers.len());

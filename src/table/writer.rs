@@ -6,7 +6,7 @@
 use super::format::{
     self, BlockEntry, DirEntry, FORMAT_VERSION, MAX_BLOCK_POSITIONS, PREAMBLE_LEN, Preamble,
 };
-use super::{Problem, Stream, TableError, TableInfo, table_path};
+use super::{BlockDefect, Problem, Stream, TableError, TableInfo, table_path};
 use crate::index::TierKey;
 use crate::rules::Variant;
 use rayon::prelude::*;
@@ -665,6 +665,16 @@ impl TableWriter {
             return Ok(out);
         }
         // Distances, folded into codes.
+        let bad_block = |block: u64, detail: BlockDefect| {
+            TableError::new(
+                &self.tmp,
+                Problem::BadBlock {
+                    stream: Stream::Distance,
+                    block,
+                    detail,
+                },
+            )
+        };
         let mut p = first;
         while p < first + count {
             let b = p / bd;
@@ -673,7 +683,8 @@ impl TableWriter {
             let d: &[u16] = if let Some(e) = self.dist_blocks.get(b as usize) {
                 let raw = read(Stream::Distance, b, e)?;
                 // Blocks are written full until the file is finished.
-                decoded = format::decode_distances(&raw, bd as usize).map_err(|why| err(&why))?;
+                decoded = format::decode_distances(&raw, bd as usize)
+                    .map_err(|detail| bad_block(b, detail))?;
                 &decoded
             } else {
                 &self.dist
@@ -681,7 +692,7 @@ impl TableWriter {
             for q in p..end {
                 let i = (q - first) as usize;
                 let code = format::code_of(out[i] as u8, d[(q - b * bd) as usize])
-                    .ok_or_else(|| err("read back a WDL field and distance that disagree"))?;
+                    .ok_or_else(|| bad_block(b, BlockDefect::DisagreesWithWdl))?;
                 out[i] = code;
             }
             p = end;
@@ -733,7 +744,7 @@ impl TableWriter {
                 },
             ));
         }
-        let header = format::Header {
+        let mut info = TableInfo {
             variant: self.variant,
             n: self.n,
             k: self.k,
@@ -753,14 +764,18 @@ impl TableWriter {
                 self.longest_loss
             },
             zstd_level: self.opts.zstd_level,
-            wdl_block: self.opts.wdl_block_positions,
-            dist_block: self.opts.distance_block_positions,
+            wdl_block_positions: self.opts.wdl_block_positions,
+            distance_block_positions: self.opts.distance_block_positions,
             wdl_blocks: self.wdl_blocks.len() as u64,
-            dist_blocks: self.dist_blocks.len() as u64,
+            distance_blocks: self.dist_blocks.len() as u64,
             wdl_bytes: self.wdl_blocks.iter().map(|e| e.len as u64).sum(),
-            dist_bytes: self.dist_blocks.iter().map(|e| e.len as u64).sum(),
+            distance_bytes: self.dist_blocks.iter().map(|e| e.len as u64).sum(),
             wdl_only: self.opts.wdl_only,
             tool_version: env!("CARGO_PKG_VERSION").to_string(),
+            format_version: FORMAT_VERSION,
+            // Known once the index is encoded, below.
+            index_bytes: 0,
+            file_bytes: 0,
         };
         // The header and the chunk table (the head, covered by the
         // preamble's checksum), then the directory and the block tables
@@ -777,7 +792,7 @@ impl TableWriter {
             e.encode(&mut tables);
         }
         let mut head = Vec::new();
-        header.encode(&mut head);
+        info.encode_header(&mut head);
         for chunk in tables.chunks(format::CHUNK_BYTES as usize) {
             head.extend_from_slice(&format::crc32(chunk).to_le_bytes());
         }
@@ -814,12 +829,9 @@ impl TableWriter {
                 let _ = d.sync_all();
             }
         }
-        Ok(TableInfo::from_header(
-            &header,
-            FORMAT_VERSION,
-            index.len() as u64,
-            self.offset + index.len() as u64,
-        ))
+        info.index_bytes = index.len() as u64;
+        info.file_bytes = self.offset + index.len() as u64;
+        Ok(info)
     }
 }
 

@@ -30,9 +30,17 @@ pub fn repack(
     }
     let mut w = TableWriter::create_with(dir, &info.variant, info.n, info.k, opts)?;
     for key in src.tiers_in_stream_order()? {
-        let codes = src
-            .tier(&key)?
-            .expect("a key from the table's own directory");
+        // A key from the table's own directory: not found, the directory
+        // is out of order (a faulty file).
+        let codes = src.tier(&key)?.ok_or_else(|| {
+            TableError::new(
+                src.path(),
+                Problem::BadHeader(format!(
+                    "tier {:#x} is listed but not found (directory out of order)",
+                    key.outside
+                )),
+            )
+        })?;
         w.push_tier(&key, &codes)?;
         progress.progress(&Progress {
             done: w.positions(),

@@ -480,6 +480,17 @@ fn faulty_layouts_are_caught_and_never_misread() {
         }
     }
     assert!(lost < tiers.len());
+    // Repacking it stops with an error (a tier listed, not found), never a
+    // panic.
+    assert!(lost > 0);
+    let out = dir.path().join("repacked");
+    let opts = WriteOptions {
+        wdl_only: t.info().wdl_only,
+        ..WriteOptions::default()
+    };
+    let e = repack(&t, &out, &opts, &crate::progress::Quiet).unwrap_err();
+    assert!(matches!(e.problem(), Problem::BadHeader(_)), "{e}");
+    assert!(e.to_string().contains("listed but not found"), "{e}");
     // Two whole block entries (offset, length, checksum) swapped, under
     // valid chunk checksums: open passes (it reads no block entry), each
     // of the two blocks fails its checksum (which names the block's number)

@@ -122,11 +122,10 @@ pub fn check_tier_as(
 ) -> Result<Vec<Inconsistency>, SolveError> {
     let n_side = key.size_per_side() as usize;
     if codes.len() != 2 * n_side {
-        return Err(SolveError::Store(format!(
-            "tier {key:?}: {} values for {} positions",
-            codes.len(),
-            2 * n_side
-        )));
+        return Err(SolveError::PartialTier {
+            outside: key.outside,
+            found: codes.len() as u64,
+        });
     }
     let mut c = Checker {
         key: *key,

@@ -45,12 +45,15 @@ pub enum SolveError {
     /// it (unreadable, corrupt, of another variant ...).
     #[error(transparent)]
     Table(#[from] TableError),
-    /// A store handed over a tier that is shorter than the tier (it holds
-    /// it only in part).
-    // TODO(issue 12): a typed variant (the tier's key) once
-    // `solve/retro.rs`, its one user, is free to edit.
-    #[error("{0}")]
-    Store(String),
+    /// A store handed over fewer values than a tier has (it holds it only
+    /// in part, as a build's window holds officers-to-move halves).
+    #[error("the tier with outside soldiers {outside:#x} is held only in part ({found} values)")]
+    PartialTier {
+        /// The tier's soldiers outside the fortress.
+        outside: u64,
+        /// Values handed over.
+        found: u64,
+    },
     /// The thread pool could not be built.
     #[error("cannot start {0} threads")]
     Threads(usize),

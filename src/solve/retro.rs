@@ -118,10 +118,10 @@ impl Target {
         let i = first + officer_rank(officers, free);
         match self.codes.get(i as usize) {
             Some(&c) => Ok(Value::from_code(c)),
-            None => Err(SolveError::Store(format!(
-                "tier with outside soldiers {:#x} is held only in part",
-                self.outside
-            ))),
+            None => Err(SolveError::PartialTier {
+                outside: self.outside,
+                found: self.codes.len() as u64,
+            }),
         }
     }
 }

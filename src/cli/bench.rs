@@ -41,6 +41,10 @@ pub struct BenchArgs {
     /// Runs of the rate solve per thread count (the median is reported).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
     rate_runs: u32,
+    /// Memory budget of the --build-to build (as `asalto build --memory`;
+    /// default: the build's default, 60% of the machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = super::parse_bytes)]
+    memory: Option<u64>,
     /// Folder for the results (a subfolder <date>-<host> is made). Default:
     /// scripts/bench-runs when run from a checkout of asalto-tb (that folder
     /// exists here), else <tables>/bench-runs. The path written is printed.
@@ -175,7 +179,10 @@ pub fn run(args: BenchArgs) -> Result<()> {
             &variant,
             9,
             k,
-            &build::BuildOptions::threads(0),
+            &build::BuildOptions {
+                memory_bytes: args.memory.unwrap_or_else(build::default_budget),
+                ..build::BuildOptions::threads(0)
+            },
             &Quiet,
         )?;
         let secs = start.elapsed().as_secs_f64();
@@ -194,6 +201,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         raw.insert(
             "build_run".into(),
             json!({"soldiers": k, "seconds": secs, "positions": positions, "threads": "one per core",
+                   "memory_budget_bytes": args.memory.unwrap_or_else(build::default_budget),
                    "files": reports.iter().map(|r| json!({"file": format!("{}o{}s", r.n, r.k),
                         "positions": r.info.positions, "seconds": r.seconds,
                         "peak_rss_bytes": r.peak_rss_bytes, "peak_anon_bytes": r.peak_anon_bytes,

@@ -78,6 +78,13 @@ pub fn formation_position(k: u8) -> Position {
     Position::from_parts_unchecked(formation(k), officers, Side::Soldiers, 0)
 }
 
+/// The tiers of the closure of [`formation_position`]`(k)` under
+/// `variant`, in solving order: what `asalto report --formations ..=k
+/// --build` builds.
+pub fn formation_closure(variant: &crate::rules::Variant, k: u8) -> Vec<TierKey> {
+    crate::solve::Solver::new(*variant).closure_of(&formation_position(k))
+}
+
 /// Point names joined by `,` (`c6,e6`).
 fn names(b: Bitboard, sep: &str) -> String {
     board::points(b)

@@ -48,7 +48,7 @@ mod stats;
 
 pub use critical::{
     CriticalMass, CriticalMassSection, CriticalRow, FORMATION_RULE, PlacementValue, critical_mass,
-    formation, formation_order, formation_position, placements,
+    formation, formation_closure, formation_order, formation_position, placements,
 };
 pub use report::{OutputFile, render, summary_text};
 pub use sensitivity::{

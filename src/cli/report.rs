@@ -185,7 +185,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
         let pos = analysis::formation_position(k_max);
         for v in &variants {
             let observer = BuildBars::new(v, args.json);
-            let tiers = asalto_tb::solve::Solver::new(*v).closure_of(&pos);
+            let tiers = analysis::formation_closure(v, k_max);
             build::build_tiers(
                 &args.tables,
                 v,

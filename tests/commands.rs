@@ -1,0 +1,118 @@
+//! The table commands end to end where no other test file looks: `build`
+//! (JSON per file, a rerun skipping every file), merging the tiers of a
+//! second closure into the files a first one wrote, `solve`, `info` and
+//! `rules`. Expected values come from the library's own tables and
+//! presets, or from positions checked by hand.
+
+use asalto_tb::build::{self, BuildOptions, Quiet};
+use asalto_tb::index::TierKey;
+use asalto_tb::solve::Solver;
+use asalto_tb::table::{Table, table_path};
+use asalto_tb::{Position, Variant};
+use std::collections::HashSet;
+use std::process::{Command, Output};
+
+fn asalto(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_asalto"))
+        .args(args)
+        .output()
+        .expect("run asalto")
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// Nine soldiers, eight in the fortress; e4-e5 fills it: the soldiers to
+/// move win in 1 ply (checked by hand).
+const TINY: &str = "SSS/SSS/O1SS3/4S2/6O/3/3 s";
+
+#[test]
+fn build_reports_each_file_and_a_rerun_skips_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let first = json(&asalto(&["build", "--json", "--tables", d, "--for", TINY]));
+    let files = first["builds"][0]["files"].as_array().unwrap().clone();
+    assert!(!files.is_empty());
+    for f in &files {
+        assert_eq!(f["skipped"], false);
+        assert_eq!(f["resumed_positions"], 0);
+        // The file's header says the positions the JSON says.
+        let (n, k) = (f["officers"].as_u64().unwrap(), f["soldiers"].as_u64().unwrap());
+        let t = Table::open(&table_path(dir.path(), &Variant::ASSAUT, n as u8, k as u8)).unwrap();
+        assert_eq!(f["positions"].as_u64().unwrap(), t.info().positions);
+    }
+    let again = json(&asalto(&["build", "--json", "--tables", d, "--for", TINY]));
+    let again = again["builds"][0]["files"].as_array().unwrap();
+    assert_eq!(again.len(), files.len());
+    assert!(again.iter().all(|f| f["skipped"] == true));
+}
+
+#[test]
+fn a_second_closure_is_merged_into_the_files_of_the_first() {
+    let v = Variant::ASSAUT;
+    let closure = |p: &str| Solver::new(v).closure_of(&p.parse::<Position>().unwrap());
+    let a = closure(TINY);
+    let b = closure("SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s");
+    let opts = BuildOptions::threads(2);
+    let (merged, only_a, only_b) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    build::build_tiers(merged.path(), &v, &a, &opts, &Quiet).unwrap();
+    build::build_tiers(merged.path(), &v, &b, &opts, &Quiet).unwrap();
+    build::build_tiers(only_a.path(), &v, &a, &opts, &Quiet).unwrap();
+    build::build_tiers(only_b.path(), &v, &b, &opts, &Quiet).unwrap();
+    let file = |dir: &std::path::Path| Table::open(&table_path(dir, &v, 2, 9)).unwrap();
+    let m = file(merged.path());
+    let keys: HashSet<TierKey> = m.tier_keys().unwrap().into_iter().collect();
+    let mut compared = 0;
+    for (dir, tiers) in [(only_a.path(), &a), (only_b.path(), &b)] {
+        let t = file(dir);
+        for key in tiers.iter().filter(|t| (t.n, t.k) == (2, 9)) {
+            assert!(keys.contains(key), "{key:?} not merged");
+            assert_eq!(m.tier(key).unwrap(), t.tier(key).unwrap(), "{key:?}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 0);
+    // Nothing else in it.
+    let union: HashSet<TierKey> = a.iter().chain(&b).filter(|t| (t.n, t.k) == (2, 9)).copied().collect();
+    assert_eq!(keys, union);
+}
+
+#[test]
+fn solve_info_and_rules() {
+    let o = asalto(&["solve", TINY]);
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("win in 1 ply"), "{text}");
+    assert!(text.contains("e4-e5"), "{text}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    assert!(asalto(&["build", "--tables", d, "--for", TINY]).status.success());
+    let info = json(&asalto(&["info", "--json", "--tables", d]));
+    let tables = info["tables"].as_array().unwrap();
+    assert!(!tables.is_empty());
+    for t in tables {
+        let table = Table::open(std::path::Path::new(t["file"].as_str().unwrap())).unwrap();
+        assert_eq!(t["positions"].as_u64().unwrap(), table.info().positions);
+        assert_eq!(t["wins"].as_u64().unwrap(), table.info().wins);
+        assert_eq!(t["format_version"].as_u64().unwrap(), 3);
+        assert_eq!(t["wdl_only"], false);
+    }
+
+    let o = asalto(&["rules"]);
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    for (name, v, _) in Variant::PRESETS {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("{name} missing:\n{text}"));
+        assert!(line.contains(&v.switches()), "{line}");
+    }
+}

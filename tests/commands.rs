@@ -39,7 +39,10 @@ fn build_reports_each_file_and_a_rerun_skips_them() {
         assert_eq!(f["skipped"], false);
         assert_eq!(f["resumed_positions"], 0);
         // The file's header says the positions the JSON says.
-        let (n, k) = (f["officers"].as_u64().unwrap(), f["soldiers"].as_u64().unwrap());
+        let (n, k) = (
+            f["officers"].as_u64().unwrap(),
+            f["soldiers"].as_u64().unwrap(),
+        );
         let t = Table::open(&table_path(dir.path(), &Variant::ASSAUT, n as u8, k as u8)).unwrap();
         assert_eq!(f["positions"].as_u64().unwrap(), t.info().positions);
     }
@@ -79,7 +82,12 @@ fn a_second_closure_is_merged_into_the_files_of_the_first() {
     }
     assert!(compared > 0);
     // Nothing else in it.
-    let union: HashSet<TierKey> = a.iter().chain(&b).filter(|t| (t.n, t.k) == (2, 9)).copied().collect();
+    let union: HashSet<TierKey> = a
+        .iter()
+        .chain(&b)
+        .filter(|t| (t.n, t.k) == (2, 9))
+        .copied()
+        .collect();
     assert_eq!(keys, union);
 }
 
@@ -93,7 +101,11 @@ fn solve_info_and_rules() {
 
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    assert!(asalto(&["build", "--tables", d, "--for", TINY]).status.success());
+    assert!(
+        asalto(&["build", "--tables", d, "--for", TINY])
+            .status
+            .success()
+    );
     let info = json(&asalto(&["info", "--json", "--tables", d]));
     let tables = info["tables"].as_array().unwrap();
     assert!(!tables.is_empty());

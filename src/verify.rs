@@ -1,5 +1,5 @@
 //! Verifying built tables: every block checksum, then every stored value
-//! re-derived from its successors' stored values ([`check_tier`]). The
+//! re-derived from its successors' stored values ([`crate::solve::check_tier_as`]). The
 //! values are re-derived through the rules' own move generator, not the
 //! solver's capture and huff code, so a fault there is caught (the tests
 //! below plant such faults in the solver).

@@ -317,19 +317,17 @@ impl TableWriter {
             (Stream::Distance, &state.dist_blocks),
         ] {
             for (number, &(offset, blen, crc)) in blocks.iter().enumerate() {
-                let mut bytes = vec![0; blen as usize];
                 if offset < PREAMBLE_LEN as u64 || offset + blen as u64 > state.offset {
                     return Err(bad(format!(
                         "block {number} of the {stream} stream lies outside the file"
                     )));
                 }
-                file.read_exact_at(&mut bytes, offset)
-                    .map_err(|e| TableError::io(&w.tmp, "cannot read", e))?;
-                if format::block_crc(FORMAT_VERSION, stream, number as u64, &bytes) != crc {
-                    return Err(bad(format!(
-                        "block {number} of the {stream} stream fails its checksum"
-                    )));
-                }
+                let e = BlockEntry {
+                    offset,
+                    len: blen,
+                    crc,
+                };
+                read_block(&file, &w.tmp, stream, number as u64, &e)?;
                 end = end.max(offset + blen as u64);
             }
         }
@@ -427,7 +425,19 @@ impl TableWriter {
                 }
             }
         }
-        let r = self.append(codes);
+        self.poisoning(|w| w.append(codes))
+    }
+
+    /// Run a step that writes: refused once a write has failed, and marking
+    /// the writer failed when it fails (the file is then not completed).
+    fn poisoning<T>(
+        &mut self,
+        step: impl FnOnce(&mut TableWriter) -> Result<T, TableError>,
+    ) -> Result<T, TableError> {
+        if self.poisoned {
+            return Err(TableError::new(&self.path, Problem::Poisoned));
+        }
+        let r = step(self);
         if r.is_err() {
             self.poisoned = true;
         }
@@ -538,14 +548,7 @@ impl TableWriter {
     /// so that [`TableWriter::read_codes`] can read back every position
     /// pushed so far (the blocks being filled stay in memory).
     pub fn sync(&mut self) -> Result<(), TableError> {
-        if self.poisoned {
-            return Err(TableError::new(&self.path, Problem::Poisoned));
-        }
-        let r = self.sync_inner();
-        if r.is_err() {
-            self.poisoned = true;
-        }
-        r
+        self.poisoning(TableWriter::sync_inner)
     }
 
     fn sync_inner(&mut self) -> Result<(), TableError> {
@@ -624,19 +627,7 @@ impl TableWriter {
             self.opts.distance_block_positions as u64,
         );
         let read = |stream: Stream, number: u64, e: &BlockEntry| -> Result<Vec<u8>, TableError> {
-            let mut bytes = vec![0; e.len as usize];
-            reader
-                .read_exact_at(&mut bytes, e.offset)
-                .map_err(|x| TableError::io(&self.tmp, "cannot read", x))?;
-            if format::block_crc(FORMAT_VERSION, stream, number, &bytes) != e.crc {
-                return Err(TableError::new(
-                    &self.tmp,
-                    Problem::BlockChecksum {
-                        stream,
-                        block: number,
-                    },
-                ));
-            }
+            let bytes = read_block(reader, &self.tmp, stream, number, e)?;
             zstd::bulk::decompress(&bytes, 1 + 2 * bd.max(bw) as usize)
                 .map_err(|x| TableError::io(&self.tmp, "cannot decompress", x))
         };
@@ -858,6 +849,31 @@ fn compress(raw: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
         };
         z.compress(raw)
     })
+}
+
+/// The compressed bytes of block `number` of `stream`, entry `e`, read from
+/// `file` (the temporary file at `tmp`) and checked against the entry's
+/// checksum.
+fn read_block(
+    file: &File,
+    tmp: &Path,
+    stream: Stream,
+    number: u64,
+    e: &BlockEntry,
+) -> Result<Vec<u8>, TableError> {
+    let mut bytes = vec![0; e.len as usize];
+    file.read_exact_at(&mut bytes, e.offset)
+        .map_err(|x| TableError::io(tmp, "cannot read", x))?;
+    if format::block_crc(FORMAT_VERSION, stream, number, &bytes) != e.crc {
+        return Err(TableError::new(
+            tmp,
+            Problem::BlockChecksum {
+                stream,
+                block: number,
+            },
+        ));
+    }
+    Ok(bytes)
 }
 
 /// `<file>.tmp`: where a table is written before it is complete.

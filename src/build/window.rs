@@ -109,6 +109,15 @@ impl<'a> FileSoFar<'a> {
 
 impl TierStore for FileSoFar<'_> {
     fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError> {
+        // Tiers of the lower files (most of what a tier reads) go straight
+        // on to the next store.
+        if self
+            .tiers
+            .first()
+            .is_none_or(|t| (t.n, t.k) != (key.n, key.k))
+        {
+            return Ok(None);
+        }
         if let Some(t) = self.memory.tier(key)? {
             return Ok(Some(t));
         }

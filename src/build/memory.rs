@@ -26,20 +26,23 @@ pub const MIN_WINDOW_BYTES: u64 = 64 << 20;
 /// The default budget: 60 % of the machine's memory (Linux: `MemTotal` of
 /// `/proc/meminfo`), or 8 GiB where that cannot be read.
 pub fn default_budget() -> u64 {
-    meminfo("MemTotal:").map_or(8 << 30, |total| total / 10 * 6)
+    total_memory_bytes().map_or(8 << 30, |total| total / 10 * 6)
 }
 
-/// A field of `/proc/meminfo`, in bytes.
-fn meminfo(field: &str) -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with(field))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+/// The machine's memory (Linux `MemTotal`; `None` elsewhere).
+pub fn total_memory_bytes() -> Option<u64> {
+    proc_kb("/proc/meminfo", "MemTotal:")
 }
 
 /// A field of `/proc/self/status` (`VmHWM:`, `RssAnon:`), in bytes.
 fn status(field: &str) -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    proc_kb("/proc/self/status", field)
+}
+
+/// The value of the line starting with `field` in a `/proc` file whose
+/// values are in kB, in bytes.
+fn proc_kb(path: &str, field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
     let line = text.lines().find(|l| l.starts_with(field))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)

@@ -22,7 +22,9 @@ mod memory;
 mod window;
 
 pub use checkpoint::CheckpointError;
-pub use memory::{FIXED_BYTES, MIN_WINDOW_BYTES, default_budget, peak_rss_bytes};
+pub use memory::{
+    FIXED_BYTES, MIN_WINDOW_BYTES, default_budget, peak_rss_bytes, total_memory_bytes,
+};
 
 use crate::index::{self, TierKey};
 use crate::progress::{Observer, Progress};

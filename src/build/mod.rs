@@ -19,6 +19,9 @@
 
 pub mod checkpoint;
 mod memory;
+#[cfg(feature = "mpi")]
+pub mod mpi;
+pub mod ranks;
 mod window;
 
 pub use checkpoint::CheckpointError;
@@ -34,12 +37,13 @@ use crate::table::{
     Table, TableInfo, TableSet, TableWriter, WriteOptions, table_path, temporary_path,
 };
 use checkpoint::{Checkpoint, Identity};
+pub use ranks::{Cluster, RankShare, Ranks, Solo};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
-use window::FileSoFar;
+use window::{Back, FileSoFar, Spill};
 
 /// What went wrong in a build.
 #[derive(Debug, thiserror::Error)]
@@ -155,6 +159,8 @@ pub struct BuildOptions {
     pub checkpoint_secs: u64,
     /// Block sizes and compression level of the files.
     pub write: WriteOptions,
+    /// The processes sharing the build ([`Solo`]: this one alone).
+    pub cluster: Cluster,
 }
 
 impl Default for BuildOptions {
@@ -165,6 +171,7 @@ impl Default for BuildOptions {
             window_bytes: None,
             checkpoint_secs: 300,
             write: WriteOptions::default(),
+            cluster: Cluster::default(),
         }
     }
 }
@@ -208,6 +215,9 @@ pub struct FileReport {
     /// Peak resident memory while this file was built, mapped tables
     /// included (sampled; 0 when skipped or unknown).
     pub peak_rss_bytes: u64,
+    /// What each rank solved and how long it took (one entry for a
+    /// one-process build; empty when skipped; on rank 0 only).
+    pub ranks: Vec<RankShare>,
 }
 
 /// Watches a build: the [`Observer`] of every long operation, told of
@@ -367,6 +377,7 @@ pub fn build_file(
                 checkpoints: 0,
                 peak_anon_bytes: 0,
                 peak_rss_bytes: 0,
+                ranks: Vec::new(),
             };
             observer.file_done(&r);
             return Ok(r);
@@ -401,23 +412,49 @@ pub fn build_file(
     let budget = opts.window_bytes.map_or(room, |w| w.min(room));
 
     let watch = memory::Watch::start();
-    let (writer, done) = resume_or_create(dir, variant, n, k, &tiers, &identity, opts, observer)?;
+    let ranks = &opts.cluster;
+    let root = ranks.rank() == 0;
+    // Rank 0 owns the file and its checkpoint; it tells the others how
+    // far a checkpoint took it.
+    let (writer, done) = if root {
+        let (w, d) = resume_or_create(dir, variant, n, k, &tiers, &identity, opts, observer)?;
+        (Some(w), d)
+    } else {
+        (None, 0)
+    };
+    let mut shared = [done as u64];
+    ranks.broadcast(&mut shared);
+    let done = shared[0] as usize;
     let resumed_positions = firsts.get(done).copied().unwrap_or(positions);
     observer.file_start(n, k, tiers.len(), positions);
-    let writer = RwLock::new(writer);
-    writer
-        .write()
-        .unwrap_or_else(|e| e.into_inner())
-        .open_reader()?;
+    let writer = writer.map(RwLock::new);
+    let back = match &writer {
+        Some(w) => {
+            w.write().unwrap_or_else(|e| e.into_inner()).open_reader()?;
+            Back::File(w)
+        }
+        None => Back::Spill(Spill::create(&spill_dir(&path, ranks.rank()))?),
+    };
     let window = FileSoFar::new(
         variant,
         &tiers,
         &firsts,
         done,
-        &writer,
+        back,
         budget,
         opts.write.wdl_only,
     );
+    let keep = window_levels(variant);
+    if ranks.size() > 1 && done > 0 {
+        send_window(
+            ranks,
+            &window,
+            variant,
+            &tiers[..done],
+            tiers.get(done),
+            keep,
+        )?;
+    }
     let tables = if opts.write.wdl_only {
         TableSet::open(dir, variant)
     } else {
@@ -425,12 +462,13 @@ pub fn build_file(
     };
     // The file's own tiers from the window, lower files from disk.
     let store = Layered(&window, &tables);
-    let keep = window_levels(variant);
     let solver = Solver::new(*variant).threads(opts.threads);
     let pool = solver.pool()?;
     let mut window_peak = 0;
     let mut checkpoints = 0;
     let mut last_checkpoint = Instant::now();
+    let mut solved = 0u64;
+    let mut solve_seconds = 0.0;
     let done_positions = AtomicU64::new(resumed_positions);
     let done_tiers = AtomicUsize::new(done);
     let on_tier = |key: &TierKey| {
@@ -453,46 +491,115 @@ pub fn build_file(
             window.forget_below(chunk_level, keep);
             level = Some(chunk_level);
         }
-        pool.install(|| -> Result<(), BuildError> {
-            let values = solver.solve_chunk(chunk, &store, &on_tier)?;
-            let mut w = writer.write().unwrap_or_else(|e| e.into_inner());
-            for (key, codes) in chunk.iter().zip(&values) {
-                w.push_tier(key, codes)?;
-                window.add(key, codes);
+        // This rank's share of the chunk, solved with its threads.
+        let owner = ranks::shares(chunk, ranks.size());
+        let mine: Vec<TierKey> = chunk
+            .iter()
+            .zip(&owner)
+            .filter(|&(_, &r)| r == ranks.rank())
+            .map(|(t, _)| *t)
+            .collect();
+        let t0 = Instant::now();
+        let values = pool.install(|| solver.solve_chunk(&mine, &store, &on_tier))?;
+        solve_seconds += t0.elapsed().as_secs_f64();
+        solved += mine.iter().map(|t| t.size()).sum::<u64>();
+        // Every rank's values, in rank order, each rank's in chunk order.
+        let (all, at) = if ranks.size() == 1 {
+            (values.concat(), None)
+        } else {
+            let mut counts = vec![0u64; ranks.size()];
+            for (t, &r) in chunk.iter().zip(&owner) {
+                counts[r] += t.size();
             }
+            let all = ranks.all_gather(&values.concat(), &counts);
+            drop(values);
+            // Where each tier of the chunk starts in `all`.
+            let mut next_at: Vec<u64> = counts
+                .iter()
+                .scan(0, |s, &c| {
+                    let f = *s;
+                    *s += c;
+                    Some(f)
+                })
+                .collect();
+            let at: Vec<u64> = chunk
+                .iter()
+                .zip(&owner)
+                .map(|(t, &r)| {
+                    let a = next_at[r];
+                    next_at[r] += t.size();
+                    a
+                })
+                .collect();
+            if root {
+                // Rank 0's progress counts every rank's tiers.
+                for (t, &r) in chunk.iter().zip(&owner) {
+                    if r != 0 {
+                        on_tier(t);
+                    }
+                }
+            }
+            (all, Some(at))
+        };
+        let mut offset = 0u64;
+        for (i, key) in chunk.iter().enumerate() {
+            let a = at.as_ref().map_or(offset, |at| at[i]) as usize;
+            offset += key.size();
+            let codes = &all[a..a + key.size() as usize];
+            if let Some(w) = &writer {
+                w.write()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push_tier(key, codes)?;
+            }
+            window.add(key, codes)?;
+        }
+        drop(all);
+        if let Some(w) = &writer {
             // Compressing the last blocks uses the pool's threads.
-            w.sync()?;
-            Ok(())
-        })?;
+            pool.install(|| w.write().unwrap_or_else(|e| e.into_inner()).sync())?;
+        }
         next += chunk.len();
         window.set_done(next);
         window_peak = window_peak.max(window.bytes());
+        // Rank 0's clock decides when every rank checkpoints.
         let due = last_checkpoint.elapsed().as_secs() >= opts.checkpoint_secs;
-        if due && next < tiers.len() {
-            let state = writer
-                .write()
-                .unwrap_or_else(|e| e.into_inner())
-                .checkpoint()?;
-            Checkpoint {
-                identity: identity.clone(),
-                done: next as u64,
-                writer: state,
+        let mut go = [u64::from(due && next < tiers.len())];
+        ranks.broadcast(&mut go);
+        if go[0] == 1 {
+            if let Some(w) = &writer {
+                let state = w.write().unwrap_or_else(|e| e.into_inner()).checkpoint()?;
+                Checkpoint {
+                    identity: identity.clone(),
+                    done: next as u64,
+                    writer: state,
+                }
+                .save(&ckpt_path)?;
             }
-            .save(&ckpt_path)?;
             checkpoints += 1;
             last_checkpoint = Instant::now();
-            if !observer.checkpoint(firsts[next]) {
+            let mut stop = [u64::from(root && !observer.checkpoint(firsts[next]))];
+            ranks.broadcast(&mut stop);
+            if stop[0] == 1 {
                 return Err(BuildError::Stopped);
             }
         }
     }
     drop(window);
-    let info = writer
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .finish()?;
-    // The file is complete: its checkpoint is of no more use.
-    let _ = std::fs::remove_file(&ckpt_path);
+    let shares = ranks.gather(&[solved as f64, solve_seconds]);
+    let info = match writer {
+        Some(w) => {
+            let info = w.into_inner().unwrap_or_else(|e| e.into_inner()).finish()?;
+            // The file is complete: its checkpoint is of no more use.
+            let _ = std::fs::remove_file(&ckpt_path);
+            ranks.barrier();
+            info
+        }
+        None => {
+            // Rank 0 renames the file into place before this returns.
+            ranks.barrier();
+            Table::open(&path)?.info().clone()
+        }
+    };
     let (peak_anon, peak_rss) = watch.finish();
     let r = FileReport {
         n,
@@ -506,9 +613,68 @@ pub fn build_file(
         checkpoints,
         peak_anon_bytes: peak_anon,
         peak_rss_bytes: peak_rss,
+        ranks: shares
+            .chunks_exact(2)
+            .enumerate()
+            .map(|(rank, s)| RankShare {
+                rank,
+                positions: s[0] as u64,
+                solve_seconds: s[1],
+            })
+            .collect(),
     };
     observer.file_done(&r);
     Ok(r)
+}
+
+/// The scratch folder of rank `rank` (not 0) for the file at `path`.
+fn spill_dir(path: &Path, rank: usize) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".rank{rank}.spill"));
+    path.with_file_name(name)
+}
+
+/// After a resume, rank 0 sends the other ranks the window they would
+/// have kept: the officers-to-move halves of the tiers done (`done`) that
+/// the levels from `next` on read.
+fn send_window(
+    ranks: &Cluster,
+    window: &FileSoFar<'_>,
+    variant: &Variant,
+    done: &[TierKey],
+    next: Option<&TierKey>,
+    keep: u32,
+) -> Result<(), BuildError> {
+    use crate::solve::TierStore;
+    let Some(next) = next else {
+        return Ok(());
+    };
+    let level = next.progress(variant);
+    let wanted: Vec<&TierKey> = done
+        .iter()
+        .filter(|t| t.progress(variant) + keep >= level)
+        .collect();
+    let total: u64 = wanted.iter().map(|t| t.size_per_side() as u64).sum();
+    let mut codes = vec![0u16; total as usize];
+    if ranks.rank() == 0 {
+        let mut at = 0;
+        for t in &wanted {
+            let half = t.size_per_side() as usize;
+            let c = window.tier(t)?.ok_or(SolveError::MissingTier(**t))?;
+            codes[at..at + half].copy_from_slice(&c[..half]);
+            at += half;
+        }
+    }
+    ranks.broadcast_codes(&mut codes);
+    if ranks.rank() != 0 {
+        let mut at = 0;
+        for t in &wanted {
+            let half = t.size_per_side() as usize;
+            window.add(t, &codes[at..at + half])?;
+            at += half;
+        }
+    }
+    Ok(())
 }
 
 /// The writer of the file and the number of tiers already done: taken up

@@ -10,16 +10,34 @@
 //! file already written ([`TableWriter::read_codes`]), through a small
 //! cache. Which tiers are in memory changes only how fast a build runs,
 //! never what it writes.
+//!
+//! The ranks of a cluster build other than rank 0 have no file: what does
+//! not fit their budget goes to a scratch folder of their own instead
+//! ([`Spill`]: one file per level, removed when no level reads it any
+//! more, and the folder when the file is done).
 
 use crate::index::TierKey;
 use crate::rules::Variant;
 use crate::solve::{MemoryStore, SolveError, TierCache, TierStore};
 use crate::table::TableWriter;
+use rustc_hash::FxHashMap;
+use std::fs::File;
+use std::io::Write;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 /// Values held by the read-back cache: 2^24 (32 MiB).
 pub const CACHE_VALUES: u64 = 1 << 24;
+
+/// Where a window reads back what it does not hold in memory.
+pub enum Back<'a> {
+    /// The part of the file already written (rank 0, or one process).
+    File(&'a RwLock<TableWriter>),
+    /// A scratch folder of this rank's own (the other ranks).
+    Spill(Spill),
+}
 
 /// The tiers of the file being built that later levels read.
 pub struct FileSoFar<'a> {
@@ -29,7 +47,8 @@ pub struct FileSoFar<'a> {
     firsts: &'a [u64],
     /// Tiers pushed to the writer and synced (a prefix of `tiers`).
     done: AtomicUsize,
-    writer: &'a RwLock<TableWriter>,
+    /// Where the halves not in memory are read back from.
+    back: Back<'a>,
     /// Officers-to-move halves held in memory.
     memory: MemoryStore,
     /// The most bytes `memory` may hold.
@@ -43,13 +62,14 @@ pub struct FileSoFar<'a> {
 impl<'a> FileSoFar<'a> {
     /// The window over `tiers` (the file's tiers in solving order, with
     /// their first positions `firsts`), of which the first `done` are in
-    /// `writer` already; at most `budget` bytes of values in memory.
+    /// the file already (when `back` is one); at most `budget` bytes of
+    /// values in memory.
     pub fn new(
         variant: &Variant,
         tiers: &'a [TierKey],
         firsts: &'a [u64],
         done: usize,
-        writer: &'a RwLock<TableWriter>,
+        back: Back<'a>,
         budget: u64,
         wdl_only: bool,
     ) -> FileSoFar<'a> {
@@ -58,7 +78,7 @@ impl<'a> FileSoFar<'a> {
             tiers,
             firsts,
             done: AtomicUsize::new(done),
-            writer,
+            back,
             memory: MemoryStore::compact(),
             budget,
             cache: TierCache::new(CACHE_VALUES),
@@ -68,8 +88,9 @@ impl<'a> FileSoFar<'a> {
 
     /// Keep the officers-to-move half of `key` (just solved, `codes`) in
     /// memory if the budget allows; otherwise it is read back from the
-    /// file when asked for, once [`FileSoFar::set_done`] counts it.
-    pub fn add(&self, key: &TierKey, codes: &[u16]) {
+    /// file when asked for, once [`FileSoFar::set_done`] counts it (or
+    /// from the spill, where it goes now).
+    pub fn add(&self, key: &TierKey, codes: &[u16]) -> Result<(), SolveError> {
         let half = key.size_per_side() as usize;
         let bytes = if codes[..half].iter().all(|&c| c < 256) {
             half
@@ -78,7 +99,10 @@ impl<'a> FileSoFar<'a> {
         } as u64;
         if self.memory.bytes() as u64 + bytes <= self.budget {
             self.memory.insert(*key, codes[..half].to_vec());
+        } else if let Back::Spill(s) = &self.back {
+            s.put(key, key.progress(&self.variant), &codes[..half])?;
         }
+        Ok(())
     }
 
     /// The tiers up to index `done` of the list are in the writer, synced.
@@ -91,6 +115,9 @@ impl<'a> FileSoFar<'a> {
     pub fn forget_below(&self, level: u32, keep: u32) {
         let v = self.variant;
         self.memory.retain(|t| t.progress(&v) + keep >= level);
+        if let Back::Spill(s) = &self.back {
+            s.forget(|l| l + keep >= level);
+        }
     }
 
     /// Bytes of values held in memory.
@@ -121,24 +148,135 @@ impl TierStore for FileSoFar<'_> {
         if let Some(t) = self.memory.tier(key)? {
             return Ok(Some(t));
         }
-        let Some(i) = self.find(key) else {
-            return Ok(None);
-        };
         if let Some(t) = self.cache.get(key) {
             return Ok(Some(t));
         }
-        let half = key.size_per_side() as u64;
-        let codes: Arc<[u16]> = self
-            .writer
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .read_codes(self.firsts[i], half)?
-            .into();
+        let codes: Arc<[u16]> = match &self.back {
+            Back::File(writer) => {
+                let Some(i) = self.find(key) else {
+                    return Ok(None);
+                };
+                let half = key.size_per_side() as u64;
+                writer
+                    .read()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .read_codes(self.firsts[i], half)?
+                    .into()
+            }
+            Back::Spill(s) => match s.get(key)? {
+                Some(c) => c.into(),
+                None => return Ok(None),
+            },
+        };
         self.cache.insert(*key, codes.clone());
         Ok(Some(codes))
     }
 
     fn has_distances(&self) -> bool {
         !self.wdl_only
+    }
+}
+
+/// Halves a rank without the file could not keep in memory: one scratch
+/// file per level in a folder of its own, raw little-endian codes.
+pub struct Spill {
+    dir: PathBuf,
+    /// Per level: the open file and its length in bytes.
+    files: Mutex<FxHashMap<u32, (File, u64)>>,
+    /// Per tier: its level, byte offset and number of codes.
+    index: RwLock<FxHashMap<TierKey, (u32, u64, usize)>>,
+}
+
+impl Spill {
+    /// A spill in `dir`, made empty (what an interrupted run left there
+    /// is of no use: a resumed build sends every rank its window again).
+    pub fn create(dir: &Path) -> Result<Spill, SolveError> {
+        let _ = std::fs::remove_dir_all(dir);
+        std::fs::create_dir_all(dir).map_err(|e| spill_error(dir, e))?;
+        Ok(Spill {
+            dir: dir.to_path_buf(),
+            files: Mutex::new(FxHashMap::default()),
+            index: RwLock::new(FxHashMap::default()),
+        })
+    }
+
+    fn level_path(&self, level: u32) -> PathBuf {
+        self.dir.join(format!("level-{level}.spill"))
+    }
+
+    /// Keep `codes` of `key`, a tier of level `level`.
+    fn put(&self, key: &TierKey, level: u32, codes: &[u16]) -> Result<(), SolveError> {
+        let mut files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+        if !files.contains_key(&level) {
+            let p = self.level_path(level);
+            let f = File::options()
+                .create(true)
+                .truncate(true)
+                .read(true)
+                .write(true)
+                .open(&p)
+                .map_err(|e| spill_error(&p, e))?;
+            files.insert(level, (f, 0));
+        }
+        let (f, len) = files.get_mut(&level).expect("just inserted");
+        let bytes: Vec<u8> = codes.iter().flat_map(|c| c.to_le_bytes()).collect();
+        f.write_all(&bytes)
+            .map_err(|e| spill_error(&self.level_path(level), e))?;
+        self.index
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(*key, (level, *len, codes.len()));
+        *len += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// The codes kept for `key`, if any.
+    fn get(&self, key: &TierKey) -> Result<Option<Vec<u16>>, SolveError> {
+        let Some(&(level, at, n)) = self
+            .index
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+        else {
+            return Ok(None);
+        };
+        let files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+        let (f, _) = files.get(&level).expect("indexed levels have a file");
+        let mut bytes = vec![0u8; 2 * n];
+        f.read_exact_at(&mut bytes, at)
+            .map_err(|e| spill_error(&self.level_path(level), e))?;
+        Ok(Some(
+            bytes
+                .chunks_exact(2)
+                .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                .collect(),
+        ))
+    }
+
+    /// Remove the levels `keep` says no.
+    fn forget(&self, keep: impl Fn(u32) -> bool) {
+        let mut files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+        let gone: Vec<u32> = files.keys().copied().filter(|&l| !keep(l)).collect();
+        for l in &gone {
+            files.remove(l);
+            let _ = std::fs::remove_file(self.level_path(*l));
+        }
+        self.index
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|_, (l, _, _)| keep(*l));
+    }
+}
+
+impl Drop for Spill {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn spill_error(path: &Path, e: std::io::Error) -> SolveError {
+    SolveError::Scratch {
+        path: path.to_path_buf(),
+        error: Arc::new(e),
     }
 }

@@ -198,6 +198,10 @@ enum Command {
         /// Start even when the estimated disk does not fit the free disk.
         #[arg(long)]
         ignore_disk: bool,
+        /// Cap on the window's share of the memory budget (tests and
+        /// experiments: 0 reads every tier of the file back from disk).
+        #[arg(long, value_name = "SIZE", value_parser = parse_bytes, hide = true)]
+        window_bytes: Option<u64>,
         /// Print the summary as JSON.
         #[arg(long)]
         json: bool,
@@ -500,13 +504,13 @@ fn dispatch(command: Command) -> Result<()> {
             checkpoint_secs,
             wdl_only,
             ignore_disk,
+            window_bytes,
             json,
         } => {
-            let Soldiers(k_min, k_max) = soldiers;
-            check_tables_dir(&tables)?;
             let opts = build::BuildOptions {
                 threads,
                 memory_bytes: memory.unwrap_or_else(build::default_budget),
+                window_bytes,
                 checkpoint_secs,
                 write: asalto_tb::table::WriteOptions {
                     wdl_only,
@@ -514,44 +518,36 @@ fn dispatch(command: Command) -> Result<()> {
                 },
                 ..build::BuildOptions::default()
             };
-            let target = match &only_for {
-                Some(text) => Some(
-                    Position::from_arg(text).with_context(|| format!("bad position '{text}'"))?,
-                ),
-                None => None,
+            let job = BuildJob {
+                variants,
+                soldiers,
+                only_for,
+                tables,
+                ignore_disk,
+                json,
             };
-            let mut all = Vec::new();
-            for variant in variants.list()? {
-                let start = std::time::Instant::now();
-                let mut the_plan = match &target {
-                    Some(p) => asalto_tb::plan::for_position(&variant, p)?,
-                    None => asalto_tb::plan::complete(&variant, k_min, k_max)?,
+            #[cfg(feature = "mpi")]
+            {
+                let mpi = build::mpi::MpiRanks::init()?;
+                let opts = build::BuildOptions {
+                    cluster: mpi.cluster(),
+                    ..opts
                 };
-                the_plan.mark_built(&tables);
-                if !json {
+                let r = job.run(&opts);
+                if let (Err(e), true) = (&r, build::Ranks::size(&*mpi) > 1) {
+                    // The other ranks would wait for this one forever.
+                    let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
                     eprintln!(
-                        "build {variant} under {}: {}",
-                        tables.display(),
-                        plan::summary_line(&the_plan)
+                        "error on rank {}: {}",
+                        build::Ranks::rank(&*mpi),
+                        chain.join(": ")
                     );
+                    mpi.abort(1);
                 }
-                check_disk(&the_plan, &tables, ignore_disk, wdl_only)?;
-                let observer = bars::BuildBars::new(&variant, json);
-                let reports = match &target {
-                    Some(p) => {
-                        let tiers = ondemand::needed_tiers(p, &variant, |_| false, u64::MAX)?;
-                        if tiers.is_empty() {
-                            bail!("the game is over in {p}: it needs no tables");
-                        }
-                        build::build_tiers(&tables, &variant, &tiers, &opts, &observer)?
-                    }
-                    None => build::build(&tables, &variant, k_min, k_max, &opts, &observer)?,
-                };
-                observer.finish();
-                all.push((variant, reports, start.elapsed().as_secs_f64()));
+                r
             }
-            output::build_summary(&all, &tables, json);
-            Ok(())
+            #[cfg(not(feature = "mpi"))]
+            job.run(&opts)
         }
         Command::Verify {
             variant,
@@ -771,5 +767,73 @@ fn check_disk(
             plan::bytes(free)
         ),
         _ => Ok(()),
+    }
+}
+
+/// The arguments of `asalto build` the run needs besides its options.
+struct BuildJob {
+    variants: VariantChoice,
+    soldiers: Soldiers,
+    only_for: Option<String>,
+    tables: PathBuf,
+    ignore_disk: bool,
+    json: bool,
+}
+
+impl BuildJob {
+    /// Build, report, on every rank of `opts.cluster` (rank 0 alone
+    /// speaks; the others build silently).
+    fn run(self, opts: &build::BuildOptions) -> Result<()> {
+        let Soldiers(k_min, k_max) = self.soldiers;
+        let (tables, json) = (&self.tables, self.json);
+        let root = opts.cluster.rank() == 0;
+        check_tables_dir(tables)?;
+        let target = match &self.only_for {
+            Some(text) => {
+                Some(Position::from_arg(text).with_context(|| format!("bad position '{text}'"))?)
+            }
+            None => None,
+        };
+        let mut all = Vec::new();
+        for variant in self.variants.list()? {
+            let start = std::time::Instant::now();
+            let mut the_plan = match &target {
+                Some(p) => asalto_tb::plan::for_position(&variant, p)?,
+                None => asalto_tb::plan::complete(&variant, k_min, k_max)?,
+            };
+            the_plan.mark_built(tables);
+            if !json && root {
+                eprintln!(
+                    "build {variant} under {}{}: {}",
+                    tables.display(),
+                    match opts.cluster.size() {
+                        1 => String::new(),
+                        n => format!(" on {n} ranks"),
+                    },
+                    plan::summary_line(&the_plan)
+                );
+            }
+            check_disk(&the_plan, tables, self.ignore_disk, opts.write.wdl_only)?;
+            // Only rank 0 draws progress.
+            let observer = bars::BuildBars::new(&variant, json || !root);
+            let quiet = asalto_tb::build::Quiet;
+            let watch: &dyn build::BuildObserver = if root { &observer } else { &quiet };
+            let reports = match &target {
+                Some(p) => {
+                    let tiers = ondemand::needed_tiers(p, &variant, |_| false, u64::MAX)?;
+                    if tiers.is_empty() {
+                        bail!("the game is over in {p}: it needs no tables");
+                    }
+                    build::build_tiers(tables, &variant, &tiers, opts, watch)?
+                }
+                None => build::build(tables, &variant, k_min, k_max, opts, watch)?,
+            };
+            observer.finish();
+            all.push((variant, reports, start.elapsed().as_secs_f64()));
+        }
+        if root {
+            output::build_summary(&all, tables, opts.cluster.size(), json);
+        }
+        Ok(())
     }
 }

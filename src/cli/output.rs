@@ -215,6 +215,7 @@ pub fn analysis(a: &Analysis, variant: &Variant, json: bool) {
 pub fn build_summary(
     runs: &[(Variant, Vec<asalto_tb::build::FileReport>, f64)],
     dir: &std::path::Path,
+    ranks: usize,
     json: bool,
 ) {
     let peak = asalto_tb::build::peak_rss_bytes();
@@ -236,6 +237,7 @@ pub fn build_summary(
                             "checkpoints": r.checkpoints,
                             "peak_anon_bytes": r.peak_anon_bytes,
                             "peak_rss_bytes": r.peak_rss_bytes,
+                            "ranks": r.ranks,
                             "positions": i.positions, "wins": i.wins, "draws": i.draws,
                             "losses": i.losses, "longest_win": i.longest_win,
                             "bytes": i.file_bytes,
@@ -249,7 +251,12 @@ pub fn build_summary(
             .collect();
         outln!(
             "{}",
-            json!({"tables": dir.display().to_string(), "peak_rss_bytes": peak, "builds": list})
+            json!({
+                "tables": dir.display().to_string(),
+                "ranks": ranks,
+                "peak_rss_bytes": peak,
+                "builds": list
+            })
         );
         return;
     }

@@ -57,6 +57,15 @@ pub enum SolveError {
     /// The thread pool could not be built.
     #[error("cannot start {0} threads")]
     Threads(usize),
+    /// A scratch file (a cluster rank's spilled window) could not be
+    /// written or read.
+    #[error("scratch file {}: {error}", path.display())]
+    Scratch {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The system's error (shared: solve errors are cloned).
+        error: std::sync::Arc<std::io::Error>,
+    },
 }
 
 /// Summary of a solve.

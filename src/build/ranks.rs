@@ -2,8 +2,8 @@
 //! among them and exchanges what they solved.
 //!
 //! A build runs as one process ([`Solo`], the default) or as the ranks of
-//! an MPI job (`mpirun -np N asalto build ..`, cargo feature `mpi`, see
-//! [`mpi`](self::Ranks) in `src/build/cluster.rs`). Every rank computes
+//! an MPI job (`mpirun -np N asalto build ..`, cargo feature `mpi`: the
+//! `MpiRanks` of `src/build/mpi.rs`). Every rank computes
 //! the same list of tiers; each chunk of a level is shared out by
 //! [`shares`] (balanced by positions, the same answer on every rank),
 //! every rank solves its share with its own threads, and the values are

@@ -157,11 +157,17 @@ enum Command {
     /// refuses to start when the estimate does not fit the free disk
     /// (--ignore-disk to start anyway). `asalto plan` gives the same plan
     /// with a time estimate, without building.
+    ///
+    /// Built with the cargo feature `mpi`, it runs as the ranks of an MPI
+    /// job (mpirun -np N asalto build ..): the ranks share each chunk of
+    /// tiers, rank 0 writes the files, and the bytes are those of one
+    /// process. The tables folder must be shared by every rank.
     #[command(after_help = "Examples:
   asalto build                              every assaut table with 9 soldiers (11.6e9 positions)
   asalto build --soldiers 9..=10 --all-presets
   asalto build --for '3/O1O/SS3SS/SSSSSSS/2SS3/3/3 s'   only what one position needs
-  asalto build --threads 1 --tables /data/tables")]
+  asalto build --threads 1 --tables /data/tables
+  mpirun -np 8 asalto build --for start --wdl-only --tables /shared/tables   (feature mpi)")]
     Build {
         #[command(flatten)]
         variants: VariantChoice,

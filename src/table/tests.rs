@@ -886,3 +886,85 @@ fn version_1_files_are_read_and_repacked() {
         tiers.iter().map(|(k, _)| *k).collect::<Vec<_>>()
     );
 }
+
+/// `good` with block `b` of the stream whose entries start at `entries`
+/// replaced by `content` (same length, padded or cut) under a valid block
+/// checksum and valid index checksums: what a writer with a faulty
+/// encoder would leave.
+fn replace_block(good: &[u8], entries: usize, stream: Stream, b: u64, content: &[u8]) -> Vec<u8> {
+    let mut bytes = good.to_vec();
+    let at = entries + b as usize * format::BLOCK_ENTRY_LEN;
+    let e = format::BlockEntry::at(&bytes, at);
+    let (start, len) = (e.offset as usize, e.len as usize);
+    let mut block = content.to_vec();
+    if block.len() + 8 <= len && zstd::zstd_safe::get_frame_content_size(content).is_ok() {
+        // Fill the rest with a zstd skippable frame, which decoders skip.
+        let pad = (len - block.len() - 8) as u32;
+        block.extend_from_slice(&0x184D_2A50u32.to_le_bytes());
+        block.extend_from_slice(&pad.to_le_bytes());
+    }
+    block.resize(len, 0);
+    bytes[start..start + len].copy_from_slice(&block);
+    let crc = format::block_crc(FORMAT_VERSION, stream, b, &block);
+    bytes[at + 12..at + 16].copy_from_slice(&crc.to_le_bytes());
+    reseal(&mut bytes);
+    bytes
+}
+
+#[test]
+fn a_block_that_passes_its_checksum_but_does_not_decode_is_a_bad_block() {
+    // Each block defect provoked on its own and asserted by kind: the read
+    // fails naming the stream and block, never returns a value.
+    let dir = tempfile::tempdir().unwrap();
+    let (path, tiers) = small_table(dir.path());
+    let good = fs::read(&path).unwrap();
+    let o = offsets(&good);
+    let bad = dir.path().join("bad.atb");
+    let key = tiers[0].0;
+    let read = |bytes: &[u8]| -> TableError {
+        fs::write(&bad, bytes).unwrap();
+        let t = Table::open(&bad).unwrap();
+        t.tier(&key).unwrap_err()
+    };
+    let is = |e: &TableError, s: Stream, want: &dyn Fn(&BlockDefect) -> bool| {
+        matches!(e.problem(), Problem::BadBlock { stream, block: 0, detail }
+            if *stream == s && want(detail))
+    };
+    // Not a zstd frame at all.
+    for (entries, stream) in [(o.wdl, Stream::Wdl), (o.dist, Stream::Distance)] {
+        let e = read(&replace_block(&good, entries, stream, 0, &[0xAA; 64]));
+        assert!(
+            is(&e, stream, &|d| matches!(d, BlockDefect::Decompress(_))),
+            "{e}"
+        );
+        assert!(!e.to_string().contains('\n'));
+    }
+    // A zstd frame of the wrong length (the first block holds 64 WDL
+    // fields: 16 bytes).
+    let short = zstd::bulk::compress(&[0u8; 5], 1).unwrap();
+    let e = read(&replace_block(&good, o.wdl, Stream::Wdl, 0, &short));
+    assert!(
+        is(&e, Stream::Wdl, &|d| matches!(
+            d,
+            BlockDefect::Length {
+                found: 5,
+                expected: 16
+            }
+        )),
+        "{e}"
+    );
+    // WDL field 3 in a table with distances.
+    let threes = zstd::bulk::compress(&[0xFFu8; 16], 1).unwrap();
+    let e = read(&replace_block(&good, o.wdl, Stream::Wdl, 0, &threes));
+    assert!(
+        is(&e, Stream::Wdl, &|d| matches!(d, BlockDefect::InvalidWdl)),
+        "{e}"
+    );
+    // A distance block with a plane count of 3.
+    let planes = zstd::bulk::compress(&[3u8; 97], 1).unwrap();
+    let e = read(&replace_block(&good, o.dist, Stream::Distance, 0, &planes));
+    assert!(
+        is(&e, Stream::Distance, &|d| matches!(d, BlockDefect::Planes)),
+        "{e}"
+    );
+}

@@ -503,34 +503,11 @@ pub fn build_file(
         let values = pool.install(|| solver.solve_chunk(&mine, &store, &on_tier))?;
         solve_seconds += t0.elapsed().as_secs_f64();
         solved += mine.iter().map(|t| t.size()).sum::<u64>();
-        // Every rank's values, in rank order, each rank's in chunk order.
-        let (all, at) = if ranks.size() == 1 {
-            (values.concat(), None)
+        // Every rank's values (one process: its own, as they are).
+        let (values, gathered) = if ranks.size() == 1 {
+            (values, None)
         } else {
-            let mut counts = vec![0u64; ranks.size()];
-            for (t, &r) in chunk.iter().zip(&owner) {
-                counts[r] += t.size();
-            }
-            let all = ranks.all_gather(&values.concat(), &counts);
-            drop(values);
-            // Where each tier of the chunk starts in `all`.
-            let mut next_at: Vec<u64> = counts
-                .iter()
-                .scan(0, |s, &c| {
-                    let f = *s;
-                    *s += c;
-                    Some(f)
-                })
-                .collect();
-            let at: Vec<u64> = chunk
-                .iter()
-                .zip(&owner)
-                .map(|(t, &r)| {
-                    let a = next_at[r];
-                    next_at[r] += t.size();
-                    a
-                })
-                .collect();
+            let g = exchange(ranks, chunk, &owner, values);
             if root {
                 // Rank 0's progress counts every rank's tiers.
                 for (t, &r) in chunk.iter().zip(&owner) {
@@ -539,13 +516,13 @@ pub fn build_file(
                     }
                 }
             }
-            (all, Some(at))
+            (Vec::new(), Some(g))
         };
-        let mut offset = 0u64;
         for (i, key) in chunk.iter().enumerate() {
-            let a = at.as_ref().map_or(offset, |at| at[i]) as usize;
-            offset += key.size();
-            let codes = &all[a..a + key.size() as usize];
+            let codes: &[u16] = match &gathered {
+                None => &values[i],
+                Some((all, at)) => &all[at[i]..at[i] + key.size() as usize],
+            };
             if let Some(w) = &writer {
                 w.write()
                     .unwrap_or_else(|e| e.into_inner())
@@ -553,7 +530,7 @@ pub fn build_file(
             }
             window.add(key, codes)?;
         }
-        drop(all);
+        drop((values, gathered));
         if let Some(w) = &writer {
             // Compressing the last blocks uses the pool's threads.
             pool.install(|| w.write().unwrap_or_else(|e| e.into_inner()).sync())?;
@@ -625,6 +602,44 @@ pub fn build_file(
     };
     observer.file_done(&r);
     Ok(r)
+}
+
+/// Every rank's values of `chunk` (this rank's `values` are those of the
+/// tiers `owner` gives it, in chunk order), gathered on every rank: all
+/// the codes, and where each tier of the chunk starts in them.
+fn exchange(
+    ranks: &Cluster,
+    chunk: &[TierKey],
+    owner: &[usize],
+    values: Vec<Vec<u16>>,
+) -> (Vec<u16>, Vec<usize>) {
+    let mut counts = vec![0u64; ranks.size()];
+    for (t, &r) in chunk.iter().zip(owner) {
+        counts[r] += t.size();
+    }
+    let mine = values.concat();
+    drop(values);
+    let all = ranks.all_gather(&mine, &counts);
+    // Rank r's part starts after those of the ranks before it; inside it,
+    // its tiers come in chunk order.
+    let mut next: Vec<u64> = counts
+        .iter()
+        .scan(0, |s, &c| {
+            let f = *s;
+            *s += c;
+            Some(f)
+        })
+        .collect();
+    let at = chunk
+        .iter()
+        .zip(owner)
+        .map(|(t, &r)| {
+            let a = next[r];
+            next[r] += t.size();
+            a as usize
+        })
+        .collect();
+    (all, at)
 }
 
 /// The scratch folder of rank `rank` (not 0) for the file at `path`.

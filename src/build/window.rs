@@ -207,18 +207,20 @@ impl Spill {
     /// Keep `codes` of `key`, a tier of level `level`.
     fn put(&self, key: &TierKey, level: u32, codes: &[u16]) -> Result<(), SolveError> {
         let mut files = self.files.lock().unwrap_or_else(|e| e.into_inner());
-        if !files.contains_key(&level) {
-            let p = self.level_path(level);
-            let f = File::options()
-                .create(true)
-                .truncate(true)
-                .read(true)
-                .write(true)
-                .open(&p)
-                .map_err(|e| spill_error(&p, e))?;
-            files.insert(level, (f, 0));
-        }
-        let (f, len) = files.get_mut(&level).expect("just inserted");
+        let (f, len) = match files.entry(level) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                let p = self.level_path(level);
+                let f = File::options()
+                    .create(true)
+                    .truncate(true)
+                    .read(true)
+                    .write(true)
+                    .open(&p)
+                    .map_err(|e| spill_error(&p, e))?;
+                e.insert((f, 0))
+            }
+        };
         let bytes: Vec<u8> = codes.iter().flat_map(|c| c.to_le_bytes()).collect();
         f.write_all(&bytes)
             .map_err(|e| spill_error(&self.level_path(level), e))?;

@@ -820,8 +820,10 @@ impl BuildJob {
                 );
             }
             check_disk(&the_plan, tables, self.ignore_disk, opts.write.wdl_only)?;
-            // Only rank 0 draws progress.
-            let observer = bars::BuildBars::new(&variant, json || !root);
+            // Only rank 0 draws progress. With --json the log lines still
+            // go to stderr (stdout has the JSON): a long build's log then
+            // records each file as it is done, even if the run is killed.
+            let observer = bars::BuildBars::new(&variant, !root);
             let quiet = asalto_tb::build::Quiet;
             let watch: &dyn build::BuildObserver = if root { &observer } else { &quiet };
             let reports = match &target {

@@ -518,23 +518,28 @@ pub fn build_file(
             }
             (Vec::new(), Some(g))
         };
-        for (i, key) in chunk.iter().enumerate() {
-            let codes: &[u16] = match &gathered {
-                None => &values[i],
-                Some((all, at)) => &all[at[i]..at[i] + key.size() as usize],
-            };
-            if let Some(w) = &writer {
-                w.write()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push_tier(key, codes)?;
+        // Pushing compresses full blocks, and syncing the last ones: both on
+        // the build's pool (its --threads), not rayon's global one.
+        pool.install(|| -> Result<(), BuildError> {
+            let mut w = writer
+                .as_ref()
+                .map(|w| w.write().unwrap_or_else(|e| e.into_inner()));
+            for (i, key) in chunk.iter().enumerate() {
+                let codes: &[u16] = match &gathered {
+                    None => &values[i],
+                    Some((all, at)) => &all[at[i]..at[i] + key.size() as usize],
+                };
+                if let Some(w) = w.as_mut() {
+                    w.push_tier(key, codes)?;
+                }
+                window.add(key, codes)?;
             }
-            window.add(key, codes)?;
-        }
+            if let Some(w) = w.as_mut() {
+                w.sync()?;
+            }
+            Ok(())
+        })?;
         drop((values, gathered));
-        if let Some(w) = &writer {
-            // Compressing the last blocks uses the pool's threads.
-            pool.install(|| w.write().unwrap_or_else(|e| e.into_inner()).sync())?;
-        }
         next += chunk.len();
         window.set_done(next);
         window_peak = window_peak.max(window.bytes());

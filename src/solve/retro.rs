@@ -1,14 +1,17 @@
 //! Solving one tier: retrograde analysis with un-moves.
 //!
-//! Nodes: the tier's officers-to-move positions `[0, N)`, its
-//! soldiers-to-move positions `[N, 2N)`, and *huff nodes* `[2N, ..)`: a
-//! soldiers-to-move position with huff rights, created for each officer
-//! step inside the tier that is a fault. A huff node has the in-tier moves
-//! of the same position without rights (its *base*), plus one exit per
-//! huffable officer read from the one-officer tier (or a win in 1 when it
-//! removes the last officer). Huff nodes are solved with the rest and then
-//! dropped: stored tables hold positions without huff rights, and
-//! [`super::Lookup::value`] folds huff rights back in.
+//! Nodes: the tier's officers-to-move positions `[0, N)` and its
+//! soldiers-to-move positions `[N, 2N)`. An officer step inside the tier
+//! that is a fault leads to a *huff position*: the soldiers-to-move
+//! position reached (its *base*) with the right to huff. Its moves are the
+//! base's plus one per huffable officer (read from the one-officer tier, or
+//! a win in 1 when it removes the last officer), so its value is the best
+//! of the base's value and the best huff (the *huff exit*): it needs no
+//! node of its own. It is resolved when its base is (unless the huff exit
+//! decides it: a win queued up front, or a longer loss queued for later),
+//! and then notifies the fault steps to it, listed by the forward pass.
+//! Huff positions are not stored: tables hold positions without huff
+//! rights, and [`super::Lookup::value`] folds huff rights back in.
 //!
 //! One forward pass gives every node its number of in-tier moves and the
 //! best of its *exits* (moves that leave the tier: soldier steps outside
@@ -215,12 +218,16 @@ struct Tier<'v> {
     /// (counted from `N`) and the offender code 1 (the lower officer may be
     /// huffed), 2 (the higher) or 3 (both).
     faults: Vec<u64>,
-    /// Huff nodes of each soldiers-to-move node `N + i`: numbers
-    /// `hstart[i]..hstart[i + 1]` (counted from `2N`).
+    /// Huff positions of each soldiers-to-move node `N + i`: numbers
+    /// `hstart[i]..hstart[i + 1]`.
     hstart: Vec<u32>,
-    /// Base node and offender code of each huff node.
+    /// Base node and offender code of each huff position.
     huffs: Vec<(u32, u8)>,
-    /// The parents of huff node `2N + h`: `hparents[hpstart[h]..hpstart[h + 1]]`.
+    /// The huff exit code of each huff position (the best huff for the
+    /// soldiers; every huff position has at least one).
+    hexit: Vec<u16>,
+    /// The parents of huff position `h` (the fault steps to it):
+    /// `hparents[hpstart[h]..hpstart[h + 1]]`.
     hpstart: Vec<u32>,
     hparents: Vec<u32>,
 }
@@ -233,9 +240,7 @@ pub fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, Solv
     t.soldier_nodes(look)?;
     t.officer_nodes(look)?;
     t.huff_nodes(look)?;
-    let mut codes = t.retrograde();
-    codes.truncate(2 * t.n_side);
-    Ok(codes)
+    Ok(t.retrograde())
 }
 
 /// The offender code of `offenders` among `officers`: 1 the lower officer,
@@ -329,6 +334,7 @@ impl<'v> Tier<'v> {
             faults: Vec::new(),
             hstart: Vec::new(),
             huffs: Vec::new(),
+            hexit: Vec::new(),
             hpstart: Vec::new(),
             hparents: Vec::new(),
         }
@@ -576,8 +582,10 @@ impl<'v> Tier<'v> {
         Ok(())
     }
 
-    /// Huff nodes: the in-tier moves of their base, and the best of the
-    /// base's exits and the huffs.
+    /// Huff positions: their base, their parents (the fault steps) and
+    /// their huff exit.
+    // Out of line (called once per tier) so that profiles show the phases.
+    #[inline(never)]
     fn huff_nodes(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         // One huff node per (child, offender code), numbered in that order,
         // with the fault steps to it as its parents: a counting sort by
@@ -644,8 +652,6 @@ impl<'v> Tier<'v> {
                 offenders |= officers & !low;
             }
             let mask = self.masks[fi];
-            let e = self.node[base].exit;
-            let e = (e != UNSET).then(|| Value::from_code(e));
             let h = fold_huffs(officers, offenders, |rest| {
                 let q = rest.trailing_zeros() as usize;
                 if one_values[q] == UNSET {
@@ -657,15 +663,7 @@ impl<'v> Tier<'v> {
                 }
                 Ok(Value::from_code(one_values[q]))
             })?;
-            let exit = match (e, h) {
-                (Some(e), Some(h)) => Some(e.best(h)),
-                (e, h) => e.or(h),
-            };
-            self.node.push(Node {
-                exit: exit.map_or(UNSET, Value::code),
-                left: self.node[base].left,
-                ..FRESH
-            });
+            self.hexit.push(h.map_or(UNSET, Value::code));
         }
         Ok(())
     }
@@ -680,11 +678,16 @@ impl<'v> Tier<'v> {
         }
     }
 
-    /// Resolve every node; returns the codes of all nodes (huff nodes last).
+    /// Resolve every node; returns the codes of the `2N` nodes.
+    ///
+    /// The bucket queue holds nodes `[0, 2N)` and huff positions as `2N +
+    /// h`. A huff position is resolved with its base (when its value is the
+    /// base's), or queued then for a longer loss through its huff exit, or
+    /// queued up front for a win through it; never resolved, it is a draw.
     // Out of line (called once per tier) so that profiles show the phases.
     #[inline(never)]
     fn retrograde(&mut self) -> Vec<u16> {
-        let total = self.node.len();
+        let n2 = 2 * self.n_side;
         let mut buckets: Vec<Vec<u32>> = Vec::new();
         fn push(buckets: &mut Vec<Vec<u32>>, node: usize, c: u16) {
             let c = c as usize;
@@ -693,7 +696,7 @@ impl<'v> Tier<'v> {
             }
             buckets[c].push(node as u32);
         }
-        for i in 0..total {
+        for i in 0..n2 {
             let Node { exit, left, .. } = self.node[i];
             if left == 0 {
                 let v = if exit == UNSET {
@@ -708,7 +711,39 @@ impl<'v> Tier<'v> {
                 push(&mut buckets, i, exit);
             }
         }
+        for (h, &e) in self.hexit.iter().enumerate() {
+            if e != UNSET && e & 1 == 1 {
+                push(&mut buckets, n2 + h, e);
+            }
+        }
         let mut nodes = std::mem::take(&mut self.node);
+        let mut hcode = vec![UNSET; self.huffs.len()];
+        // A parent `p` of a node resolved with code `c` (`back`: the code
+        // one ply further).
+        let notify = |nodes: &mut [Node], buckets: &mut Vec<Vec<u32>>, p: usize, c: usize, back| {
+            let n = &mut nodes[p];
+            if n.code != UNSET {
+                return;
+            }
+            if c & 1 == 0 {
+                // The child is lost for its mover: p wins.
+                if !n.queued {
+                    n.queued = true;
+                    push(buckets, p, back);
+                }
+            } else {
+                n.left -= 1;
+                if n.left == 0 && !n.queued {
+                    let e = n.exit;
+                    if e == UNSET {
+                        push(buckets, p, back);
+                    } else if e != 0 && e & 1 == 0 {
+                        // A lost exit: the longer loss.
+                        push(buckets, p, e.max(back));
+                    }
+                }
+            }
+        };
         let mut c = 1;
         while c < buckets.len() {
             // Pushes go to later buckets only.
@@ -716,34 +751,56 @@ impl<'v> Tier<'v> {
             let back = Value::from_code(c as u16).back().code();
             for &node in &list {
                 let node = node as usize;
-                if nodes[node].code != UNSET {
-                    continue;
+                // The huff positions resolved now: none, or those of a
+                // soldiers-to-move base, or one popped from the queue.
+                let mut huffs = 0..0;
+                if node < n2 {
+                    if nodes[node].code != UNSET {
+                        continue;
+                    }
+                    nodes[node].code = c as u16;
+                    self.for_each_parent(node, |p| notify(&mut nodes, &mut buckets, p, c, back));
+                    if node >= self.n_side && !self.huffs.is_empty() {
+                        let i = node - self.n_side;
+                        huffs = self.hstart[i] as usize..self.hstart[i + 1] as usize;
+                    }
+                } else {
+                    huffs = node - n2..node - n2 + 1;
                 }
-                nodes[node].code = c as u16;
-                self.for_each_parent(node, |p| {
-                    let n = &mut nodes[p];
-                    if n.code != UNSET {
-                        return;
+                for h in huffs {
+                    if hcode[h] != UNSET {
+                        continue;
                     }
-                    if c & 1 == 0 {
-                        // The child is lost for its mover: p wins.
-                        if !n.queued {
-                            n.queued = true;
-                            push(&mut buckets, p, back);
-                        }
-                    } else {
-                        n.left -= 1;
-                        if n.left == 0 && !n.queued {
-                            let e = n.exit;
-                            if e == UNSET {
-                                push(&mut buckets, p, back);
-                            } else if e != 0 && e & 1 == 0 {
-                                // A lost exit: the longer loss.
-                                push(&mut buckets, p, e.max(back));
+                    if node < n2 {
+                        // The base is resolved: the huff position takes the
+                        // better of its value and the huff exit's.
+                        let e = self.hexit[h];
+                        let v = Value::from_code(c as u16);
+                        let best = if e == UNSET {
+                            v
+                        } else {
+                            v.best(Value::from_code(e))
+                        };
+                        match best.code() {
+                            // A draw through a huff: never resolved.
+                            0 => continue,
+                            b if b as usize != c => {
+                                // A win through a huff (already queued) or
+                                // a longer loss through one (queued now).
+                                if b & 1 == 0 {
+                                    push(&mut buckets, n2 + h, b);
+                                }
+                                continue;
                             }
+                            _ => {}
                         }
                     }
-                });
+                    hcode[h] = c as u16;
+                    let (a, b) = (self.hpstart[h] as usize, self.hpstart[h + 1] as usize);
+                    for &p in &self.hparents[a..b] {
+                        notify(&mut nodes, &mut buckets, p as usize, c, back);
+                    }
+                }
             }
             c += 1;
         }
@@ -767,23 +824,13 @@ impl<'v> Tier<'v> {
             let range = self.unmove_start[fi] as usize..self.unmove_start[fi + 1] as usize;
             for &(s, first, free) in &self.unmoves[range] {
                 if s & officers == 0 {
-                    let parent = n_side + (first + officer_rank(officers, free)) as usize;
-                    f(parent);
-                    if !self.huffs.is_empty() {
-                        let (a, b) = (
-                            self.hstart[parent - n_side] as usize,
-                            self.hstart[parent - n_side + 1] as usize,
-                        );
-                        for h in a..b {
-                            f(2 * n_side + h);
-                        }
-                    }
+                    f(n_side + (first + officer_rank(officers, free)) as usize);
                 }
             }
-        } else if node < 2 * n_side {
+        } else {
             // Soldiers to move: an officer stepped, without a fault (a
-            // step that is a fault leads to a huff node; under mandatory
-            // capture it is no move).
+            // step that is a fault leads to a huff position; under
+            // mandatory capture it is no move).
             let (fi, oi) = self.split(node - n_side);
             let officers = self.officers(fi, oi);
             let free = board::ALL & !(self.key.outside | fortress_bits(self.masks[fi]));
@@ -797,13 +844,6 @@ impl<'v> Tier<'v> {
                         f(parent);
                     }
                 }
-            }
-        } else {
-            // A huff node: its fault steps, listed by the forward pass.
-            let h = node - 2 * n_side;
-            let (a, b) = (self.hpstart[h] as usize, self.hpstart[h + 1] as usize);
-            for &p in &self.hparents[a..b] {
-                f(p as usize);
             }
         }
     }

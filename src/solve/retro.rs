@@ -218,6 +218,10 @@ struct Tier<'v> {
     /// (counted from `N`) and the offender code 1 (the lower officer may be
     /// huffed), 2 (the higher) or 3 (both).
     faults: Vec<u64>,
+    /// Where the fault steps of each fortress mask start in `faults`
+    /// (parent and child of a step have the same fortress mask), and the
+    /// end.
+    fault_blocks: Vec<u32>,
     /// Huff positions of each soldiers-to-move node `N + i`: numbers
     /// `hstart[i]..hstart[i + 1]`.
     hstart: Vec<u32>,
@@ -332,6 +336,7 @@ impl<'v> Tier<'v> {
             node: vec![FRESH; 2 * n_side],
             caps: vec![0; n_side],
             faults: Vec::new(),
+            fault_blocks: vec![0],
             hstart: Vec::new(),
             huffs: Vec::new(),
             hexit: Vec::new(),
@@ -578,6 +583,7 @@ impl<'v> Tier<'v> {
                 self.node[node].left = count;
                 self.node[node].exit = exit.map_or(UNSET, Value::code);
             }
+            self.fault_blocks.push(self.faults.len() as u32);
         }
         Ok(())
     }
@@ -587,37 +593,52 @@ impl<'v> Tier<'v> {
     // Out of line (called once per tier) so that profiles show the phases.
     #[inline(never)]
     fn huff_nodes(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
-        // One huff node per (child, offender code), numbered in that order,
-        // with the fault steps to it as its parents: a counting sort by
-        // `child * 4 + code`.
+        // One huff position per (child, offender code), numbered in that
+        // order, with the fault steps to it as its parents: a counting sort
+        // by `child * 4 + code`, one fortress mask at a time (its children
+        // are its own placements, so the counts stay in cache).
         let faults = std::mem::take(&mut self.faults);
-        let slots = 4 * self.n_side;
+        let blocks = std::mem::take(&mut self.fault_blocks);
+        let p = self.placements;
+        let slots = 4 * p;
         let mut start = vec![0u32; slots + 1];
-        for &f in &faults {
-            start[(f >> 32) as usize + 1] += 1;
-        }
-        for i in 0..slots {
-            start[i + 1] += start[i];
-        }
-        let mut fill = start.clone();
+        let mut fill = vec![0u32; slots];
         self.hparents = vec![0u32; faults.len()];
-        for &f in &faults {
-            let slot = (f >> 32) as usize;
-            self.hparents[fill[slot] as usize] = f as u32;
-            fill[slot] += 1;
-        }
-        let mut hstart = vec![0u32; self.n_side + 1];
-        for child in 0..self.n_side {
-            for code in 1..=3 {
-                let slot = child * 4 + code;
-                if start[slot + 1] > start[slot] {
-                    self.huffs.push(((self.n_side + child) as u32, code as u8));
-                    self.hpstart.push(start[slot]);
-                }
+        let mut hstart = Vec::with_capacity(self.n_side + 1);
+        hstart.push(0);
+        for fi in 0..self.masks.len() {
+            let (a, b) = (blocks[fi] as usize, blocks[fi + 1] as usize);
+            let first = fi * p;
+            if a == b {
+                hstart.extend(std::iter::repeat_n(self.huffs.len() as u32, p));
+                continue;
             }
-            hstart[child + 1] = self.huffs.len() as u32;
+            start.fill(0);
+            for &f in &faults[a..b] {
+                start[(f >> 32) as usize - 4 * first + 1] += 1;
+            }
+            for i in 0..slots {
+                start[i + 1] += start[i];
+            }
+            fill.copy_from_slice(&start[..slots]);
+            for &f in &faults[a..b] {
+                let slot = (f >> 32) as usize - 4 * first;
+                self.hparents[a + fill[slot] as usize] = f as u32;
+                fill[slot] += 1;
+            }
+            for child in first..first + p {
+                for code in 1..=3 {
+                    let slot = (child - first) * 4 + code;
+                    if start[slot + 1] > start[slot] {
+                        self.huffs.push(((self.n_side + child) as u32, code as u8));
+                        self.hpstart.push(a as u32 + start[slot]);
+                    }
+                }
+                hstart.push(self.huffs.len() as u32);
+            }
         }
         self.hpstart.push(faults.len() as u32);
+        debug_assert_eq!(hstart.len(), self.n_side + 1);
         self.hstart = hstart;
         // Huffing one of two officers leads to the one-officer tier.
         let one = if self.key.n == 2 && !self.huffs.is_empty() {

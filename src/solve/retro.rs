@@ -438,7 +438,7 @@ impl<'v> Tier<'v> {
     }
 
     /// Forward pass over the officers-to-move nodes: captures (exits, with
-    /// capture duty), steps (in-tier moves; faults lead to huff nodes).
+    /// capture duty), steps (in-tier moves; faults lead to huff positions).
     // Out of line (called once per tier) so that profiles show the phases.
     #[inline(never)]
     fn officer_nodes(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
@@ -651,7 +651,7 @@ impl<'v> Tier<'v> {
             None
         };
         // The one-officer values of the current fortress mask, by the
-        // officer's point (`UNSET` until needed; huff nodes come in mask
+        // officer's point (`UNSET` until needed; huff positions come in mask
         // order).
         let mut one_values = [UNSET; board::NUM_POINTS];
         let mut one_fi = usize::MAX;

@@ -1,14 +1,10 @@
 //! The `asalto` binary end to end: outputs, JSON shapes, and bad input
 //! giving one-line errors with a non-zero exit (never a panic).
 
-use std::process::{Command, Output};
+mod common;
 
-fn asalto(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_asalto"))
-        .args(args)
-        .output()
-        .expect("run asalto")
-}
+use common::asalto;
+use std::process::{Command, Output};
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()

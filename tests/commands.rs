@@ -10,19 +10,9 @@ use asalto_tb::solve::Solver;
 use asalto_tb::table::{Table, table_path};
 use asalto_tb::{Position, Variant};
 use std::collections::HashSet;
-use std::process::{Command, Output};
+mod common;
 
-fn asalto(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_asalto"))
-        .args(args)
-        .output()
-        .expect("run asalto")
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).unwrap()
-}
+use common::{asalto, json};
 
 /// Nine soldiers, eight in the fortress; e4-e5 fills it: the soldiers to
 /// move win in 1 ply (checked by hand).

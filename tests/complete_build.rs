@@ -16,19 +16,9 @@
 //! differs only in taking every tier of each file); this test is the one
 //! that builds whole files.
 
-use std::process::{Command, Output};
+mod common;
 
-fn asalto(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_asalto"))
-        .args(args)
-        .output()
-        .expect("run asalto")
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).unwrap()
-}
+use common::{asalto, json};
 
 fn binomial(n: u64, k: u64) -> u64 {
     if k > n {
@@ -60,6 +50,18 @@ fn positions_9(n: u64) -> u64 {
         * 2
 }
 
+/// `asalto CMD --soldiers 9 --json --tables TABLES`, its JSON.
+fn nine(cmd: &str, tables: &str) -> serde_json::Value {
+    json(&asalto(&[
+        cmd,
+        "--soldiers",
+        "9",
+        "--json",
+        "--tables",
+        tables,
+    ]))
+}
+
 #[test]
 #[ignore = "a complete build of 1.16e10 positions and its verify: over an hour on two cores"]
 fn a_complete_build_of_nine_soldiers_verifies_and_answers() {
@@ -67,14 +69,7 @@ fn a_complete_build_of_nine_soldiers_verifies_and_answers() {
     let d = dir.path().to_str().unwrap();
 
     // The plan names the two complete files and their positions.
-    let plan = json(&asalto(&[
-        "plan",
-        "--soldiers",
-        "9",
-        "--json",
-        "--tables",
-        d,
-    ]));
+    let plan = nine("plan", d);
     let planned: Vec<(String, u64)> = plan["files"]
         .as_array()
         .unwrap()
@@ -95,14 +90,7 @@ fn a_complete_build_of_nine_soldiers_verifies_and_answers() {
         ]
     );
 
-    let built = json(&asalto(&[
-        "build",
-        "--soldiers",
-        "9",
-        "--json",
-        "--tables",
-        d,
-    ]));
+    let built = nine("build", d);
     let files = built["builds"][0]["files"].as_array().unwrap();
     assert_eq!(files.len(), 2);
     for (f, (name, positions)) in files.iter().zip(&planned) {
@@ -131,30 +119,15 @@ fn a_complete_build_of_nine_soldiers_verifies_and_answers() {
 
     // Hand-checked positions, answered from the files (no solve on demand).
     // Soldiers to move with eight in the fortress: e4-e5 fills it.
-    let q = json(&asalto(&[
-        "query",
-        "--json",
-        "--tables",
-        d,
-        "SSS/SSS/O1SS3/4S2/6O/3/3 s",
-    ]));
-    assert_eq!(
-        (q["result"].as_str(), q["plies"].as_u64()),
-        (Some("win"), Some(1))
-    );
+    let query = |pos: &str| {
+        let q = json(&asalto(&["query", "--json", "--tables", d, pos]));
+        (q["result"].as_str().map(String::from), q["plies"].as_u64())
+    };
+    let win_in_1 = (Some("win".to_string()), Some(1));
+    assert_eq!(query("SSS/SSS/O1SS3/4S2/6O/3/3 s"), win_in_1);
     // Officers to move: d3 jumps d4 to d5 (and must go on, over c5 or
     // e5): fewer than nine soldiers are left.
-    let q = json(&asalto(&[
-        "query",
-        "--json",
-        "--tables",
-        d,
-        "SSS/SSS/2S1S2/3S3/O2O3/3/3 o",
-    ]));
-    assert_eq!(
-        (q["result"].as_str(), q["plies"].as_u64()),
-        (Some("win"), Some(1))
-    );
+    assert_eq!(query("SSS/SSS/2S1S2/3S3/O2O3/3/3 o"), win_in_1);
 
     // The independent checker accepts every value of both files.
     let v = json(&asalto(&["verify", "--json", "--tables", d]));
@@ -169,14 +142,7 @@ fn a_complete_build_of_nine_soldiers_verifies_and_answers() {
     assert_eq!(checked, positions_9(1) + positions_9(2));
 
     // A rerun finds both files complete and builds nothing.
-    let again = json(&asalto(&[
-        "build",
-        "--soldiers",
-        "9",
-        "--json",
-        "--tables",
-        d,
-    ]));
+    let again = nine("build", d);
     for f in again["builds"][0]["files"].as_array().unwrap() {
         assert_eq!(f["skipped"], true, "{f}");
     }
@@ -186,14 +152,7 @@ fn a_complete_build_of_nine_soldiers_verifies_and_answers() {
 fn the_count_of_the_complete_files_is_the_plans() {
     // The independent count against the plan (no build): the plan's
     // positions for complete 9-soldier files come from the tier index.
-    let plan = json(&asalto(&[
-        "plan",
-        "--soldiers",
-        "9",
-        "--json",
-        "--tables",
-        "none",
-    ]));
+    let plan = nine("plan", "none");
     let files = plan["files"].as_array().unwrap();
     assert_eq!(files[0]["positions"].as_u64().unwrap(), positions_9(1));
     assert_eq!(files[1]["positions"].as_u64().unwrap(), positions_9(2));

@@ -1,6 +1,7 @@
 //! Shared test helpers: the slow oracle (`slow`), the reference solver
-//! (`reference`), a tiny deterministic PRNG and thin wrappers around the
-//! library so that its answers can be compared with the oracle's as strings.
+//! (`reference`), a tiny deterministic PRNG, thin wrappers around the
+//! library so that its answers can be compared with the oracle's as strings,
+//! and running the `asalto` binary.
 
 #![allow(dead_code)]
 
@@ -11,6 +12,20 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use asalto_tb::rules;
 use asalto_tb::{Position, Side, Variant};
+
+/// Run the `asalto` binary built for these tests with `args`.
+pub fn asalto(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_asalto"))
+        .args(args)
+        .output()
+        .expect("run asalto")
+}
+
+/// The JSON a successful run printed (a failed run panics with its stderr).
+pub fn json(o: &std::process::Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
 
 /// The named presets of docs/RULES.md section 7.
 pub const PRESETS: [&str; 4] = ["assaut", "assaut-mdj", "asalto", "assault"];

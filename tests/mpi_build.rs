@@ -2,7 +2,8 @@
 //! this machine writes the bytes of a one-process build, with ranks whose
 //! window spills to their scratch folders, and a job whose rank 1 is
 //! killed with SIGKILL mid-file resumes from rank 0's checkpoint when run
-//! again. Needs OpenMPI's `mpirun` (see `.ci/run`); run with
+//! again; exchanges cut into many small MPI calls (`ASALTO_MPI_PIECE`, the
+//! path of over 2^30 values) give the same bytes. Needs OpenMPI's `mpirun` (see `.ci/run`); run with
 //! `cargo test --features mpi --test mpi_build`.
 #![cfg(feature = "mpi")]
 
@@ -127,6 +128,28 @@ fn three_ranks_reading_their_window_back_from_scratch_write_the_same_bytes() {
     same_files(one.path(), three.path());
 }
 
+#[test]
+fn three_ranks_exchanging_in_small_pieces_write_the_same_bytes() {
+    // Pieces of 1000 elements per MPI call: every chunk's all-gather takes
+    // the rounds a chunk of over 2^30 values per rank would take.
+    let one = tempfile::tempdir().unwrap();
+    json_of(&build(0, SMALL, one.path(), &[]).output().unwrap());
+    let three = tempfile::tempdir().unwrap();
+    let mut c = build(3, SMALL, three.path(), &[]);
+    c.env("ASALTO_MPI_PIECE", "1000");
+    assert_eq!(json_of(&c.output().unwrap())["ranks"], 3);
+    same_files(one.path(), three.path());
+    // A piece that is no count is refused in one line.
+    let bad = tempfile::tempdir().unwrap();
+    let mut c = build(0, SMALL, bad.path(), &[]);
+    c.env("ASALTO_MPI_PIECE", "0");
+    let out = c.output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("ASALTO_MPI_PIECE=\"0\""), "{err}");
+    assert!(!err.contains("panick"), "{err}");
+}
+
 /// The pids of the processes of `bin()` whose MPI rank is `rank` and whose
 /// command line names `dir`.
 fn rank_pids(rank: usize, dir: &Path) -> Vec<i32> {
@@ -173,7 +196,11 @@ fn a_job_whose_rank_is_killed_mid_file_resumes_and_writes_the_same_bytes() {
     assert!(!out.status.success(), "the job went on without its rank 1");
     assert!(!last.exists(), "killed too late");
 
-    let j = json_of(&build(2, LARGER, dir.path(), &args).output().unwrap());
+    // The rerun broadcasts the checkpoint's window tiers in pieces of
+    // 1000 elements (many MPI calls, as for over 2^30 values).
+    let mut rerun = build(2, LARGER, dir.path(), &args);
+    rerun.env("ASALTO_MPI_PIECE", "1000");
+    let j = json_of(&rerun.output().unwrap());
     let files_built = j["builds"][0]["files"].as_array().unwrap();
     let f = files_built.last().unwrap();
     assert_eq!(f["file"], "2o10s");

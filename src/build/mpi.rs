@@ -15,6 +15,11 @@ use std::sync::{Arc, Mutex};
 /// Elements per MPI call: counts are C `int`s.
 const PIECE: usize = 1 << 30;
 
+/// The environment variable that lowers the elements per MPI call below
+/// [`PIECE`], so that tests can take the paths of very large exchanges
+/// (several rounds) on small builds.
+pub const PIECE_VAR: &str = "ASALTO_MPI_PIECE";
+
 /// The MPI state: the universe (finalised when dropped, after the
 /// communicator) and the world communicator.
 struct World {
@@ -32,6 +37,8 @@ pub struct MpiRanks {
     world: Mutex<World>,
     rank: usize,
     size: usize,
+    /// Elements per MPI call ([`PIECE`], or less by [`PIECE_VAR`]).
+    piece: usize,
 }
 
 /// Why MPI could not be used.
@@ -43,12 +50,23 @@ pub enum MpiError {
     /// The MPI library cannot serialise calls from several threads.
     #[error("the MPI library offers thread level {0:?}; the build needs Serialized")]
     Threading(String),
+    /// [`PIECE_VAR`] is set to something other than a count of elements
+    /// from 1 to 2^30.
+    #[error("{PIECE_VAR}={0:?}: expected a number of elements from 1 to 1073741824")]
+    Piece(String),
 }
 
 impl MpiRanks {
     /// Initialise MPI: the ranks of the job this process is part of (one
     /// rank when it was not started by `mpirun`).
     pub fn init() -> Result<Arc<MpiRanks>, MpiError> {
+        let piece = match std::env::var(PIECE_VAR) {
+            Err(_) => PIECE,
+            Ok(v) => match v.parse::<usize>() {
+                Ok(n) if (1..=PIECE).contains(&n) => n,
+                _ => return Err(MpiError::Piece(v)),
+            },
+        };
         let (universe, level) =
             mpi::initialize_with_threading(Threading::Serialized).ok_or(MpiError::Init)?;
         if matches!(level, Threading::Single | Threading::Funneled) {
@@ -63,6 +81,7 @@ impl MpiRanks {
             }),
             rank,
             size,
+            piece,
         }))
     }
 
@@ -111,7 +130,7 @@ impl Ranks for MpiRanks {
             })
             .collect();
         let most = counts.iter().copied().max().unwrap_or(0);
-        if most <= PIECE as u64 && total <= i32::MAX as u64 {
+        if most <= self.piece as u64 && total <= i32::MAX as u64 {
             // One call, straight into place (the usual case: a chunk).
             let cs: Vec<Count> = counts.iter().map(|&c| count(c as usize)).collect();
             let ds: Vec<Count> = starts.iter().map(|&s| count(s as usize)).collect();
@@ -120,8 +139,8 @@ impl Ranks for MpiRanks {
             return out;
         }
         // Rounds of at most `per` elements from each rank (the round's
-        // buffer stays under PIECE elements).
-        let per = (PIECE / self.size.max(1)).max(1) as u64;
+        // buffer stays under `piece` elements).
+        let per = (self.piece / self.size.max(1)).max(1) as u64;
         let mut sent = 0u64;
         self.with(|w| {
             loop {
@@ -146,6 +165,11 @@ impl Ranks for MpiRanks {
                     w.all_gather_varcount_into(&mine[lo..hi], &mut part);
                 }
                 for (r, (&c, &d)) in piece.iter().zip(&displs).enumerate() {
+                    if c == 0 {
+                        // This rank's share is all sent (its place may
+                        // be the end of `out`).
+                        continue;
+                    }
                     let at = (starts[r] + sent) as usize;
                     out[at..at + c as usize]
                         .copy_from_slice(&buf[d as usize..d as usize + c as usize]);
@@ -161,7 +185,7 @@ impl Ranks for MpiRanks {
 
     fn broadcast(&self, values: &mut [u64]) {
         self.with(|w| {
-            for piece in values.chunks_mut(PIECE) {
+            for piece in values.chunks_mut(self.piece) {
                 w.process_at_rank(0).broadcast_into(piece);
             }
         })
@@ -169,7 +193,7 @@ impl Ranks for MpiRanks {
 
     fn broadcast_codes(&self, codes: &mut [u16]) {
         self.with(|w| {
-            for piece in codes.chunks_mut(PIECE) {
+            for piece in codes.chunks_mut(self.piece) {
                 w.process_at_rank(0).broadcast_into(piece);
             }
         })

@@ -597,6 +597,11 @@ impl<'v> Tier<'v> {
         // order, with the fault steps to it as its parents: a counting sort
         // by `child * 4 + code`, one fortress mask at a time (its children
         // are its own placements, so the counts stay in cache).
+        if self.faults.is_empty() {
+            // No fault step (always so unless capture is `huff`): no huff
+            // position, and nothing reads `hstart`.
+            return Ok(());
+        }
         let faults = std::mem::take(&mut self.faults);
         let blocks = std::mem::take(&mut self.fault_blocks);
         let p = self.placements;

@@ -42,6 +42,45 @@ fn build_reports_each_file_and_a_rerun_skips_them() {
     assert!(again.iter().all(|f| f["skipped"] == true));
 }
 
+/// `build --stop-after`: a build longer than the time given stops at a
+/// checkpoint (or before a file), prints what it did and where it stopped,
+/// and exits with status 75; absurd durations are refused.
+#[test]
+fn a_build_told_to_stop_after_a_second_stops_with_status_75() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    // 81 million positions: several seconds on one thread.
+    let pos = "3/O1O/SS3SS/SSSSSS1/7/3/3 s";
+    let args = ["build", "--json", "--threads", "1", "--stop-after", "1s"];
+    let o = asalto(&[&args[..], &["--tables", d, "--for", pos]].concat());
+    assert_eq!(o.status.code(), Some(75));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("run the same build again"), "{err}");
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let stop = &j["stopped"];
+    let (done, all) = (
+        stop["positions_done"].as_u64().unwrap(),
+        stop["positions"].as_u64().unwrap(),
+    );
+    assert!(done < all, "{stop}");
+    let n = stop["officers"].as_u64().unwrap() as u8;
+    let k = stop["soldiers"].as_u64().unwrap() as u8;
+    let path = table_path(dir.path(), &Variant::ASSAUT, n, k);
+    assert!(!path.exists());
+    assert_eq!(build::checkpoint::path_for(&path).exists(), done > 0);
+    // The files finished before the stop are listed, and are there.
+    for f in j["builds"][0]["files"].as_array().unwrap() {
+        let name = format!("{}.atb", f["file"].as_str().unwrap());
+        assert!(dir.path().join("assaut").join(name).exists(), "{f}");
+    }
+    for (bad, says) in [("0s", "sensible"), ("soon", "not a duration")] {
+        let o = asalto(&["build", "--tables", d, "--stop-after", bad]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{err}");
+    }
+}
+
 #[test]
 fn a_second_closure_is_merged_into_the_files_of_the_first() {
     let v = Variant::ASSAUT;

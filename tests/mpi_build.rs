@@ -3,7 +3,8 @@
 //! window spills to their scratch folders, and a job whose rank 1 is
 //! killed with SIGKILL mid-file resumes from rank 0's checkpoint when run
 //! again; exchanges cut into many small MPI calls (`ASALTO_MPI_PIECE`, the
-//! path of over 2^30 values) give the same bytes. Needs OpenMPI's `mpirun` (see `.ci/run`); run with
+//! path of over 2^30 values) give the same bytes; a job told to
+//! `--stop-after` stops on every rank at once and goes on when run again. Needs OpenMPI's `mpirun` (see `.ci/run`); run with
 //! `cargo test --features mpi --test mpi_build`.
 #![cfg(feature = "mpi")]
 
@@ -206,4 +207,37 @@ fn a_job_whose_rank_is_killed_mid_file_resumes_and_writes_the_same_bytes() {
     assert_eq!(f["file"], "2o10s");
     assert!(f["resumed_positions"].as_u64().unwrap() > 0, "{f}");
     same_files(clean.path(), dir.path());
+}
+
+/// A 2-rank job told to `--stop-after 1s` stops on every rank at the same
+/// checkpoint (rank 0's clock) with status 75, and the same job run again
+/// goes on and writes the bytes of one process.
+#[test]
+fn a_job_told_to_stop_stops_on_every_rank_and_goes_on() {
+    // 81 million positions: several seconds for two single-thread ranks.
+    let pos = "3/O1O/SS3SS/SSSSSS1/7/3/3 s";
+    let one = tempfile::tempdir().unwrap();
+    json_of(&build(0, pos, one.path(), &[]).output().unwrap());
+    let two = tempfile::tempdir().unwrap();
+    let out = build(2, pos, two.path(), &["--stop-after", "1s"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(75),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stopped: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let done = stopped["stopped"]["positions_done"].as_u64().unwrap();
+    let j = json_of(&build(2, pos, two.path(), &[]).output().unwrap());
+    let file = stopped["stopped"]["file"].as_str().unwrap();
+    let resumed = j["builds"][0]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file"] == file)
+        .unwrap();
+    assert_eq!(resumed["resumed_positions"].as_u64().unwrap(), done);
+    same_files(one.path(), two.path());
 }

@@ -9,14 +9,18 @@
 //! up to that point are durable, under a temporary name, synced and renamed
 //! (so it is either the old or the new one, never half of one).
 //!
-//! # File layout (version 1)
+//! # File layout (version 2)
 //!
 //! | bytes | field |
 //! |------:|-------|
 //! | 8 | magic: the ASCII bytes `ASALTOCK` |
-//! | 4 | checkpoint version, `1` (little-endian) |
+//! | 4 | checkpoint version, `2` (little-endian) |
 //! | .. | the [`Checkpoint`] fields, bincode 2, fixed-width little-endian integers |
 //! | 4 | CRC-32 (as in the table format) of every byte before it |
+//!
+//! Version 2 added the file's [`History`] (the time and peak memory of the
+//! runs up to the checkpoint). A version 1 checkpoint is still taken up,
+//! with an unknown history (zeros).
 //!
 //! A checkpoint that fails any of these checks, or that describes another
 //! build, is discarded (the build says so in one line) and never trusted:
@@ -31,8 +35,8 @@ use std::path::{Path, PathBuf};
 
 /// The magic bytes of a checkpoint file.
 const MAGIC: [u8; 8] = *b"ASALTOCK";
-/// The checkpoint format version this build reads and writes.
-const VERSION: u32 = 1;
+/// The checkpoint format version this build writes (it reads 1 too).
+const VERSION: u32 = 2;
 
 fn config() -> impl bincode::config::Config {
     bincode::config::standard().with_fixed_int_encoding()
@@ -77,7 +81,7 @@ impl Identity {
 }
 
 /// A checkpoint: the build, how far it got, and the writer's state.
-#[derive(Clone, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
+#[derive(Clone, Debug, PartialEq, bincode::Encode, bincode::Decode)]
 pub struct Checkpoint {
     /// The build.
     pub identity: Identity,
@@ -85,6 +89,31 @@ pub struct Checkpoint {
     pub done: u64,
     /// The writer after the last of them.
     pub writer: WriterState,
+    /// What building the file took up to this checkpoint, over every run.
+    pub history: History,
+}
+
+/// What building a file took up to a checkpoint, summed (time) or maxed
+/// (memory) over the runs that built it: a build resumed from the
+/// checkpoint adds its own. The work a killed run did after its last
+/// checkpoint is not counted (the resumed run does it again, and counts
+/// it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, bincode::Encode, bincode::Decode)]
+pub struct History {
+    /// Wall seconds spent on the file.
+    pub seconds: f64,
+    /// Peak anonymous memory of a run while building the file (bytes).
+    pub peak_anon_bytes: u64,
+    /// Peak resident memory, mapped tables included (bytes).
+    pub peak_rss_bytes: u64,
+}
+
+/// A version 1 checkpoint: one without a history.
+#[derive(bincode::Decode)]
+struct CheckpointV1 {
+    identity: Identity,
+    done: u64,
+    writer: WriterState,
 }
 
 /// Why a checkpoint was not used.
@@ -144,13 +173,27 @@ impl Checkpoint {
             return Err(damaged("fails its checksum (damaged)"));
         }
         let version = u32::from_le_bytes([body[8], body[9], body[10], body[11]]);
-        if version != VERSION {
-            return Err(damaged(&format!(
-                "checkpoint version {version}, this build reads {VERSION}"
-            )));
-        }
-        let (c, used): (Checkpoint, usize) = bincode::decode_from_slice(&body[12..], config())
-            .map_err(|e| damaged(&format!("does not decode ({e})")))?;
+        let undecodable =
+            |e: bincode::error::DecodeError| damaged(&format!("does not decode ({e})"));
+        let (c, used) = match version {
+            VERSION => bincode::decode_from_slice(&body[12..], config()).map_err(undecodable)?,
+            1 => {
+                let (c, used): (CheckpointV1, usize) =
+                    bincode::decode_from_slice(&body[12..], config()).map_err(undecodable)?;
+                let c = Checkpoint {
+                    identity: c.identity,
+                    done: c.done,
+                    writer: c.writer,
+                    history: History::default(),
+                };
+                (c, used)
+            }
+            _ => {
+                return Err(damaged(&format!(
+                    "checkpoint version {version}, this build reads 1 and {VERSION}"
+                )));
+            }
+        };
         if used != body.len() - 12 {
             return Err(damaged("has trailing bytes"));
         }
@@ -191,5 +234,63 @@ impl Checkpoint {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::{TableWriter, WriteOptions};
+
+    /// A checkpoint of a writer that has written nothing yet.
+    fn sample(dir: &Path) -> Checkpoint {
+        let v = Variant::ASSAUT;
+        let mut w = TableWriter::create_with(dir, &v, 1, 9, &WriteOptions::default()).unwrap();
+        Checkpoint {
+            identity: Identity::of(&v, 1, 9, &[], false),
+            done: 3,
+            writer: w.checkpoint().unwrap(),
+            history: History {
+                seconds: 12.5,
+                peak_anon_bytes: 1 << 30,
+                peak_rss_bytes: 3 << 30,
+            },
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_reads_back_with_its_history() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = sample(dir.path());
+        let path = dir.path().join("x.ckpt");
+        c.save(&path).unwrap();
+        assert_eq!(Checkpoint::load(&path).unwrap(), Some(c));
+    }
+
+    #[test]
+    fn a_version_1_checkpoint_is_taken_up_without_a_history() {
+        // Version 1 is version 2 without the history at the end: the
+        // same fields written one after the other.
+        let dir = tempfile::tempdir().unwrap();
+        let c = sample(dir.path());
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&1u32.to_le_bytes());
+        let fields = (c.identity.clone(), c.done, c.writer.clone());
+        bincode::encode_into_std_write(&fields, &mut bytes, config()).unwrap();
+        let crc = crc32fast::hash(&bytes);
+        bytes.extend_from_slice(&crc.to_le_bytes());
+        let path = dir.path().join("v1.ckpt");
+        std::fs::write(&path, &bytes).unwrap();
+        let read = Checkpoint::load(&path).unwrap().unwrap();
+        assert_eq!(read.history, History::default());
+        assert_eq!((read.identity, read.done, read.writer), fields);
+        // Another version is refused, saying which.
+        bytes[8] = 7;
+        let n = bytes.len() - 4;
+        let crc = crc32fast::hash(&bytes[..n]);
+        bytes[n..].copy_from_slice(&crc.to_le_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        let e = Checkpoint::load(&path).unwrap_err().to_string();
+        assert!(e.contains("version 7"), "{e}");
     }
 }

@@ -98,6 +98,15 @@ impl Watch {
         }
     }
 
+    /// The peaks `(anonymous, resident)` in bytes so far (0 where the
+    /// system does not tell).
+    pub fn peaks(&self) -> (u64, u64) {
+        (
+            self.anon.load(Ordering::Relaxed),
+            self.rss.load(Ordering::Relaxed),
+        )
+    }
+
     /// Stop; the peaks `(anonymous, resident)` in bytes (0 where the
     /// system does not tell).
     pub fn finish(mut self) -> (u64, u64) {

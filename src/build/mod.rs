@@ -36,6 +36,7 @@ use crate::solve::{CHUNK_POSITIONS, Layered, SolveError, Solver};
 use crate::table::{
     Table, TableInfo, TableSet, TableWriter, WriteOptions, table_path, temporary_path,
 };
+pub use checkpoint::History;
 use checkpoint::{Checkpoint, Identity};
 pub use ranks::{Cluster, RankShare, Ranks, Solo};
 use std::collections::HashSet;
@@ -136,9 +137,52 @@ pub enum BuildError {
     /// A checkpoint could not be written.
     #[error(transparent)]
     Checkpoint(#[from] checkpoint::CheckpointError),
-    /// The observer asked the build to stop (after a checkpoint).
-    #[error("stopped after a checkpoint; run the same build again to resume")]
-    Stopped,
+    /// The build stopped: its deadline ([`BuildOptions::stop_at`])
+    /// passed, or its observer asked ([`BuildObserver::checkpoint`]).
+    #[error("{0}")]
+    Stopped(Box<Stop>),
+}
+
+/// Where a stopped build stopped ([`BuildError::Stopped`]): at a
+/// checkpoint inside a file, or before starting one. The same build run
+/// again goes on from there.
+#[derive(Clone, Debug)]
+pub struct Stop {
+    /// The files done (built or skipped) before it stopped, in build order.
+    pub files: Vec<FileReport>,
+    /// Officers of the file it stopped in.
+    pub n: u8,
+    /// Soldiers of the file it stopped in.
+    pub k: u8,
+    /// Positions of that file its checkpoint holds (0: not started).
+    pub positions_done: u64,
+    /// Positions of that file.
+    pub positions: u64,
+    /// Seconds this run spent on that file.
+    pub seconds: f64,
+    /// Seconds earlier runs spent on it, up to the checkpoint this run
+    /// took up.
+    pub earlier_seconds: f64,
+    /// Peak anonymous memory while the file was built, over this run and
+    /// the earlier ones (bytes).
+    pub peak_anon_bytes: u64,
+    /// Peak resident memory, mapped tables included, over the same runs.
+    pub peak_rss_bytes: u64,
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.positions_done == 0 {
+            write!(f, "stopped before building {}o{}s", self.n, self.k)?;
+        } else {
+            write!(
+                f,
+                "stopped at a checkpoint of {}o{}s, {} of {} positions done",
+                self.n, self.k, self.positions_done, self.positions
+            )?;
+        }
+        write!(f, "; run the same build again to go on")
+    }
 }
 
 /// How a build runs. The files written do not depend on any of it but
@@ -161,6 +205,10 @@ pub struct BuildOptions {
     pub write: WriteOptions,
     /// The processes sharing the build ([`Solo`]: this one alone).
     pub cluster: Cluster,
+    /// Stop at the first chunk boundary after this instant, with a
+    /// checkpoint ([`BuildError::Stopped`]; rank 0's clock decides). A file
+    /// finished after it is kept; the next file is not started.
+    pub stop_at: Option<Instant>,
 }
 
 impl Default for BuildOptions {
@@ -172,6 +220,7 @@ impl Default for BuildOptions {
             checkpoint_secs: 300,
             write: WriteOptions::default(),
             cluster: Cluster::default(),
+            stop_at: None,
         }
     }
 }
@@ -195,8 +244,12 @@ pub struct FileReport {
     pub k: u8,
     /// The file's header information.
     pub info: TableInfo,
-    /// Seconds spent building it (0 when skipped).
+    /// Seconds this run spent building it (0 when skipped).
     pub seconds: f64,
+    /// Seconds earlier runs spent on it, up to the checkpoint this run
+    /// took up (0 on a fresh build; unknown, 0, from a version 1
+    /// checkpoint).
+    pub earlier_seconds: f64,
     /// Whether a valid file was already there.
     pub skipped: bool,
     /// The most bytes of value codes the window of solved tiers held (0
@@ -209,11 +262,12 @@ pub struct FileReport {
     pub resumed_positions: u64,
     /// Checkpoints written.
     pub checkpoints: u64,
-    /// Peak anonymous memory of the process while this file was built
-    /// (sampled; what the budget bounds; 0 when skipped or unknown).
+    /// Peak anonymous memory of the process while this file was built,
+    /// over this run and those before its checkpoint (sampled; what the
+    /// budget bounds; 0 when skipped or unknown).
     pub peak_anon_bytes: u64,
     /// Peak resident memory while this file was built, mapped tables
-    /// included (sampled; 0 when skipped or unknown).
+    /// included, over the same runs (sampled; 0 when skipped or unknown).
     pub peak_rss_bytes: u64,
     /// What each rank solved and how long it took (one entry for a
     /// one-process build; empty when skipped; on rank 0 only).
@@ -300,9 +354,34 @@ pub fn build(
     let mut reports = Vec::new();
     for (n, k) in plan(k_min, k_max) {
         let tiers = index::all_tiers(n, k, variant);
-        reports.push(build_file(dir, variant, n, k, tiers, opts, observer)?);
+        let r = after_stop(
+            build_file(dir, variant, n, k, tiers, opts, observer),
+            &mut reports,
+        )?;
+        reports.push(r);
     }
     Ok(reports)
+}
+
+/// `r`, a file's build; when it stopped, with the `done` files before it.
+fn after_stop(
+    r: Result<FileReport, BuildError>,
+    done: &mut Vec<FileReport>,
+) -> Result<FileReport, BuildError> {
+    match r {
+        Err(BuildError::Stopped(mut stop)) => {
+            stop.files = std::mem::take(done);
+            Err(BuildError::Stopped(stop))
+        }
+        r => r,
+    }
+}
+
+/// Whether `opts.stop_at` has passed, on rank 0's clock.
+fn deadline_passed(opts: &BuildOptions) -> bool {
+    let mut passed = [u64::from(opts.stop_at.is_some_and(|t| Instant::now() >= t))];
+    opts.cluster.broadcast(&mut passed);
+    passed[0] == 1
 }
 
 /// Build files holding (at least) the given tiers, e.g. the closure of one
@@ -325,7 +404,11 @@ pub fn build_tiers(
             .filter(|t| (t.n, t.k) == (n, k))
             .map(|t| t.canonical())
             .collect();
-        reports.push(build_file(dir, variant, n, k, mine, opts, observer)?);
+        let r = after_stop(
+            build_file(dir, variant, n, k, mine, opts, observer),
+            &mut reports,
+        )?;
+        reports.push(r);
     }
     Ok(reports)
 }
@@ -370,6 +453,7 @@ pub fn build_file(
                 k,
                 info: t.info().clone(),
                 seconds: 0.0,
+                earlier_seconds: 0.0,
                 skipped: true,
                 window_peak_bytes: 0,
                 window_budget_bytes: 0,
@@ -411,16 +495,38 @@ pub fn build_file(
     }
     let budget = opts.window_bytes.map_or(room, |w| w.min(room));
 
+    if deadline_passed(opts) {
+        return Err(BuildError::Stopped(Box::new(Stop {
+            files: Vec::new(),
+            n,
+            k,
+            positions_done: 0,
+            positions,
+            seconds: 0.0,
+            earlier_seconds: 0.0,
+            peak_anon_bytes: 0,
+            peak_rss_bytes: 0,
+        })));
+    }
     let watch = memory::Watch::start();
     let ranks = &opts.cluster;
     let root = ranks.rank() == 0;
     // Rank 0 owns the file and its checkpoint; it tells the others how
     // far a checkpoint took it.
-    let (writer, done) = if root {
-        let (w, d) = resume_or_create(dir, variant, n, k, &tiers, &identity, opts, observer)?;
-        (Some(w), d)
+    let (writer, done, earlier) = if root {
+        let (w, d, h) = resume_or_create(dir, variant, n, k, &tiers, &identity, opts, observer)?;
+        (Some(w), d, h)
     } else {
-        (None, 0)
+        (None, 0, History::default())
+    };
+    // The file's history up to now, this run included.
+    let history = |watch: &memory::Watch| {
+        let (anon, rss) = watch.peaks();
+        History {
+            seconds: earlier.seconds + start.elapsed().as_secs_f64(),
+            peak_anon_bytes: earlier.peak_anon_bytes.max(anon),
+            peak_rss_bytes: earlier.peak_rss_bytes.max(rss),
+        }
     };
     let mut shared = [done as u64];
     ranks.broadcast(&mut shared);
@@ -543,9 +649,10 @@ pub fn build_file(
         next += chunk.len();
         window.set_done(next);
         window_peak = window_peak.max(window.bytes());
-        // Rank 0's clock decides when every rank checkpoints.
-        let due = last_checkpoint.elapsed().as_secs() >= opts.checkpoint_secs;
-        let mut go = [u64::from(due && next < tiers.len())];
+        // Rank 0's clock decides when every rank checkpoints, and stops.
+        let late = opts.stop_at.is_some_and(|t| Instant::now() >= t);
+        let due = last_checkpoint.elapsed().as_secs() >= opts.checkpoint_secs || late;
+        let mut go = [u64::from(due && next < tiers.len()), u64::from(late)];
         ranks.broadcast(&mut go);
         if go[0] == 1 {
             if let Some(w) = &writer {
@@ -554,15 +661,28 @@ pub fn build_file(
                     identity: identity.clone(),
                     done: next as u64,
                     writer: state,
+                    history: history(&watch),
                 }
                 .save(&ckpt_path)?;
             }
             checkpoints += 1;
             last_checkpoint = Instant::now();
-            let mut stop = [u64::from(root && !observer.checkpoint(firsts[next]))];
+            let asked = root && !observer.checkpoint(firsts[next]);
+            let mut stop = [u64::from(go[1] == 1 || asked)];
             ranks.broadcast(&mut stop);
             if stop[0] == 1 {
-                return Err(BuildError::Stopped);
+                let h = history(&watch);
+                return Err(BuildError::Stopped(Box::new(Stop {
+                    files: Vec::new(),
+                    n,
+                    k,
+                    positions_done: firsts[next],
+                    positions,
+                    seconds: start.elapsed().as_secs_f64(),
+                    earlier_seconds: earlier.seconds,
+                    peak_anon_bytes: h.peak_anon_bytes,
+                    peak_rss_bytes: h.peak_rss_bytes,
+                })));
             }
         }
     }
@@ -588,13 +708,14 @@ pub fn build_file(
         k,
         info,
         seconds: start.elapsed().as_secs_f64(),
+        earlier_seconds: earlier.seconds,
         skipped: false,
         window_peak_bytes: window_peak,
         window_budget_bytes: budget,
         resumed_positions,
         checkpoints,
-        peak_anon_bytes: peak_anon,
-        peak_rss_bytes: peak_rss,
+        peak_anon_bytes: peak_anon.max(earlier.peak_anon_bytes),
+        peak_rss_bytes: peak_rss.max(earlier.peak_rss_bytes),
         ranks: shares
             .chunks_exact(2)
             .enumerate()
@@ -710,7 +831,7 @@ fn resume_or_create(
     identity: &Identity,
     opts: &BuildOptions,
     observer: &dyn BuildObserver,
-) -> Result<(TableWriter, usize), BuildError> {
+) -> Result<(TableWriter, usize, History), BuildError> {
     let path = table_path(dir, variant, n, k);
     let ckpt_path = checkpoint::path_for(&path);
     let discard = |why: String| {
@@ -738,7 +859,7 @@ fn resume_or_create(
                         "{}: resuming from its checkpoint, {positions} positions done",
                         temporary_path(&path).display()
                     ));
-                    return Ok((w, done));
+                    return Ok((w, done, c.history));
                 }
                 Err(e) => discard(e.to_string()),
             }
@@ -747,5 +868,6 @@ fn resume_or_create(
     Ok((
         TableWriter::create_with(dir, variant, n, k, &opts.write)?,
         0,
+        History::default(),
     ))
 }

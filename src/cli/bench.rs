@@ -32,6 +32,14 @@ pub struct BenchArgs {
     /// folder (9 takes tens of minutes here).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(9..=24))]
     build_to: Option<u8>,
+    /// Instead of --build-to, take the build figures (seconds_to_K and the
+    /// peaks of each soldier count) from the JSON summaries of the runs of
+    /// one complete build (`asalto build --soldiers 9..=K --json`, stopped
+    /// with --stop-after or killed and run again): each file's time is
+    /// `seconds + earlier_seconds` of the run that finished it. For builds
+    /// longer than one sitting. Repeat the option for each run's summary.
+    #[arg(long, value_name = "FILE", conflicts_with = "build_to")]
+    build_summary: Vec<PathBuf>,
     /// Position whose closure is solved in memory for the rate.
     #[arg(long, default_value = RATE_POSITION, allow_hyphen_values = true)]
     rate_position: String,
@@ -202,6 +210,10 @@ pub fn run(args: BenchArgs) -> Result<()> {
                         "window_peak_bytes": r.window_peak_bytes})).collect::<Vec<_>>()}),
         );
         build_tables = Some(dir);
+    } else if !args.build_summary.is_empty() {
+        let (s, p, run) = from_summaries(&args.build_summary, &variant)?;
+        (seconds_to, peaks) = (s, p);
+        raw.insert("build_run".into(), run);
     }
     let peak = build::peak_rss_bytes();
     let tables_dir = build_tables.unwrap_or(args.tables.clone());
@@ -413,10 +425,148 @@ pub fn run(args: BenchArgs) -> Result<()> {
     Ok(())
 }
 
+/// Named figures of a bench record (`seconds_to_9`, `peak_rss_bytes_9`, ..).
+type Figures = serde_json::Map<String, serde_json::Value>;
+
+/// The figures of a complete build from the JSON summaries of its runs
+/// (`build --json`): `seconds_to_K` (the time of every file up to `K`
+/// soldiers, over all the runs that built it) and the peaks of each
+/// soldier count, and the raw record. Every file from 9 soldiers to the
+/// most any run finished must have been finished by one of the runs.
+fn from_summaries(
+    paths: &[PathBuf],
+    variant: &Variant,
+) -> Result<(Figures, Figures, serde_json::Value)> {
+    // (n, k) -> (seconds over all runs, peak anon, peak rss, positions, summary)
+    let mut files = std::collections::BTreeMap::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let j: serde_json::Value = serde_json::from_str(&text).with_context(|| {
+            format!("{} is not the JSON of asalto build --json", path.display())
+        })?;
+        let builds = j["builds"].as_array().with_context(|| {
+            format!("{} is not the JSON of asalto build --json", path.display())
+        })?;
+        for b in builds {
+            if b["variant"].as_str() != Some(&variant.to_string()) {
+                continue;
+            }
+            for f in b["files"].as_array().into_iter().flatten() {
+                if f["skipped"] != false {
+                    continue;
+                }
+                let num = |key: &str| f[key].as_f64().unwrap_or(0.0);
+                let key = (f["soldiers"].as_u64(), f["officers"].as_u64());
+                let (Some(k), Some(n)) = key else {
+                    bail!("{}: a file without officers and soldiers", path.display());
+                };
+                files.insert(
+                    (k, n),
+                    (
+                        num("seconds") + num("earlier_seconds"),
+                        f["peak_anon_bytes"].as_u64().unwrap_or(0),
+                        f["peak_rss_bytes"].as_u64().unwrap_or(0),
+                        f["positions"].as_u64().unwrap_or(0),
+                        path.display().to_string(),
+                    ),
+                );
+            }
+        }
+    }
+    let Some(&(k_max, _)) = files.keys().next_back() else {
+        bail!("the build summaries finish no {variant} file");
+    };
+    let mut seconds_to = serde_json::Map::new();
+    let mut peaks = serde_json::Map::new();
+    let mut total = 0.0;
+    for k in 9..=k_max {
+        let (mut anon, mut rss) = (0, 0);
+        for n in 1..=2 {
+            let Some(f) = files.get(&(k, n)) else {
+                bail!(
+                    "no summary finishes {n}o{k}s: the build time up to {k_max} soldiers is not known"
+                );
+            };
+            total += f.0;
+            anon = anon.max(f.1);
+            rss = rss.max(f.2);
+        }
+        seconds_to.insert(format!("seconds_to_{k}"), json!(total));
+        peaks.insert(format!("peak_rss_bytes_{k}"), json!(rss));
+        peaks.insert(format!("peak_anon_bytes_{k}"), json!(anon));
+    }
+    let list: Vec<serde_json::Value> = files
+        .iter()
+        .map(|((k, n), f)| {
+            json!({"file": format!("{n}o{k}s"), "positions": f.3, "seconds": f.0,
+                   "peak_anon_bytes": f.1, "peak_rss_bytes": f.2, "summary": f.4})
+        })
+        .collect();
+    let run = json!({"soldiers": k_max, "from_summaries": paths, "files": list});
+    Ok((seconds_to, peaks, run))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::path::Path;
+
+    /// A summary of one run as `build --json` prints it, with `files` of
+    /// `(n, k, skipped, seconds, earlier_seconds, peak_anon)`.
+    fn summary(dir: &Path, name: &str, files: &[(u8, u8, bool, f64, f64, u64)]) -> PathBuf {
+        let list: Vec<serde_json::Value> = files
+            .iter()
+            .map(|&(n, k, skipped, s, e, anon)| {
+                json!({"file": format!("{n}o{k}s"), "officers": n, "soldiers": k,
+                       "skipped": skipped, "seconds": s, "earlier_seconds": e,
+                       "peak_anon_bytes": anon, "peak_rss_bytes": 2 * anon, "positions": 10})
+            })
+            .collect();
+        let j = json!({"builds": [{"variant": "assaut", "files": list}], "stopped": null});
+        let path = dir.join(name);
+        std::fs::write(&path, j.to_string()).unwrap();
+        path
+    }
+
+    #[test]
+    fn build_figures_add_up_the_runs_that_finished_each_file() {
+        let dir = tempfile::tempdir().unwrap();
+        // Run 1 finished the 9-soldier files and stopped in 1o10s; run 2
+        // skipped those, finished 1o10s (resumed: 5 s before) and 2o10s.
+        let one = summary(
+            dir.path(),
+            "1.json",
+            &[(1, 9, false, 1.0, 0.0, 100), (2, 9, false, 2.0, 0.0, 300)],
+        );
+        let two = summary(
+            dir.path(),
+            "2.json",
+            &[
+                (1, 9, true, 0.0, 0.0, 0),
+                (2, 9, true, 0.0, 0.0, 0),
+                (1, 10, false, 3.0, 5.0, 700),
+                (2, 10, false, 4.0, 0.0, 500),
+            ],
+        );
+        let (secs, peaks, _) =
+            from_summaries(&[one.clone(), two.clone()], &Variant::ASSAUT).unwrap();
+        assert_eq!(secs["seconds_to_9"], json!(3.0));
+        assert_eq!(secs["seconds_to_10"], json!(15.0));
+        assert_eq!(peaks["peak_anon_bytes_9"], json!(300));
+        assert_eq!(peaks["peak_anon_bytes_10"], json!(700));
+        assert_eq!(peaks["peak_rss_bytes_10"], json!(1400));
+        // Without the first run, nothing says how long 9 soldiers took.
+        let e = from_summaries(&[two], &Variant::ASSAUT)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("1o9s"), "{e}");
+        // Another variant's summaries finish nothing of this one.
+        let e = from_summaries(&[one], &Variant::ASSAULT)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("finish no"), "{e}");
+    }
 
     #[test]
     fn results_go_where_the_help_says() {

@@ -196,6 +196,15 @@ enum Command {
         /// every chunk of tiers).
         #[arg(long, value_name = "N", default_value_t = 300)]
         checkpoint_secs: u64,
+        /// Stop after this long (e.g. 2h30m, 90m, 45s): at the first chunk
+        /// of tiers done after it, with a checkpoint, or before starting
+        /// the next file. Prints what was done, and exits with status 75;
+        /// the same command run again goes on from there. For sessions and
+        /// batch jobs with a time limit (leave a few minutes for the last
+        /// chunk). The time each file took over all its runs is in the
+        /// summary (`earlier_seconds` + `seconds` in the JSON).
+        #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+        stop_after: Option<std::time::Duration>,
         /// Write win/draw/loss only, without distances (about a tenth of
         /// the size; lower tables may be of either kind). Queries on such
         /// tables say "win" or "loss" without plies.
@@ -366,6 +375,19 @@ fn parse_bytes(text: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
+/// A duration such as `2h30m`, `90m` or `45s` (humantime's syntax),
+/// from one second to a year.
+fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let d = humantime::parse_duration(text.trim())
+        .map_err(|e| format!("'{text}' is not a duration ({e}; use e.g. 2h30m, 90m or 45s)"))?;
+    if d < std::time::Duration::from_secs(1) || d > std::time::Duration::from_secs(366 * 86_400) {
+        return Err(format!(
+            "'{text}' is not a sensible duration (from 1s to a year)"
+        ));
+    }
+    Ok(d)
+}
+
 /// An inclusive range of soldier counts within 9..=24, parsed by clap
 /// from `K` (meaning 9..=K), `A..=B` or `A-B`; a bad one is a usage error
 /// (exit 2).
@@ -445,11 +467,20 @@ impl PositionArgs {
 }
 
 /// Parse the arguments, run the command, print errors once; the exit code.
+/// The exit status of a build stopped by `--stop-after` (EX_TEMPFAIL of
+/// sysexits.h: run it again).
+const STOPPED: u8 = 75;
+
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match dispatch(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            if let Some(stop @ build::BuildError::Stopped(_)) = e.downcast_ref() {
+                // Not an error: the build stopped where it was told to.
+                eprintln!("{stop}");
+                return ExitCode::from(STOPPED);
+            }
             let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
             eprintln!("error: {}", chain.join(": "));
             ExitCode::from(1)
@@ -508,6 +539,7 @@ fn dispatch(command: Command) -> Result<()> {
             threads,
             memory,
             checkpoint_secs,
+            stop_after,
             wdl_only,
             ignore_disk,
             window_bytes,
@@ -518,6 +550,7 @@ fn dispatch(command: Command) -> Result<()> {
                 memory_bytes: memory.unwrap_or_else(build::default_budget),
                 window_bytes,
                 checkpoint_secs,
+                stop_at: stop_after.map(|d| std::time::Instant::now() + d),
                 write: asalto_tb::table::WriteOptions {
                     wdl_only,
                     ..Default::default()
@@ -540,7 +573,14 @@ fn dispatch(command: Command) -> Result<()> {
                     ..opts
                 };
                 let r = job.run(&opts);
+                let stopped = |e: &anyhow::Error| {
+                    matches!(e.downcast_ref(), Some(build::BuildError::Stopped(_)))
+                };
                 if let (Err(e), true) = (&r, build::Ranks::size(&*mpi) > 1) {
+                    if stopped(e) {
+                        // Every rank stopped at the same checkpoint.
+                        return r;
+                    }
                     // The other ranks would wait for this one forever.
                     let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
                     eprintln!(
@@ -826,21 +866,33 @@ impl BuildJob {
             let observer = bars::BuildBars::new(&variant, !root);
             let quiet = asalto_tb::build::Quiet;
             let watch: &dyn build::BuildObserver = if root { &observer } else { &quiet };
-            let reports = match &target {
+            let built = match &target {
                 Some(p) => {
                     let tiers = ondemand::needed_tiers(p, &variant, |_| false, u64::MAX)?;
                     if tiers.is_empty() {
                         bail!("the game is over in {p}: it needs no tables");
                     }
-                    build::build_tiers(tables, &variant, &tiers, opts, watch)?
+                    build::build_tiers(tables, &variant, &tiers, opts, watch)
                 }
-                None => build::build(tables, &variant, k_min, k_max, opts, watch)?,
+                None => build::build(tables, &variant, k_min, k_max, opts, watch),
             };
             observer.finish();
-            all.push((variant, reports, start.elapsed().as_secs_f64()));
+            match built {
+                Ok(reports) => all.push((variant, reports, start.elapsed().as_secs_f64())),
+                Err(build::BuildError::Stopped(stop)) => {
+                    // What was done is reported; the stop is the exit status.
+                    all.push((variant, stop.files.clone(), start.elapsed().as_secs_f64()));
+                    if root {
+                        let size = opts.cluster.size();
+                        output::build_summary(&all, tables, size, json, Some(&stop));
+                    }
+                    return Err(build::BuildError::Stopped(stop).into());
+                }
+                Err(e) => return Err(e.into()),
+            }
         }
         if root {
-            output::build_summary(&all, tables, opts.cluster.size(), json);
+            output::build_summary(&all, tables, opts.cluster.size(), json, None);
         }
         Ok(())
     }

@@ -217,8 +217,18 @@ pub fn build_summary(
     dir: &std::path::Path,
     ranks: usize,
     json: bool,
+    stop: Option<&asalto_tb::build::Stop>,
 ) {
     let peak = asalto_tb::build::peak_rss_bytes();
+    // Where a stopped build stopped.
+    let stopped = stop.map(|s| {
+        json!({
+            "file": format!("{}o{}s", s.n, s.k), "officers": s.n, "soldiers": s.k,
+            "positions_done": s.positions_done, "positions": s.positions,
+            "seconds": s.seconds, "earlier_seconds": s.earlier_seconds,
+            "peak_anon_bytes": s.peak_anon_bytes, "peak_rss_bytes": s.peak_rss_bytes,
+        })
+    });
     if json {
         let list: Vec<Json> = runs
             .iter()
@@ -231,6 +241,7 @@ pub fn build_summary(
                             "file": format!("{}o{}s", r.n, r.k),
                             "officers": r.n, "soldiers": r.k,
                             "skipped": r.skipped, "seconds": r.seconds,
+                            "earlier_seconds": r.earlier_seconds,
                             "window_peak_bytes": r.window_peak_bytes,
                             "window_budget_bytes": r.window_budget_bytes,
                             "resumed_positions": r.resumed_positions,
@@ -255,7 +266,8 @@ pub fn build_summary(
                 "tables": dir.display().to_string(),
                 "ranks": ranks,
                 "peak_rss_bytes": peak,
-                "builds": list
+                "builds": list,
+                "stopped": stopped,
             })
         );
         return;

@@ -302,6 +302,9 @@ pub fn build_summary(
                 i.bits_per_position(),
                 if r.skipped {
                     "skipped".to_string()
+                } else if r.earlier_seconds > 0.0 {
+                    // Resumed: this run's time and that of the runs before.
+                    format!("{:.1}+{:.1}", r.seconds, r.earlier_seconds)
                 } else {
                     format!("{:.1}", r.seconds)
                 }

@@ -466,11 +466,13 @@ impl PositionArgs {
     }
 }
 
-/// Parse the arguments, run the command, print errors once; the exit code.
 /// The exit status of a build stopped by `--stop-after` (EX_TEMPFAIL of
 /// sysexits.h: run it again).
 const STOPPED: u8 = 75;
 
+/// Parse the arguments, run the command, print errors once; the exit code
+/// (0, 1 for an error, 2 for bad usage, 75 for a build stopped by
+/// `--stop-after`).
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match dispatch(cli.command) {

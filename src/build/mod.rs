@@ -226,6 +226,12 @@ impl Default for BuildOptions {
 }
 
 impl BuildOptions {
+    /// Whether [`BuildOptions::stop_at`] has passed (on this process's
+    /// clock).
+    fn late(&self) -> bool {
+        self.stop_at.is_some_and(|t| Instant::now() >= t)
+    }
+
     /// The defaults with `threads` worker threads.
     pub fn threads(threads: usize) -> BuildOptions {
         BuildOptions {
@@ -379,7 +385,7 @@ fn after_stop(
 
 /// Whether `opts.stop_at` has passed, on rank 0's clock.
 fn deadline_passed(opts: &BuildOptions) -> bool {
-    let mut passed = [u64::from(opts.stop_at.is_some_and(|t| Instant::now() >= t))];
+    let mut passed = [u64::from(opts.late())];
     opts.cluster.broadcast(&mut passed);
     passed[0] == 1
 }
@@ -650,7 +656,7 @@ pub fn build_file(
         window.set_done(next);
         window_peak = window_peak.max(window.bytes());
         // Rank 0's clock decides when every rank checkpoints, and stops.
-        let late = opts.stop_at.is_some_and(|t| Instant::now() >= t);
+        let late = opts.late();
         let due = last_checkpoint.elapsed().as_secs() >= opts.checkpoint_secs || late;
         let mut go = [u64::from(due && next < tiers.len()), u64::from(late)];
         ranks.broadcast(&mut go);

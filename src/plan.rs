@@ -57,6 +57,21 @@ pub struct FilePlan {
     /// Whether a complete table of the file is already there, so a build
     /// skips it ([`Plan::mark_built`]).
     pub built: bool,
+    /// A checkpoint of an unfinished build of this file, found beside it
+    /// ([`Plan::mark_built`]).
+    pub checkpoint: Option<Checkpointed>,
+}
+
+/// A checkpoint of an unfinished build of a planned file: a build of its
+/// kind takes it up instead of starting the file again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checkpointed {
+    /// Positions of the file it holds.
+    pub positions_done: u64,
+    /// Whether it is of a WDL-only build (`build --wdl-only`; only such a
+    /// build takes it up, and only a build with distances takes up one
+    /// that is not).
+    pub wdl_only: bool,
 }
 
 /// What a plan covers.
@@ -92,7 +107,10 @@ impl Plan {
 
     /// Mark the files already built under `dir` (a valid, complete table
     /// of the variant is there): a build skips them. A partial table there
-    /// counts as not built.
+    /// counts as not built. Note the checkpoints of the others: one that
+    /// reads back and is of the same variant, material, tiers and
+    /// positions ([`Checkpointed`]; a build checks more: the exact tiers
+    /// and write options, and every block written).
     pub fn mark_built(&mut self, dir: &Path) {
         for f in &mut self.files {
             let path = crate::table::table_path(dir, &self.variant, f.n, f.k);
@@ -102,6 +120,22 @@ impl Plan {
                     && (i.n, i.k) == (f.n, f.k)
                     && i.tiers == index::complete_tiers(f.k)
             });
+            f.checkpoint = None;
+            if f.built {
+                continue;
+            }
+            let ckpt = crate::build::checkpoint::path_for(&path);
+            if let Ok(Some(c)) = crate::build::checkpoint::Checkpoint::load(&ckpt) {
+                let i = &c.identity;
+                if i.variant == self.variant.to_string()
+                    && (i.n, i.k, i.tiers, i.positions) == (f.n, f.k, f.tiers, f.positions)
+                {
+                    f.checkpoint = Some(Checkpointed {
+                        positions_done: c.writer.positions(),
+                        wdl_only: i.wdl_only,
+                    });
+                }
+            }
         }
     }
 
@@ -118,6 +152,11 @@ impl Plan {
             files: todo.len(),
             tiers: todo.iter().map(|f| f.tiers).sum(),
             positions: todo.iter().map(|f| f.positions).sum(),
+            checkpointed_positions: todo
+                .iter()
+                .filter_map(|f| f.checkpoint)
+                .map(|c| c.positions_done)
+                .sum(),
             disk_bytes,
             disk_bytes_wdl_only,
         }
@@ -134,6 +173,10 @@ pub struct Estimate {
     pub tiers: u64,
     /// Their positions.
     pub positions: u64,
+    /// Of them, those the files' checkpoints hold (see
+    /// [`Checkpointed`]): a build of the checkpoints' kind does not solve
+    /// them again.
+    pub checkpointed_positions: u64,
     /// Estimated bytes on disk with distances.
     pub disk_bytes: u64,
     /// Estimated bytes on disk, win/draw/loss only.
@@ -141,9 +184,10 @@ pub struct Estimate {
 }
 
 impl Estimate {
-    /// Estimated seconds at an in-memory solving rate ([`build_seconds`]).
+    /// Estimated seconds at an in-memory solving rate ([`build_seconds`])
+    /// for the positions left to solve: those the checkpoints hold are not.
     pub fn seconds(&self, rate: f64) -> f64 {
-        build_seconds(self.positions, rate)
+        build_seconds(self.positions - self.checkpointed_positions, rate)
     }
 }
 
@@ -162,6 +206,7 @@ pub fn complete(variant: &Variant, k_min: u8, k_max: u8) -> Result<Plan, PlanErr
             positions: index::complete_positions(n, k),
             complete: true,
             built: false,
+            checkpoint: None,
         })
         .collect();
     Ok(Plan {
@@ -188,6 +233,7 @@ pub fn for_position(variant: &Variant, pos: &Position) -> Result<Plan, PlanError
             tiers: c.tiers,
             positions: c.positions,
             built: false,
+            checkpoint: None,
         })
         .collect();
     Ok(Plan {

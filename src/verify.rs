@@ -11,7 +11,14 @@
 //! [`VerifyOptions::resume`] a record that matches the file (same length
 //! and index checksum) is taken up where it stopped; a complete one means
 //! the file was verified before. A record does not name the lower files
-//! the checked values were read against.
+//! the checked values were read against. It also keeps the seconds spent
+//! on the file by the runs up to it, so a file checked over several runs
+//! reports its whole time ([`FileCheck::earlier_seconds`]).
+//!
+//! With [`VerifyOptions::stop_at`] a run stops by itself at the first
+//! chunk done after that instant, or before starting the next file, with
+//! its record written: [`VerifyReport::stopped`] says where, and the same
+//! verification run again with `resume` goes on from there.
 
 use crate::Value;
 use crate::build::BuildError;
@@ -53,6 +60,10 @@ pub struct FileCheck {
     pub resumed_positions: u64,
     /// Seconds this run spent on the file (checksums and values).
     pub seconds: f64,
+    /// Seconds earlier runs spent on its values, up to the record this run
+    /// took up (0 without one). The work a killed run did after its last
+    /// record is done again and counted once, by the run that redoes it.
+    pub earlier_seconds: f64,
     /// A WDL-only table: checked win/draw/loss only (see
     /// [`crate::solve::check_tier_as`]).
     pub wdl_only: bool,
@@ -72,6 +83,44 @@ pub struct VerifyReport {
     /// The first inconsistencies this run found (at most the limit asked
     /// for), in file and index order.
     pub bad: Vec<BadValue>,
+    /// Where the run stopped at its deadline ([`VerifyOptions::stop_at`]);
+    /// `None` when every file chosen was checked. The counts above are of
+    /// the files done, but for `bad_count` and `bad`, which include what
+    /// was found in the file it stopped in.
+    pub stopped: Option<VerifyStop>,
+}
+
+/// Where a verification stopped at its deadline: in a file, with its record
+/// written (or before starting it).
+#[derive(Clone, Debug)]
+pub struct VerifyStop {
+    /// The table file.
+    pub path: PathBuf,
+    /// Its positions checked so far, by this run and earlier ones.
+    pub positions_done: u64,
+    /// Its positions.
+    pub positions: u64,
+    /// Seconds this run spent on it.
+    pub seconds: f64,
+    /// Seconds earlier runs spent on it, up to the record this run took up.
+    pub earlier_seconds: f64,
+}
+
+impl std::fmt::Display for VerifyStop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.positions_done == 0 {
+            write!(f, "stopped before checking {}", self.path.display())?;
+        } else {
+            write!(
+                f,
+                "stopped in {}, {} of {} positions checked",
+                self.path.display(),
+                self.positions_done,
+                self.positions
+            )?;
+        }
+        write!(f, "; run the same verify again with --resume to go on")
+    }
 }
 
 /// How to verify.
@@ -88,6 +137,16 @@ pub struct VerifyOptions {
     pub resume: bool,
     /// Positions per chunk between records.
     pub chunk_positions: u64,
+    /// Stop at the first chunk done after this instant, or before the next
+    /// file ([`VerifyReport::stopped`]).
+    pub stop_at: Option<Instant>,
+}
+
+impl VerifyOptions {
+    /// Whether [`VerifyOptions::stop_at`] has passed.
+    fn late(&self) -> bool {
+        self.stop_at.is_some_and(|t| Instant::now() >= t)
+    }
 }
 
 impl Default for VerifyOptions {
@@ -99,6 +158,7 @@ impl Default for VerifyOptions {
             resume: false,
             // About a minute of checking on two cores.
             chunk_positions: 1 << 30,
+            stop_at: None,
         }
     }
 }
@@ -114,6 +174,10 @@ struct Record {
     positions_done: u64,
     /// Inconsistent positions found among them.
     inconsistent: u64,
+    /// Seconds the runs up to this record spent checking them (0 in the
+    /// records of versions before it was kept).
+    #[serde(default)]
+    seconds: f64,
 }
 
 /// Where the record of `path` lives.
@@ -177,7 +241,6 @@ pub fn verify(
     let checked = AtomicU64::new(0);
     for (path, table) in &files {
         let start = Instant::now();
-        table.verify_checksums()?;
         // In solving order, as they were written: neighbouring tiers then
         // share decompressed blocks in the per-thread cache.
         let mut keys = table.tier_keys()?;
@@ -188,6 +251,7 @@ pub fn verify(
             tiers_done: 0,
             positions_done: 0,
             inconsistent: 0,
+            seconds: 0.0,
         };
         let mut record = if opts.resume {
             read_record(path, table).unwrap_or(fresh)
@@ -195,11 +259,25 @@ pub fn verify(
             fresh
         };
         let resumed_positions = record.positions_done;
+        let earlier_seconds = record.seconds;
         // A WDL-only table is checked win/draw/loss only.
         let wdl_only = table.info().wdl_only;
         checked.fetch_add(resumed_positions, Ordering::Relaxed);
         let bad: Mutex<Vec<(TierKey, crate::solve::Inconsistency)>> = Mutex::new(Vec::new());
         let mut at = record.tiers_done as usize;
+        let stop = |record: &Record| VerifyStop {
+            path: path.clone(),
+            positions_done: record.positions_done,
+            positions: table.info().positions,
+            seconds: start.elapsed().as_secs_f64(),
+            earlier_seconds,
+        };
+        if at < keys.len() && opts.late() {
+            report.bad_count += record.inconsistent;
+            report.stopped = Some(stop(&record));
+            return Ok(report);
+        }
+        table.verify_checksums()?;
         while at < keys.len() {
             // The next chunk: whole tiers, about `chunk_positions` positions.
             let mut end = at;
@@ -236,21 +314,20 @@ pub fn verify(
             record.tiers_done = end as u64;
             record.positions_done += positions;
             record.inconsistent += count.into_inner();
+            record.seconds = earlier_seconds + start.elapsed().as_secs_f64();
             write_record(path, &record)?;
             at = end;
-        }
-        let mut b = bad.into_inner().expect("lock");
-        b.sort_by_key(|(k, f)| (*k, f.index));
-        for (key, f) in b {
-            if report.bad.len() < opts.limit {
-                report.bad.push(BadValue {
-                    file: path.clone(),
-                    position: index::position_at(&key, f.index),
-                    stored: f.stored,
-                    derived: f.derived,
-                });
+            if at < keys.len() && opts.late() {
+                // Stop here, with the record of the chunk just done.
+                report.bad_count += record.inconsistent;
+                let room = opts.limit.saturating_sub(report.bad.len());
+                report.bad.extend(bad_values(path, bad, room));
+                report.stopped = Some(stop(&record));
+                return Ok(report);
             }
         }
+        let room = opts.limit.saturating_sub(report.bad.len());
+        report.bad.extend(bad_values(path, bad, room));
         report.bad_count += record.inconsistent;
         report.tiers += keys.len() as u64;
         report.positions += table.info().positions;
@@ -259,10 +336,32 @@ pub fn verify(
             positions: table.info().positions,
             resumed_positions,
             seconds: start.elapsed().as_secs_f64(),
+            earlier_seconds,
             wdl_only,
         });
     }
     Ok(report)
+}
+
+/// The first `limit` of the inconsistencies found in `path`'s tiers, in
+/// tier and index order, with their positions.
+fn bad_values(
+    path: &Path,
+    found: Mutex<Vec<(TierKey, crate::solve::Inconsistency)>>,
+    limit: usize,
+) -> Vec<BadValue> {
+    let mut found = found.into_inner().expect("lock");
+    found.sort_by_key(|(k, f)| (*k, f.index));
+    found
+        .into_iter()
+        .take(limit)
+        .map(|(key, f)| BadValue {
+            file: path.to_path_buf(),
+            position: index::position_at(&key, f.index),
+            stored: f.stored,
+            derived: f.derived,
+        })
+        .collect()
 }
 
 #[cfg(test)]

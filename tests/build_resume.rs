@@ -68,7 +68,7 @@ impl StopAt {
 impl asalto_tb::progress::Observer for StopAt {}
 
 impl BuildObserver for StopAt {
-    fn file_start(&self, n: u8, k: u8, _: usize, _: u64) {
+    fn file_start(&self, n: u8, k: u8, _: usize, _: u64, _: u64) {
         *self.current.lock().unwrap() = (n, k);
     }
     fn note(&self, message: &str) {
@@ -114,12 +114,32 @@ fn last_report(reports: &[FileReport]) -> &FileReport {
 fn a_stopped_build_resumes_from_its_checkpoint_and_writes_the_same_bytes() {
     let (_clean_dir, want) = clean();
     let dir = stopped();
+    // The plan sees the checkpoint of the last file, part done, and no
+    // other (the lower files were finished; being parts of tables, not
+    // complete ones, the plan counts them as still to build).
+    let pos: Position = POS.parse().unwrap();
+    let mut plan = asalto_tb::plan::for_position(&Variant::ASSAUT, &pos).unwrap();
+    plan.mark_built(dir.path());
+    let (last_plan, lower) = plan.files.split_last().unwrap();
+    assert!(lower.iter().all(|f| f.checkpoint.is_none()));
+    let held = last_plan.checkpoint.expect("the checkpoint seen");
+    assert!(!held.wdl_only);
+    assert!(0 < held.positions_done && held.positions_done < last_plan.positions);
+    let estimate = plan.estimate();
+    assert_eq!(estimate.checkpointed_positions, held.positions_done);
+    // The time estimate leaves out what the checkpoint holds.
+    let left = estimate.positions - held.positions_done;
+    assert_eq!(
+        estimate.seconds(1e6),
+        asalto_tb::plan::build_seconds(left, 1e6)
+    );
     let obs = StopAt::new(u64::MAX);
     let reports =
         build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts(), &obs).unwrap();
     let r = last_report(&reports);
     assert!(r.resumed_positions > 0, "nothing resumed");
     assert!(r.resumed_positions < r.info.positions);
+    assert_eq!(r.resumed_positions, held.positions_done);
     // The stopped run's time on the file came with its checkpoint.
     assert!(r.earlier_seconds > 0.0, "{}", r.earlier_seconds);
     // The lower files were complete: skipped, not rebuilt.

@@ -74,10 +74,35 @@ fn a_build_told_to_stop_after_a_second_stops_with_status_75() {
         assert!(dir.path().join("assaut").join(name).exists(), "{f}");
     }
     for (bad, says) in [("0s", "sensible"), ("soon", "not a duration")] {
-        let o = asalto(&["build", "--tables", d, "--stop-after", bad]);
-        assert_eq!(o.status.code(), Some(2));
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.contains(says), "{err}");
+        for command in ["build", "verify"] {
+            let o = asalto(&[command, "--tables", d, "--stop-after", bad]);
+            assert_eq!(o.status.code(), Some(2));
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains(says), "{command}: {err}");
+        }
+    }
+
+    // The build finished, `verify --stop-after 1s` on one thread stops
+    // too: checking its files takes several seconds, and it stops before
+    // the next file once the second has passed (a chunk is a whole file
+    // here), with status 75, saying where, and leaves its records.
+    let o = asalto(&[&["build", "--threads", "1", "--tables", d, "--for", pos][..]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let args = ["verify", "--json", "--threads", "1", "--stop-after", "1s"];
+    let o = asalto(&[&args[..], &["--tables", d]].concat());
+    assert_eq!(o.status.code(), Some(75));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("again with --resume"), "{err}");
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["ok"], false, "{j}");
+    assert_eq!(j["inconsistent"], 0, "{j}");
+    let stopped = std::path::PathBuf::from(j["stopped"]["file"].as_str().unwrap());
+    let checked = j["per_file"].as_array().unwrap();
+    assert!(!checked.is_empty(), "{j}");
+    for f in checked {
+        let path = std::path::PathBuf::from(f["file"].as_str().unwrap());
+        assert_ne!(path, stopped);
+        assert!(asalto_tb::verify::record_path(&path).exists(), "{f}");
     }
 }
 

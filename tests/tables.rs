@@ -233,6 +233,88 @@ fn verify_resumes_from_its_records() {
     assert!(fresh.files.iter().all(|f| f.resumed_positions == 0));
 }
 
+/// Remove the verify records under `dir`.
+fn remove_records(dir: &Path) {
+    for e in std::fs::read_dir(dir.join("assaut")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "verify") {
+            std::fs::remove_file(p).unwrap();
+        }
+    }
+}
+
+/// A deadline (`stop_at`) that has passed stops a verification before a
+/// file, or at the end of a chunk with its record written; the same
+/// verification with `resume` goes on from there, checks the rest and
+/// counts the stopped run's time.
+#[test]
+fn verify_stops_at_its_deadline_and_resumes() {
+    use std::time::{Duration, Instant};
+    let v = Variant::ASSAUT;
+    let dir = assaut_tables(1);
+    let opts = verify::VerifyOptions {
+        threads: 1,
+        chunk_positions: 5_000,
+        resume: true,
+        ..Default::default()
+    };
+    let whole = verify::verify(dir.path(), &v, &opts, &Quiet).unwrap();
+    assert!(whole.stopped.is_none());
+    let first = &whole.files[0];
+
+    // A deadline already past: no file is started.
+    remove_records(dir.path());
+    let past = verify::VerifyOptions {
+        stop_at: Some(Instant::now()),
+        ..opts.clone()
+    };
+    let r = verify::verify(dir.path(), &v, &past, &Quiet).unwrap();
+    let stop = r.stopped.expect("stopped");
+    assert!(r.files.is_empty());
+    assert_eq!((stop.path, stop.positions_done), (first.path.clone(), 0));
+    assert!(!verify::record_path(&first.path).exists());
+
+    // A deadline passing mid-file: the first of these that stops inside
+    // a file (a chunk of 5,000 positions takes a few milliseconds).
+    let mut mid = None;
+    for micros in [200, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000] {
+        remove_records(dir.path());
+        let soon = verify::VerifyOptions {
+            stop_at: Some(Instant::now() + Duration::from_micros(micros)),
+            ..opts.clone()
+        };
+        let r = verify::verify(dir.path(), &v, &soon, &Quiet).unwrap();
+        if r.stopped.as_ref().is_some_and(|s| s.positions_done > 0) {
+            mid = Some(r);
+            break;
+        }
+    }
+    let mid = mid.expect("a deadline that stops inside a file");
+    let stop = mid.stopped.clone().unwrap();
+    assert!(stop.positions_done < stop.positions, "{stop:?}");
+    assert_eq!(mid.bad_count, 0);
+    assert!(verify::record_path(&stop.path).exists());
+
+    // Resumed without a deadline: the rest is checked, the files done
+    // before the stop are not checked again, the stopped one goes on from
+    // its record, and the time of the stopped run is counted once.
+    let rest = verify::verify(dir.path(), &v, &opts, &Quiet).unwrap();
+    assert!(rest.stopped.is_none());
+    assert_eq!(rest.bad_count, 0);
+    assert_eq!((rest.tiers, rest.positions), (whole.tiers, whole.positions));
+    let at = rest.files.iter().position(|f| f.path == stop.path).unwrap();
+    assert_eq!(at, mid.files.len());
+    for f in &rest.files[..at] {
+        assert_eq!(f.resumed_positions, f.positions, "{}", f.path.display());
+    }
+    let f = &rest.files[at];
+    assert_eq!(f.resumed_positions, stop.positions_done);
+    assert!(f.earlier_seconds > 0.0 && f.earlier_seconds <= stop.seconds);
+    for f in &rest.files[at + 1..] {
+        assert_eq!(f.resumed_positions, 0);
+    }
+}
+
 #[test]
 fn cli_query_from_tables_and_bad_files() {
     let v = Variant::ASSAUT;

@@ -285,8 +285,9 @@ pub struct FileReport {
 /// positions and tiers), and the few events of a build besides. Every
 /// method has an empty default.
 pub trait BuildObserver: Observer + Send {
-    /// A file starts building.
-    fn file_start(&self, _n: u8, _k: u8, _tiers: usize, _positions: u64) {}
+    /// A file starts building: `resumed` of its `positions` come from a
+    /// checkpoint (0 on a fresh start), the rest are solved by this run.
+    fn file_start(&self, _n: u8, _k: u8, _tiers: usize, _positions: u64, _resumed: u64) {}
     /// A file is done (built or skipped).
     fn file_done(&self, _report: &FileReport) {}
     /// Something the user should know (a checkpoint taken up or discarded).
@@ -538,7 +539,7 @@ pub fn build_file(
     ranks.broadcast(&mut shared);
     let done = shared[0] as usize;
     let resumed_positions = firsts.get(done).copied().unwrap_or(positions);
-    observer.file_start(n, k, tiers.len(), positions);
+    observer.file_start(n, k, tiers.len(), positions, resumed_positions);
     let writer = writer.map(RwLock::new);
     let back = match &writer {
         Some(w) => {

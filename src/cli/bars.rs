@@ -17,14 +17,38 @@ pub struct BuildBars {
     variant: String,
     bar: Mutex<Option<ProgressBar>>,
     quiet: bool,
-    /// Start of the current file, time of the last log line, file label.
-    log: Mutex<(Instant, Instant, String)>,
+    /// The file under way, for the log lines.
+    log: Mutex<FileLog>,
     /// Files started so far.
     files: std::sync::atomic::AtomicUsize,
 }
 
 /// Seconds between two progress lines when stderr is not a terminal.
 pub const LOG_EVERY: u64 = 10;
+
+/// The file under way, as the log lines need it.
+struct FileLog {
+    /// When this run started it.
+    start: Instant,
+    /// When the last progress line was printed.
+    last: Instant,
+    /// `file N: <variant> <n>o<k>s`.
+    label: String,
+    /// Positions taken from its checkpoint: not solved by this run, so not
+    /// counted in its rate.
+    resumed: u64,
+}
+
+impl FileLog {
+    fn new(label: String, resumed: u64) -> FileLog {
+        FileLog {
+            start: Instant::now(),
+            last: Instant::now(),
+            label,
+            resumed,
+        }
+    }
+}
 
 impl BuildBars {
     /// Bars for a build of `variant`; `quiet` keeps stderr free of per-file lines.
@@ -33,7 +57,7 @@ impl BuildBars {
             variant: variant.to_string(),
             bar: Mutex::new(None),
             quiet,
-            log: Mutex::new((Instant::now(), Instant::now(), String::new())),
+            log: Mutex::new(FileLog::new(String::new(), 0)),
             files: std::sync::atomic::AtomicUsize::new(0),
         }
     }
@@ -50,21 +74,22 @@ impl Observer for BuildBars {
     fn progress(&self, p: &Progress<'_>) {
         if let Some(b) = self.bar.lock().expect("bar lock").as_ref() {
             b.set_position(p.done);
-            let label = &self.log.lock().expect("log lock").2;
+            let label = &self.log.lock().expect("log lock").label;
             b.set_message(format!("{label}, tiers {}/{}", p.tiers_done, p.tiers_total));
         }
         if self.quiet || std::io::stderr().is_terminal() {
             return;
         }
         let mut log = self.log.lock().expect("log lock");
-        if log.1.elapsed().as_secs() >= LOG_EVERY {
-            log.1 = Instant::now();
-            let secs = log.0.elapsed().as_secs_f64();
-            let rate = p.done as f64 / secs.max(1e-9);
+        if log.last.elapsed().as_secs() >= LOG_EVERY {
+            log.last = Instant::now();
+            let secs = log.start.elapsed().as_secs_f64();
+            // The rate of this run: positions from a checkpoint are not its.
+            let rate = p.done.saturating_sub(log.resumed) as f64 / secs.max(1e-9);
             let left = p.total.saturating_sub(p.done) as f64 / rate.max(1.0);
             eprintln!(
                 "{}: {}/{} tiers, {}/{} positions ({:.1}%), {:.3e} positions/s, {:.0} s so far, about {:.0} s left",
-                log.2,
+                log.label,
                 p.tiers_done,
                 p.tiers_total,
                 p.done,
@@ -79,7 +104,7 @@ impl Observer for BuildBars {
 }
 
 impl BuildObserver for BuildBars {
-    fn file_start(&self, n: u8, k: u8, tiers: usize, positions: u64) {
+    fn file_start(&self, n: u8, k: u8, tiers: usize, positions: u64, resumed: u64) {
         let index = self
             .files
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
@@ -93,10 +118,13 @@ impl BuildObserver for BuildBars {
         );
         let label = format!("file {index}: {} {n}o{k}s", self.variant);
         bar.set_message(label.clone());
+        // Start at the checkpoint, so that the rate and eta are this run's.
+        bar.set_position(resumed);
+        bar.reset_eta();
         if !self.quiet && !std::io::stderr().is_terminal() {
             eprintln!("{label}: {tiers} tiers, {positions} positions");
         }
-        *self.log.lock().expect("log lock") = (Instant::now(), Instant::now(), label);
+        *self.log.lock().expect("log lock") = FileLog::new(label, resumed);
         if let Some(old) = self.bar.lock().expect("bar lock").replace(bar) {
             old.finish_and_clear();
         }

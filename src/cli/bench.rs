@@ -357,6 +357,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         "speedup_2_threads": speedup,
         "seconds_to_9": seconds_to.get("seconds_to_9").cloned().unwrap_or(serde_json::Value::Null),
         "seconds_to_12": seconds_to.get("seconds_to_12").cloned().unwrap_or(serde_json::Value::Null),
+        "seconds_to": seconds_to.clone(),
         "peak_rss_bytes": peak,
         "peak_rss_bytes_12": peaks.get("peak_rss_bytes_12").cloned().unwrap_or(serde_json::Value::Null),
         "peak_anon_bytes_12": peaks.get("peak_anon_bytes_12").cloned().unwrap_or(serde_json::Value::Null),
@@ -428,6 +429,17 @@ pub fn run(args: BenchArgs) -> Result<()> {
 /// Named figures of a bench record (`seconds_to_9`, `peak_rss_bytes_9`, ..).
 type Figures = serde_json::Map<String, serde_json::Value>;
 
+/// One file of a build, as the summary of the run that finished it says.
+struct FileRun {
+    /// Seconds over all the runs that built it.
+    seconds: f64,
+    peak_anon_bytes: u64,
+    peak_rss_bytes: u64,
+    positions: u64,
+    /// The summary it comes from.
+    summary: String,
+}
+
 /// The figures of a complete build from the JSON summaries of its runs
 /// (`build --json`): `seconds_to_K` (the time of every file up to `K`
 /// soldiers, over all the runs that built it) and the peaks of each
@@ -438,7 +450,7 @@ fn from_summaries(
     paths: &[PathBuf],
     variant: &Variant,
 ) -> Result<(Figures, Figures, serde_json::Value)> {
-    // (n, k) -> (seconds over all runs, peak anon, peak rss, positions, summary)
+    // (k, n) -> the file as the run that finished it saw it.
     let mut files = std::collections::BTreeMap::new();
     for path in paths {
         let text = std::fs::read_to_string(path)
@@ -464,13 +476,13 @@ fn from_summaries(
                 };
                 files.insert(
                     (k, n),
-                    (
-                        num("seconds") + num("earlier_seconds"),
-                        f["peak_anon_bytes"].as_u64().unwrap_or(0),
-                        f["peak_rss_bytes"].as_u64().unwrap_or(0),
-                        f["positions"].as_u64().unwrap_or(0),
-                        path.display().to_string(),
-                    ),
+                    FileRun {
+                        seconds: num("seconds") + num("earlier_seconds"),
+                        peak_anon_bytes: f["peak_anon_bytes"].as_u64().unwrap_or(0),
+                        peak_rss_bytes: f["peak_rss_bytes"].as_u64().unwrap_or(0),
+                        positions: f["positions"].as_u64().unwrap_or(0),
+                        summary: path.display().to_string(),
+                    },
                 );
             }
         }
@@ -486,10 +498,12 @@ fn from_summaries(
         let (Some(one), Some(two)) = (files.get(&(k, 1)), files.get(&(k, 2))) else {
             break;
         };
-        total += one.0 + two.0;
+        total += one.seconds + two.seconds;
         seconds_to.insert(format!("seconds_to_{k}"), json!(total));
-        peaks.insert(format!("peak_rss_bytes_{k}"), json!(one.2.max(two.2)));
-        peaks.insert(format!("peak_anon_bytes_{k}"), json!(one.1.max(two.1)));
+        let rss = one.peak_rss_bytes.max(two.peak_rss_bytes);
+        let anon = one.peak_anon_bytes.max(two.peak_anon_bytes);
+        peaks.insert(format!("peak_rss_bytes_{k}"), json!(rss));
+        peaks.insert(format!("peak_anon_bytes_{k}"), json!(anon));
         k_max = Some(k);
     }
     let Some(k_max) = k_max else {
@@ -498,8 +512,9 @@ fn from_summaries(
     let list: Vec<serde_json::Value> = files
         .iter()
         .map(|((k, n), f)| {
-            json!({"file": format!("{n}o{k}s"), "positions": f.3, "seconds": f.0,
-                   "peak_anon_bytes": f.1, "peak_rss_bytes": f.2, "summary": f.4})
+            json!({"file": format!("{n}o{k}s"), "positions": f.positions, "seconds": f.seconds,
+                   "peak_anon_bytes": f.peak_anon_bytes, "peak_rss_bytes": f.peak_rss_bytes,
+                   "summary": f.summary})
         })
         .collect();
     let run = json!({"soldiers": k_max, "from_summaries": paths, "files": list});

@@ -347,12 +347,17 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
                 "files": r.files.iter().map(|f| f.path.display().to_string()).collect::<Vec<_>>(),
                 "tiers": r.tiers, "positions": r.positions,
                 "inconsistent": r.bad_count, "examples": bad,
-                "ok": r.bad_count == 0,
+                "ok": r.bad_count == 0 && r.stopped.is_none(),
                 "per_file": r.files.iter().map(|f| json!({
                     "file": f.path.display().to_string(), "positions": f.positions,
                     "resumed_positions": f.resumed_positions, "seconds": f.seconds,
-                    "wdl_only": f.wdl_only,
+                    "earlier_seconds": f.earlier_seconds, "wdl_only": f.wdl_only,
                 })).collect::<Vec<_>>(),
+                "stopped": r.stopped.as_ref().map(|s| json!({
+                    "file": s.path.display().to_string(), "positions_done": s.positions_done,
+                    "positions": s.positions, "seconds": s.seconds,
+                    "earlier_seconds": s.earlier_seconds,
+                })),
             })
         );
         return;
@@ -363,8 +368,13 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
             p if p == f.positions => " (all checked by an earlier run)".to_string(),
             p => format!(" ({p} of them by an earlier run)"),
         };
+        let earlier_time = if f.earlier_seconds > 0.0 {
+            format!(" (+{:.1} s by earlier runs)", f.earlier_seconds)
+        } else {
+            String::new()
+        };
         outln!(
-            "checked {}: {} positions{earlier} in {:.1} s{}",
+            "checked {}: {} positions{earlier} in {:.1} s{earlier_time}{}",
             f.path.display(),
             f.positions,
             f.seconds,
@@ -384,7 +394,7 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
             b.derived
         );
     }
-    if r.bad_count == 0 {
+    if r.bad_count == 0 && r.stopped.is_none() {
         let wdl = r.files.iter().filter(|f| f.wdl_only).count();
         outln!(
             "verified {variant}: {} tables, {} tiers, {} positions, every value equals the best of its moves{}",

@@ -159,6 +159,9 @@ pub fn run(args: PlanArgs) -> Result<()> {
                     "file": format!("{}o{}s", f.n, f.k), "officers": f.n, "soldiers": f.k,
                     "tiers": f.tiers, "positions": f.positions, "complete": f.complete,
                     "built": f.built, "disk_bytes": d, "disk_bytes_wdl_only": w,
+                    "checkpoint": f.checkpoint.map(|c| json!({
+                        "positions_done": c.positions_done, "wdl_only": c.wdl_only,
+                    })),
                 })
             })
             .collect();
@@ -172,6 +175,7 @@ pub fn run(args: PlanArgs) -> Result<()> {
                 "tiers": plan.tiers(),
                 "positions": plan.positions(),
                 "positions_to_build": positions,
+                "positions_in_checkpoints": estimate.checkpointed_positions,
                 "disk_bytes": disk,
                 "disk_bytes_wdl_only": wdl,
                 "disk_basis": plan::DISK_BASIS,
@@ -202,8 +206,16 @@ pub fn run(args: PlanArgs) -> Result<()> {
     );
     for f in &plan.files {
         let (d, w) = plan::disk_bytes(std::slice::from_ref(f));
+        let checkpoint = match f.checkpoint {
+            Some(c) => format!(
+                "  (checkpoint: {:.1}% done{})",
+                100.0 * c.positions_done as f64 / f.positions.max(1) as f64,
+                if c.wdl_only { ", WDL-only" } else { "" }
+            ),
+            None => String::new(),
+        };
         outln!(
-            "  {:<7} {:>11} {:>16} {:>14} {:>14}{}{}",
+            "  {:<7} {:>11} {:>16} {:>14} {:>14}{}{}{checkpoint}",
             format!("{}o{}s", f.n, f.k),
             f.tiers,
             f.positions,
@@ -213,8 +225,14 @@ pub fn run(args: PlanArgs) -> Result<()> {
             if f.built { "  (built: skipped)" } else { "" }
         );
     }
+    let in_checkpoints = match estimate.checkpointed_positions {
+        0 => String::new(),
+        c => {
+            format!(" ({c} of them held by checkpoints: not solved again by a build of their kind)")
+        }
+    };
     outln!(
-        "total: {} files, {} tiers, {} positions ({:.3e}); to build: {} files, {positions} positions",
+        "total: {} files, {} tiers, {} positions ({:.3e}); to build: {} files, {positions} positions{in_checkpoints}",
         plan.files.len(),
         plan.tiers(),
         plan.positions(),

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# One sitting of a job longer than a sitting: build the complete tables of a
+# variant with 9..=K soldiers, then verify them, stopping by itself once
+# MINUTES are up (at the next checkpoint or verify record: a few minutes
+# later at most) and going on where the last sitting stopped when run again.
+#
+#   scripts/sitting.sh K MINUTES        e.g. scripts/sitting.sh 12 150
+#
+# The build stops at a checkpoint (`build --stop-after`), the verification
+# at a record (`verify --resume --stop-after`); both take up their state
+# from the tables folder, so that folder must survive between sittings.
+# Each sitting N writes under <tables>/sittings/: N.txt (command, machine,
+# times, exit statuses), N-build.json and N-build.log (the build's summary
+# and progress lines; `asalto bench --build-summary` reads the summaries),
+# N-verify.json and N-verify.log.
+#
+# Environment: ASALTO_TABLES (default tables), VARIANT (default assaut),
+# THREADS (default: one per core), MEMORY (the build's budget, default
+# 12GiB), WDL_ONLY (1, the default: tables without distances; 0: with).
+#
+# Exit status: 0 when every table is built and verified, 75 when the sitting
+# stopped with work left (run it again), anything else for an error (the
+# sitting's files say which step).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() {
+  echo "usage: scripts/sitting.sh K MINUTES   (K = most soldiers, 9..24; MINUTES >= 2)" >&2
+  exit 2
+}
+[ $# -eq 2 ] || usage
+[[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -ge 9 ] && [ "$1" -le 24 ] || usage
+[[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -ge 2 ] || usage
+K="$1"
+MINUTES="$2"
+TABLES="${ASALTO_TABLES:-tables}"
+VARIANT="${VARIANT:-assaut}"
+THREADS="${THREADS:-0}"
+MEMORY="${MEMORY:-12GiB}"
+WDL=()
+[ "${WDL_ONLY:-1}" = 1 ] && WDL=(--wdl-only)
+. scripts/common.sh
+build_asalto
+START=$(date +%s)
+
+mkdir -p "$TABLES/sittings"
+N=1
+while [ -e "$TABLES/sittings/$N.txt" ]; do N=$((N + 1)); done
+REC="$TABLES/sittings/$N"
+{
+  echo "command: scripts/sitting.sh $K $MINUTES"
+  echo "date: $(date -u +%FT%TZ)"
+  echo "variant: $VARIANT, soldiers 9..=$K, threads $THREADS, memory $MEMORY, ${WDL[*]:-with distances}"
+  provenance
+} > "$REC.txt"
+
+# Run one step with its output to files; its exit status goes to the record.
+step() {
+  local name="$1"
+  shift
+  local t0=$SECONDS status=0
+  "$ASALTO" "$@" --json > "$REC-$name.json" 2> "$REC-$name.log" || status=$?
+  echo "$name: exit $status after $((SECONDS - t0)) s" >> "$REC.txt"
+  return $status
+}
+
+echo "== sitting $N: building $VARIANT 9..=$K for at most $MINUTES min (log: $REC-build.log)"
+status=0
+step build build --variant "$VARIANT" --soldiers "9..=$K" "${WDL[@]}" --memory "$MEMORY" \
+  --threads "$THREADS" --stop-after "${MINUTES}m" --tables "$TABLES" || status=$?
+if [ $status -eq 75 ]; then
+  echo "== stopped at a checkpoint; run the same command again to go on ($REC.txt)"
+  exit 75
+elif [ $status -ne 0 ]; then
+  echo "error: the build failed (exit $status): $(tail -n 1 "$REC-build.log")" >&2
+  exit $status
+fi
+
+LEFT=$((MINUTES - ($(date +%s) - START) / 60))
+if [ $LEFT -lt 1 ]; then
+  echo "== built; no time left to verify: run the same command again to go on ($REC.txt)"
+  exit 75
+fi
+echo "== sitting $N: verifying for at most $LEFT min (log: $REC-verify.log)"
+step verify verify --variant "$VARIANT" --soldiers "9..=$K" --threads "$THREADS" \
+  --resume --stop-after "${LEFT}m" --tables "$TABLES" || status=$?
+if [ $status -eq 75 ]; then
+  echo "== stopped at a verify record; run the same command again to go on ($REC.txt)"
+  exit 75
+elif [ $status -ne 0 ]; then
+  echo "error: verify failed (exit $status): $(tail -n 1 "$REC-verify.log")" >&2
+  exit $status
+fi
+echo "== done: $VARIANT 9..=$K built and verified under $TABLES/ (records in $TABLES/sittings/)"

@@ -54,27 +54,26 @@ REC="$TABLES/sittings/$N"
   provenance
 } > "$REC.txt"
 
-# Run one step with its output to files; its exit status goes to the record.
+# Run one step (build or verify) with its output to files and its exit
+# status in the record; leave the script when it stopped (75) or failed.
 step() {
   local name="$1"
   shift
   local t0=$SECONDS status=0
   "$ASALTO" "$@" --json > "$REC-$name.json" 2> "$REC-$name.log" || status=$?
   echo "$name: exit $status after $((SECONDS - t0)) s" >> "$REC.txt"
-  return $status
+  if [ $status -eq 75 ]; then
+    echo "== $name stopped where it can go on; run the same command again ($REC.txt)"
+    exit 75
+  elif [ $status -ne 0 ]; then
+    echo "error: $name failed (exit $status): $(tail -n 1 "$REC-$name.log")" >&2
+    exit $status
+  fi
 }
 
 echo "== sitting $N: building $VARIANT 9..=$K for at most $MINUTES min (log: $REC-build.log)"
-status=0
 step build build --variant "$VARIANT" --soldiers "9..=$K" "${WDL[@]}" --memory "$MEMORY" \
-  --threads "$THREADS" --stop-after "${MINUTES}m" --tables "$TABLES" || status=$?
-if [ $status -eq 75 ]; then
-  echo "== stopped at a checkpoint; run the same command again to go on ($REC.txt)"
-  exit 75
-elif [ $status -ne 0 ]; then
-  echo "error: the build failed (exit $status): $(tail -n 1 "$REC-build.log")" >&2
-  exit $status
-fi
+  --threads "$THREADS" --stop-after "${MINUTES}m" --tables "$TABLES"
 
 LEFT=$((MINUTES - ($(date +%s) - START) / 60))
 if [ $LEFT -lt 1 ]; then
@@ -83,12 +82,5 @@ if [ $LEFT -lt 1 ]; then
 fi
 echo "== sitting $N: verifying for at most $LEFT min (log: $REC-verify.log)"
 step verify verify --variant "$VARIANT" --soldiers "9..=$K" --threads "$THREADS" \
-  --resume --stop-after "${LEFT}m" --tables "$TABLES" || status=$?
-if [ $status -eq 75 ]; then
-  echo "== stopped at a verify record; run the same command again to go on ($REC.txt)"
-  exit 75
-elif [ $status -ne 0 ]; then
-  echo "error: verify failed (exit $status): $(tail -n 1 "$REC-verify.log")" >&2
-  exit $status
-fi
+  --resume --stop-after "${LEFT}m" --tables "$TABLES"
 echo "== done: $VARIANT 9..=$K built and verified under $TABLES/ (records in $TABLES/sittings/)"

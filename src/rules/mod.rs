@@ -15,7 +15,8 @@ pub use movegen::{
     CaptureChain, capture_chains, legal_moves, outcome, perft, play, static_outcome,
 };
 pub(crate) use movegen::{
-    after_officer_move, capture_ends, for_each_officer_move_given, legal_moves_into, stuck_winner,
+    after_officer_move, capture_ends, for_each_huff, for_each_officer_move_given,
+    for_each_soldier_step, legal_moves_into, stuck_winner,
 };
 pub use notation::{MoveError, parse_move};
 pub use variant::{CaptureRule, SoldierRule, TrappedRule, Variant, VariantError};
@@ -60,6 +61,16 @@ impl Move {
         Move {
             kind: MoveKind::Soldier { from, to },
             huff,
+            offenders: 0,
+        }
+    }
+
+    /// The huff of `h`, the last officer: a move by itself, which ends the
+    /// game.
+    pub(crate) fn huff_alone(h: Point) -> Move {
+        Move {
+            kind: MoveKind::Huff,
+            huff: Some(h),
             offenders: 0,
         }
     }

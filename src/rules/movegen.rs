@@ -217,10 +217,26 @@ fn push_soldier_steps(
     huff: Option<Point>,
     out: &mut Vec<Move>,
 ) {
+    for_each_soldier_step(soldiers, empty, variant, |s, t| {
+        out.push(Move::soldier(s, t, huff))
+    });
+}
+
+/// Every step of one of these soldiers onto a point of `empty` under the
+/// variant's soldier rule: calls `f(from, to)`, in the order of
+/// [`legal_moves`]. The generator behind the soldiers' moves; shared with
+/// the checker behind `asalto verify`, which takes one board's steps once
+/// for every placement of the officers (not with the solver).
+pub(crate) fn for_each_soldier_step(
+    soldiers: Bitboard,
+    empty: Bitboard,
+    variant: &Variant,
+    mut f: impl FnMut(Point, Point),
+) {
     let table = variant.soldier_moves();
     for s in board::points(soldiers) {
         for t in board::points(table[s.index()] & empty) {
-            out.push(Move::soldier(s, t, huff));
+            f(s, t);
         }
     }
 }
@@ -249,13 +265,9 @@ pub(crate) fn legal_moves_into(pos: &Position, variant: &Variant, out: &mut Vec<
     match pos.side() {
         Side::Soldiers => {
             push_soldier_steps(pos.soldiers(), pos.empty(), variant, None, out);
-            for h in board::points(pos.huff()) {
-                if pos.officers() & !h.bit() == 0 {
-                    out.push(Move {
-                        kind: MoveKind::Huff,
-                        huff: Some(h),
-                        offenders: 0,
-                    });
+            for_each_huff(pos, variant, |h, alone| {
+                if alone {
+                    out.push(Move::huff_alone(h));
                 } else {
                     push_soldier_steps(
                         pos.soldiers(),
@@ -265,9 +277,28 @@ pub(crate) fn legal_moves_into(pos: &Position, variant: &Variant, out: &mut Vec<
                         out,
                     );
                 }
-            }
+            });
         }
         Side::Officers => officer_moves(pos, variant, out),
+    }
+}
+
+/// The huffs open to the soldiers of `pos` (soldiers to move with huff
+/// rights, the game not over by rules 1-3): calls `f(h, alone)` for each
+/// officer `h` they may huff, in the order of [`legal_moves`]. `alone`:
+/// `h` is the last officer, and the huff is a move by itself
+/// ([`MoveKind::Huff`]) that ends the game; otherwise the huff and a
+/// soldier step make one move, and `f` is called only when at least one
+/// step follows the huff (a huff no step can follow is no move). Shared by
+/// [`legal_moves`] and the checker behind `asalto verify` (not by the
+/// solver).
+pub(crate) fn for_each_huff(pos: &Position, variant: &Variant, mut f: impl FnMut(Point, bool)) {
+    for h in board::points(pos.huff()) {
+        if pos.officers() & !h.bit() == 0 {
+            f(h, true);
+        } else if soldier_steps_exist(pos.soldiers(), pos.empty() | h.bit(), variant) {
+            f(h, false);
+        }
     }
 }
 

@@ -52,7 +52,10 @@ use super::SolveError;
 use super::lookup::Lookup;
 use crate::Value;
 use crate::board::{self, Bitboard, Point};
-use crate::index::{TierKey, binom, fortress_bits, fortress_masks, index_in_tier};
+use crate::index::{
+    TierKey, binom, fortress_bits, fortress_mask, fortress_masks, fortress_rank, index_in_tier,
+    officer_rank,
+};
 use crate::position::{Position, Side};
 use crate::rules::{self, CaptureChain, Move, Variant};
 use rustc_hash::FxHashMap as HashMap;
@@ -120,6 +123,22 @@ pub fn check_tier_as(
     codes: &[u16],
     wdl_only: bool,
 ) -> Result<Vec<Inconsistency>, SolveError> {
+    check_tier_with(key, look, codes, wdl_only, false)
+}
+
+/// [`check_tier_as`], or with `generic` every position's moves taken from
+/// [`rules::legal_moves_into`] (the soldiers') or the officers' generator
+/// one by one and every successor located from scratch, without the
+/// shortcuts of a board's soldier steps taken once ([`Step`]), of officer
+/// steps read in place, and of a WDL check stopping at the first winning
+/// move: the tests hold the two to the same inconsistencies.
+fn check_tier_with(
+    key: &TierKey,
+    look: &mut Lookup<'_>,
+    codes: &[u16],
+    wdl_only: bool,
+    generic: bool,
+) -> Result<Vec<Inconsistency>, SolveError> {
     let n_side = key.size_per_side() as usize;
     if codes.len() != 2 * n_side {
         return Err(SolveError::PartialTier {
@@ -137,10 +156,13 @@ pub fn check_tier_as(
         others: Others::default(),
         chains: Chains::default(),
         moves: Vec::new(),
+        faults: Vec::new(),
+        stop_at_win: wdl_only && !generic,
     };
     let placements = key.officer_placements() as usize;
     let masks = fortress_masks(key.m());
     let mut bad = Vec::new();
+    let mut steps = Vec::new();
     // Soldiers to move first: a position with huff rights reached by an
     // officer's fault step has the moves of one of them plus its huffs.
     for side in [Side::Soldiers, Side::Officers] {
@@ -148,10 +170,20 @@ pub fn check_tier_as(
         for (fi, &mask) in masks.iter().enumerate() {
             let soldiers = key.outside | fortress_bits(mask);
             let free = board::ALL & !soldiers;
+            if side == Side::Soldiers && !generic {
+                c.soldier_steps(soldiers, &mut steps)?;
+            }
+            // Where an officer's step without capture or fault lands: the
+            // soldiers-to-move positions of this board.
+            let landing = (!generic).then_some((n_side + fi * placements, free));
             for_each_officers(free, key.n, |oi, officers| {
                 let node = first + fi * placements + oi;
                 let pos = Position::from_parts_unchecked(soldiers, officers, side, 0);
-                let derived = c.derive(&pos)?;
+                let derived = match side {
+                    Side::Soldiers if !generic => c.derive_soldiers(&pos, &steps)?,
+                    Side::Soldiers => c.derive_soldiers_generic(&pos)?,
+                    Side::Officers => c.derive_officers(&pos, landing)?,
+                };
                 if side == Side::Soldiers {
                     c.derived_soldiers.push(derived.code());
                 }
@@ -208,6 +240,39 @@ struct Checker<'c, 'l> {
     chains: Chains,
     /// A buffer of moves.
     moves: Vec<Move>,
+    /// A buffer of officers' faults (from, to, taken, offenders).
+    faults: Vec<(Point, Point, Bitboard, Bitboard)>,
+    /// Stop taking a position's moves at its first winning one: in a
+    /// win/draw/loss check, where the shortest win is not asked for.
+    stop_at_win: bool,
+}
+
+/// A soldier step of one board of soldiers (soldiers to move, no huff
+/// rights), taken from the rules' generator once for every placement of
+/// the officers: a placement with an officer on `to` blocks it, and the
+/// others all reach the same board, so the same tier and fortress mask.
+struct Step {
+    /// The point stepped to.
+    to: Bitboard,
+    /// Where the successor's value is.
+    target: Target,
+}
+
+/// Where the value of a soldier step's successor is.
+enum Target {
+    /// In a stored tier, this one (`None`) or another
+    /// (`Some(index into Others::list)`): at `base` plus the rank of the
+    /// officers (mirrored when the stored tier is the mirror image) among
+    /// `free`.
+    Stored {
+        other: Option<usize>,
+        base: usize,
+        free: Bitboard,
+        mirrored: bool,
+    },
+    /// Nowhere stored (the step fills the fortress): the position with
+    /// these soldiers, valued by [`Checker::value`].
+    Played(Bitboard),
 }
 
 /// The capture chains ([`rules::capture_chains`]) of every point of one
@@ -261,11 +326,144 @@ impl Chains {
 }
 
 impl Checker<'_, '_> {
-    /// The best value over the legal moves of `pos` (which is not over by
-    /// rules 1-3), for the side to move; the rules' value when it has none.
-    fn derive(&mut self, pos: &Position) -> Result<Value, SolveError> {
+    /// The steps of the soldiers `soldiers` (soldiers to move, no huff
+    /// rights) as the rules' generator gives them with no officer on the
+    /// board, each with where its successor's value is, into `steps`.
+    fn soldier_steps(
+        &mut self,
+        soldiers: Bitboard,
+        steps: &mut Vec<Step>,
+    ) -> Result<(), SolveError> {
+        let mut pairs = Vec::new();
+        rules::for_each_soldier_step(soldiers, board::ALL & !soldiers, &self.variant, |f, t| {
+            pairs.push((f, t))
+        });
+        steps.clear();
+        for (from, to) in pairs {
+            let after = soldiers & !from.bit() | to.bit();
+            let key = TierKey {
+                outside: after & board::OUTSIDE,
+                ..self.key
+            };
+            let target = if !key.is_valid() {
+                Target::Played(after)
+            } else if key == self.key {
+                Target::Stored {
+                    other: None,
+                    base: (fortress_rank(fortress_mask(after)) * key.officer_placements()) as usize,
+                    free: board::ALL & !after,
+                    mirrored: false,
+                }
+            } else {
+                let other = self.others.get(&key, self.look)?;
+                let t = &self.others.list[other];
+                let seen = if t.mirrored {
+                    board::mirror_bb(after)
+                } else {
+                    after
+                };
+                Target::Stored {
+                    other: Some(other),
+                    base: (fortress_rank(fortress_mask(seen)) * t.key.officer_placements())
+                        as usize,
+                    free: board::ALL & !seen,
+                    mirrored: t.mirrored,
+                }
+            };
+            steps.push(Step {
+                to: to.bit(),
+                target,
+            });
+        }
+        Ok(())
+    }
+
+    /// The best value over the moves of `pos` (soldiers to move, no huff
+    /// rights, not over by rules 1-3): the `steps` of its board that no
+    /// officer blocks; the rules' value when it has none.
+    fn derive_soldiers(&mut self, pos: &Position, steps: &[Step]) -> Result<Value, SolveError> {
+        let officers = pos.officers();
         let mut best: Option<Value> = None;
-        if pos.side() == Side::Officers {
+        for step in steps {
+            if officers & step.to != 0 {
+                continue;
+            }
+            let v = match step.target {
+                Target::Stored {
+                    other,
+                    base,
+                    free,
+                    mirrored,
+                } => {
+                    let (codes, key) = match other {
+                        None => (self.codes, self.key),
+                        Some(i) => (&self.others.list[i].codes[..], self.others.list[i].key),
+                    };
+                    let seen = if mirrored {
+                        board::mirror_bb(officers)
+                    } else {
+                        officers
+                    };
+                    match codes.get(base + officer_rank(seen, free) as usize) {
+                        Some(&c) => Value::from_code(c),
+                        None => return Err(SolveError::MissingTier(key)),
+                    }
+                }
+                Target::Played(soldiers) => self.value(&Position::from_parts_unchecked(
+                    soldiers,
+                    officers,
+                    Side::Officers,
+                    0,
+                ))?,
+            };
+            best = Some(best.map_or(v.back(), |b| b.best(v.back())));
+            if self.stop_at_win && matches!(best, Some(Value::Win(_))) {
+                break;
+            }
+        }
+        Ok(match best {
+            Some(v) => v,
+            None => over_value(pos, &self.variant),
+        })
+    }
+
+    /// [`Checker::derive_soldiers`] through [`rules::legal_moves_into`]
+    /// and [`rules::play`], each successor located from scratch.
+    fn derive_soldiers_generic(&mut self, pos: &Position) -> Result<Value, SolveError> {
+        let mut best: Option<Value> = None;
+        let mut moves = std::mem::take(&mut self.moves);
+        rules::legal_moves_into(pos, &self.variant, &mut moves);
+        for m in &moves {
+            let after = rules::play(pos, &self.variant, m);
+            match self.value(&after) {
+                Ok(v) => best = Some(best.map_or(v.back(), |b| b.best(v.back()))),
+                Err(e) => {
+                    self.moves = moves;
+                    return Err(e);
+                }
+            }
+        }
+        self.moves = moves;
+        Ok(match best {
+            Some(v) => v,
+            None => over_value(pos, &self.variant),
+        })
+    }
+
+    /// The best value over the legal moves of `pos` (officers to move, not
+    /// over by rules 1-3); the rules' value when it has none. With
+    /// `landing = Some((node, free))` (`free` the points without a
+    /// soldier), a step without capture or fault, which leaves the
+    /// soldiers as they are, is read from this tier's codes at `node` plus
+    /// the rank of the officers after it among `free`; with `None` every
+    /// successor is located from scratch.
+    fn derive_officers(
+        &mut self,
+        pos: &Position,
+        landing: Option<(usize, Bitboard)>,
+    ) -> Result<Value, SolveError> {
+        let mut best: Option<Value> = None;
+        {
             // The generator behind `legal_moves` for the officers, without
             // building a `Move` (and its path) for each move, with the
             // capture chains of this board.
@@ -293,15 +491,38 @@ impl Checker<'_, '_> {
             }
             let mut err = None;
             let variant = self.variant;
+            let stop_at_win = self.stop_at_win;
+            // Faults, when a win ends the search: taken after the other
+            // moves (their successors, with huff rights, cost the most, and
+            // a capture that wins makes them needless).
+            let mut faults = std::mem::take(&mut self.faults);
+            faults.clear();
             rules::for_each_officer_move_given(
                 pos.soldiers(),
                 pos.officers(),
                 &variant,
                 &given[..count],
                 |path, taken, offenders| {
-                    let to = path[path.len() - 1];
-                    let after = rules::after_officer_move(pos, path[0], to, taken, offenders);
-                    match self.value(&after) {
+                    if err.is_some() || (stop_at_win && matches!(best, Some(Value::Win(_)))) {
+                        return;
+                    }
+                    let (from, to) = (path[0], path[path.len() - 1]);
+                    if stop_at_win && offenders != 0 {
+                        faults.push((from, to, taken, offenders));
+                        return;
+                    }
+                    let v = match landing {
+                        Some((node, free)) if taken == 0 && offenders == 0 => {
+                            let officers = pos.officers() & !from.bit() | to.bit();
+                            Ok(Value::from_code(
+                                self.codes[node + officer_rank(officers, free) as usize],
+                            ))
+                        }
+                        _ => {
+                            self.value(&rules::after_officer_move(pos, from, to, taken, offenders))
+                        }
+                    };
+                    match v {
                         Ok(v) => best = Some(best.map_or(v.back(), |b| b.best(v.back()))),
                         Err(e) => err = Some(e),
                     }
@@ -309,22 +530,23 @@ impl Checker<'_, '_> {
             );
             self.chains = chains;
             if let Some(e) = err {
+                self.faults = faults;
                 return Err(e);
             }
-        } else {
-            let mut moves = std::mem::take(&mut self.moves);
-            rules::legal_moves_into(pos, &self.variant, &mut moves);
-            for m in &moves {
-                let after = rules::play(pos, &self.variant, m);
+            for &(from, to, taken, offenders) in &faults {
+                if matches!(best, Some(Value::Win(_))) {
+                    break;
+                }
+                let after = rules::after_officer_move(pos, from, to, taken, offenders);
                 match self.value(&after) {
                     Ok(v) => best = Some(best.map_or(v.back(), |b| b.best(v.back()))),
                     Err(e) => {
-                        self.moves = moves;
+                        self.faults = faults;
                         return Err(e);
                     }
                 }
             }
-            self.moves = moves;
+            self.faults = faults;
         }
         Ok(match best {
             Some(v) => v,
@@ -369,7 +591,8 @@ impl Checker<'_, '_> {
     /// value of its moves without a huff (those of the same position
     /// without huff rights).
     ///
-    /// Its other moves are the huffs the rules' generator gives it: a huff
+    /// Its other moves are the huffs the rules' generator
+    /// ([`rules::for_each_huff`], behind `legal_moves`) gives it: a huff
     /// `h` that removes the last officer, played (the game is over), or
     /// `h:step` for the soldier steps once `h` is removed. The best of the
     /// latter for one `h` is the value of the position the huff leaves
@@ -378,36 +601,32 @@ impl Checker<'_, '_> {
     /// one-officer tier and checked there. (The generator gives no `h:step`
     /// move when that position has no step: such a huff is no option.)
     fn with_huffs(&mut self, pos: &Position, base: Value) -> Result<Value, SolveError> {
+        let mut huffs = [(Point::new(0), false); 2];
+        let mut count = 0;
+        rules::for_each_huff(pos, &self.variant, |h, alone| {
+            huffs[count] = (h, alone);
+            count += 1;
+        });
         let mut best = base;
-        let mut done: Bitboard = 0;
-        let mut moves = std::mem::take(&mut self.moves);
-        rules::legal_moves_into(pos, &self.variant, &mut moves);
-        for m in &moves {
-            let Some(h) = m.huffed() else {
-                continue;
-            };
-            if done & h.bit() != 0 {
-                continue;
+        for &(h, alone) in &huffs[..count] {
+            if self.stop_at_win && matches!(best, Value::Win(_)) {
+                break;
             }
-            done |= h.bit();
-            let v = if m.is_soldier_move() {
-                let rest = pos.officers() & !h.bit();
-                let after = Position::from_parts_unchecked(pos.soldiers(), rest, Side::Soldiers, 0);
-                self.value(&after)
-            } else {
+            let v = if alone {
                 // The huff alone ends the game.
-                self.value(&rules::play(pos, &self.variant, m))
-                    .map(Value::back)
+                self.value(&rules::play(pos, &self.variant, &Move::huff_alone(h)))?
+                    .back()
+            } else {
+                let rest = pos.officers() & !h.bit();
+                self.value(&Position::from_parts_unchecked(
+                    pos.soldiers(),
+                    rest,
+                    Side::Soldiers,
+                    0,
+                ))?
             };
-            match v {
-                Ok(v) => best = best.best(v),
-                Err(e) => {
-                    self.moves = moves;
-                    return Err(e);
-                }
-            }
+            best = best.best(v);
         }
-        self.moves = moves;
         Ok(best)
     }
 
@@ -437,7 +656,8 @@ impl Checker<'_, '_> {
             let i = index_in_tier(&key, pos.soldiers(), pos.officers(), pos.side());
             return Ok(Value::from_code(self.codes[i as usize]));
         }
-        let t = self.others.get(&key, self.look)?;
+        let i = self.others.get(&key, self.look)?;
+        let t = &self.others.list[i];
         let i = if t.mirrored {
             let m = pos.mirror();
             index_in_tier(&t.key, m.soldiers(), m.officers(), m.side())
@@ -474,7 +694,7 @@ struct Others {
 impl Others {
     const RECENT: usize = 64;
 
-    fn get(&mut self, key: &TierKey, look: &mut Lookup<'_>) -> Result<&Other, SolveError> {
+    fn get(&mut self, key: &TierKey, look: &mut Lookup<'_>) -> Result<usize, SolveError> {
         if self.recent.is_empty() {
             let none = TierKey {
                 n: 0,
@@ -488,7 +708,7 @@ impl Others {
             >> 58;
         let slot = &mut self.recent[h as usize];
         if slot.0 == *key {
-            return Ok(&self.list[slot.1]);
+            return Ok(slot.1);
         }
         let i = match self.index.get(key) {
             Some(&i) => i,
@@ -504,7 +724,7 @@ impl Others {
             }
         };
         *slot = (*key, i);
-        Ok(&self.list[i])
+        Ok(i)
     }
 }
 
@@ -622,6 +842,56 @@ mod tests {
     /// 20 tiers): captures (one soldier taken leaves the game going, two
     /// end it), fault steps and their huffs, pieces stuck.
     const TEN: &str = "SS1/SSS/2S1S2/1SS1S2/2O1O2/3/3 o";
+
+    /// Every tier of the closure of `pos` under `variant`, with values
+    /// planted at random (draws, short and long wins and losses, losses in
+    /// 0), checked through the shortcuts and through the generic path:
+    /// the same inconsistencies, with the same derived values (with
+    /// distances) or at the same positions (win/draw/loss only, where the
+    /// shortcut stops at a first win of any length). Returns how many
+    /// were found.
+    fn shortcuts_agree_with_the_generic_path(variant: Variant, pos: &str, seed: u64) -> usize {
+        let p: Position = pos.parse().unwrap();
+        let solver = Solver::new(variant).threads(1);
+        let sol = solver.solve_closure(&p).unwrap();
+        let mut next = xorshift(seed);
+        let mut found = 0;
+        for key in &solver.closure_of(&p) {
+            let mut codes = sol.store().tier(key).unwrap().unwrap().to_vec();
+            for _ in 0..1 + codes.len() / 500 {
+                let i = next() as usize % codes.len();
+                codes[i] = match next() % 5 {
+                    0 => Value::Draw.code(),
+                    1 => Value::Loss(0).code(),
+                    2 => Value::Win(1).code(),
+                    3 => Value::Loss(2).code(),
+                    _ => codes[i] + 2,
+                };
+            }
+            for wdl_only in [false, true] {
+                let mut look = Lookup::new(sol.store(), variant);
+                let fast = check_tier_with(key, &mut look, &codes, wdl_only, false).unwrap();
+                let mut look = Lookup::new(sol.store(), variant);
+                let slow = check_tier_with(key, &mut look, &codes, wdl_only, true).unwrap();
+                if wdl_only {
+                    let at = |v: &[Inconsistency]| v.iter().map(|b| b.index).collect::<Vec<_>>();
+                    assert_eq!(at(&fast), at(&slow), "{variant} {key:?} (WDL)");
+                } else {
+                    assert_eq!(fast, slow, "{variant} {key:?}");
+                    found += fast.len();
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn the_shortcuts_find_what_the_generic_path_finds_in_every_variant() {
+        for (i, v) in Variant::all().into_iter().enumerate() {
+            let found = shortcuts_agree_with_the_generic_path(v, TEN, 0x9e37_79b9 + i as u64);
+            assert!(found > 100, "{v}: only {found} planted values caught");
+        }
+    }
 
     #[test]
     fn every_closer_variant_passes_and_a_planted_value_is_caught() {

@@ -379,7 +379,7 @@ mod tests {
     use super::*;
     use crate::planted::{Fault, plant};
     use crate::solve::{MemoryStore, Solver, TierStore, solve_tier};
-    use crate::table::TableWriter;
+    use crate::table::{TableWriter, WriteOptions};
     use std::collections::{BTreeMap, HashSet};
 
     /// A late-game position with ten soldiers (1,621,584 positions in its
@@ -389,8 +389,13 @@ mod tests {
 
     /// Solve `POS`'s closure on this thread (where a planted fault is
     /// seen; the solver's thread pool would not see it) and write its
-    /// tables under `dir`. Returns the tiers and the values solved.
-    fn solve_and_write(dir: &Path, variant: &Variant) -> (Vec<TierKey>, MemoryStore) {
+    /// tables under `dir` (without distances when `wdl_only`). Returns the
+    /// tiers and the values solved.
+    fn solve_and_write(
+        dir: &Path,
+        variant: &Variant,
+        wdl_only: bool,
+    ) -> (Vec<TierKey>, MemoryStore) {
         let pos: Position = POS.parse().unwrap();
         let tiers = Solver::new(*variant).closure_of(&pos);
         let store = MemoryStore::new();
@@ -403,7 +408,11 @@ mod tests {
             files.entry((key.n, key.k)).or_default().push(*key);
         }
         for ((n, k), keys) in files {
-            let mut w = TableWriter::create(dir, variant, n, k).unwrap();
+            let opts = WriteOptions {
+                wdl_only,
+                ..WriteOptions::default()
+            };
+            let mut w = TableWriter::create_with(dir, variant, n, k, &opts).unwrap();
             for key in &keys {
                 w.push_tier(key, &store.tier(key).unwrap().unwrap())
                     .unwrap();
@@ -429,27 +438,41 @@ mod tests {
 
     #[test]
     fn tables_of_the_unmodified_solver_pass() {
-        let dir = tempfile::tempdir().unwrap();
-        let (tiers, _) = solve_and_write(dir.path(), &Variant::ASSAUT);
-        let report = verify_all(dir.path(), &Variant::ASSAUT);
-        assert_eq!(report.bad_count, 0, "{:?}", report.bad.first());
-        assert_eq!(report.tiers, tiers.len() as u64);
-        assert_eq!(
-            report.positions,
-            tiers.iter().map(|t| t.size()).sum::<u64>()
-        );
+        for wdl_only in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let (tiers, _) = solve_and_write(dir.path(), &Variant::ASSAUT, wdl_only);
+            let report = verify_all(dir.path(), &Variant::ASSAUT);
+            assert_eq!(report.bad_count, 0, "{:?}", report.bad.first());
+            assert_eq!(report.tiers, tiers.len() as u64);
+            assert_eq!(
+                report.positions,
+                tiers.iter().map(|t| t.size()).sum::<u64>()
+            );
+        }
     }
 
-    /// Solve with `fault` planted, check that it changed values, and that
-    /// `verify` rejects the tables, naming positions of the closure among
-    /// which one whose stored value is wrong; the checker gives the same
-    /// answer with the fault planted on its own thread (it never reads it).
-    fn planted_fault_is_caught(fault: Fault) {
+    /// Whether two values are the same (in win/draw/loss only when
+    /// `wdl_only`).
+    fn same(a: Value, b: Value, wdl_only: bool) -> bool {
+        if wdl_only {
+            std::mem::discriminant(&a) == std::mem::discriminant(&b)
+        } else {
+            a == b
+        }
+    }
+
+    /// Solve with `fault` planted, check that it changed values (their
+    /// win/draw/loss when `wdl_only`), and that `verify` rejects the
+    /// tables (written without distances when `wdl_only`), naming
+    /// positions of the closure among which one whose stored value is
+    /// wrong; the checker gives the same answer with the fault planted on
+    /// its own thread (it never reads it).
+    fn planted_fault_is_caught(fault: Fault, wdl_only: bool) {
         let variant = Variant::ASSAUT;
         let dir = tempfile::tempdir().unwrap();
         let (tiers, planted_store) = {
             let _fault = plant(fault);
-            solve_and_write(dir.path(), &variant)
+            solve_and_write(dir.path(), &variant, wdl_only)
         };
         // The right values, from the solver without the fault.
         let pos: Position = POS.parse().unwrap();
@@ -458,7 +481,11 @@ mod tests {
         for key in &tiers {
             let a = right.store().tier(key).unwrap().unwrap();
             let b = planted_store.tier(key).unwrap().unwrap();
-            wrong += a.iter().zip(b.iter()).filter(|(a, b)| a != b).count();
+            wrong += a
+                .iter()
+                .zip(b.iter())
+                .filter(|&(&a, &b)| !same(Value::from_code(a), Value::from_code(b), wdl_only))
+                .count();
         }
         assert!(wrong > 0, "{fault:?} changed no value");
 
@@ -471,9 +498,15 @@ mod tests {
             let (key, _) = index::locate(&b.position).expect("a position of a tier");
             assert!(closure.contains(&key), "{}", b.position);
             // The position as named holds the value reported as stored.
-            assert_eq!(value_in(&planted_store, &variant, &b.position), b.stored);
-            assert_ne!(b.stored, b.derived);
-            if value_in(right.store(), &variant, &b.position) != b.stored {
+            let planted = value_in(&planted_store, &variant, &b.position);
+            assert!(same(planted, b.stored, wdl_only), "{planted:?} {b:?}");
+            let in_0 = |v: Value| v == Value::Loss(0);
+            assert!(!same(b.stored, b.derived, wdl_only) || in_0(b.stored) != in_0(b.derived));
+            if !same(
+                value_in(right.store(), &variant, &b.position),
+                b.stored,
+                wdl_only,
+            ) {
                 named_wrong += 1;
             }
         }
@@ -486,7 +519,7 @@ mod tests {
         for key in &tiers {
             let codes = tables.tier(key).unwrap().unwrap();
             let mut look = Lookup::new(&tables, variant);
-            found += crate::solve::check_tier(key, &mut look, &codes)
+            found += crate::solve::check_tier_as(key, &mut look, &codes, wdl_only)
                 .unwrap()
                 .len() as u64;
         }
@@ -495,11 +528,18 @@ mod tests {
 
     #[test]
     fn a_planted_huff_fault_is_caught() {
-        planted_fault_is_caught(Fault::LastHuffWinsIn3);
+        planted_fault_is_caught(Fault::LastHuffWinsIn3, false);
     }
 
     #[test]
     fn a_planted_capture_fault_is_caught() {
-        planted_fault_is_caught(Fault::ChainStopsAfterOneJump);
+        planted_fault_is_caught(Fault::ChainStopsAfterOneJump, false);
+    }
+
+    #[test]
+    fn a_planted_capture_fault_is_caught_in_wdl_only_tables() {
+        // WDL-only tables are checked through the shortcut that stops at
+        // a position's first winning move.
+        planted_fault_is_caught(Fault::ChainStopsAfterOneJump, true);
     }
 }

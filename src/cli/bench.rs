@@ -7,7 +7,7 @@ use asalto_tb::build::{self, Quiet};
 use asalto_tb::index::{self, TierKey};
 use asalto_tb::solve::{Lookup, Solver, Stats};
 use asalto_tb::table::{TableSet, table_path};
-use asalto_tb::{Position, Variant};
+use asalto_tb::{Position, Variant, verify};
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -46,7 +46,9 @@ pub struct BenchArgs {
     /// Random probes for the probe timing.
     #[arg(long, default_value_t = 20_000)]
     probes: usize,
-    /// Runs of the rate solve per thread count (the median is reported).
+    /// Runs of the rate solve per thread count, and of the verification of
+    /// the same closure's tables (with distances, then WDL-only, one
+    /// thread); the median of each is reported.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
     rate_runs: u32,
     /// Memory budget of the --build-to build (as `asalto build --memory`;
@@ -161,6 +163,52 @@ pub fn run(args: BenchArgs) -> Result<()> {
                "seconds_1_thread": secs[0], "seconds_2_threads": secs[1],
                "median_seconds_1_thread": one, "median_seconds_2_threads": two}),
     );
+
+    // 1b. Verification rate: the same closure written to table files,
+    // with distances and WDL-only, each verified on one thread.
+    let tiers = Solver::new(variant).closure_of(&pos);
+    eprintln!(
+        "verify: the closure's tables, with distances and WDL-only, {runs} verifications of each on 1 thread ..."
+    );
+    let mut verify_rates = [0.0; 2];
+    let mut verify_runs = Vec::new();
+    for (i, wdl_only) in [false, true].into_iter().enumerate() {
+        let dir =
+            std::env::temp_dir().join(format!("asalto-bench-verify-{}-{i}", std::process::id()));
+        let opts = build::BuildOptions {
+            write: asalto_tb::table::WriteOptions {
+                wdl_only,
+                ..Default::default()
+            },
+            ..build::BuildOptions::threads(0)
+        };
+        let timed = build::build_tiers(&dir, &variant, &tiers, &opts, &Quiet).and_then(|_| {
+            let opts = verify::VerifyOptions {
+                threads: 1,
+                ..verify::VerifyOptions::default()
+            };
+            let mut secs = Vec::new();
+            for _ in 0..runs {
+                let t = Instant::now();
+                let r = verify::verify(&dir, &variant, &opts, &asalto_tb::progress::Quiet)?;
+                secs.push((t.elapsed().as_secs_f64(), r.positions, r.bad_count));
+            }
+            Ok(secs)
+        });
+        let _ = std::fs::remove_dir_all(&dir);
+        let timed = timed?;
+        if let Some(&(_, _, bad)) = timed.iter().find(|t| t.2 != 0) {
+            bail!("verify found {bad} inconsistent values in the bench closure's tables");
+        }
+        let positions = timed[0].1;
+        let secs: Vec<f64> = timed.iter().map(|t| t.0).collect();
+        verify_rates[i] = positions as f64 / median(secs.clone()).expect("runs");
+        verify_runs.push(
+            json!({"wdl_only": wdl_only, "positions": positions, "threads": 1,
+                                "seconds": secs}),
+        );
+    }
+    raw.insert("verify_run".into(), json!(verify_runs));
 
     // 2. Optional full build.
     let mut seconds_to = serde_json::Map::new();
@@ -355,6 +403,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
         "variant": variant.to_string(),
         "rate_per_core": rate_per_core,
         "speedup_2_threads": speedup,
+        "verify_rate_per_core": verify_rates[0],
+        "verify_rate_wdl_only_per_core": verify_rates[1],
         "seconds_to_9": seconds_to.get("seconds_to_9").cloned().unwrap_or(serde_json::Value::Null),
         "seconds_to_12": seconds_to.get("seconds_to_12").cloned().unwrap_or(serde_json::Value::Null),
         "seconds_to": seconds_to.clone(),
@@ -384,6 +434,11 @@ pub fn run(args: BenchArgs) -> Result<()> {
         rate_per_core
     );
     outln!("  speedup with 2 threads       {speedup:.2}x");
+    outln!(
+        "  verify rate (1 thread)       {:.3e} positions/s with distances, {:.3e} WDL-only",
+        verify_rates[0],
+        verify_rates[1]
+    );
     for (k, v) in &seconds_to {
         outln!("  {k:<28} {:.1} s", v.as_f64().unwrap_or(0.0));
     }

@@ -2,14 +2,27 @@
 //! of the solver.
 //!
 //! [`check_tier`] walks every position of a tier forward through the
-//! rules' own path, the one `asalto moves`, `asalto query` and perft use:
-//! [`rules::legal_moves`] and [`rules::play`] (for the officers the
-//! generator behind them, `for_each_officer_move`, with capture chains
-//! from [`rules::capture_chains`] and the rules' capture duty and faults,
-//! without building a `Move` per move), with the end of the game from
-//! [`rules::static_outcome`] (rules 1-3) and [`rules::outcome`] (rules 4
-//! and 5). It checks that every stored value is the best over its moves of
-//! its successors' values. That is what `asalto verify` runs.
+//! rules' own generators, the ones behind `asalto moves`, `asalto query`
+//! and perft ([`rules::legal_moves`], [`rules::play`]): the soldiers'
+//! steps from `for_each_soldier_step`, the officers' moves from
+//! `for_each_officer_move` (capture chains from [`rules::capture_chains`],
+//! the rules' capture duty and faults) and the huffs from
+//! `for_each_huff`, without building a `Move` per move; the end of the
+//! game from [`rules::static_outcome`] (rules 1-3) and [`rules::outcome`]
+//! (rules 4 and 5). It checks that every stored value is the best over its
+//! moves of its successors' values. That is what `asalto verify` runs.
+//!
+//! Three shortcuts, each held by a test to the generic path (every
+//! position's moves from `legal_moves` and every successor located from
+//! scratch) on every tier of a closure in all 24 variants with values
+//! planted at random: the soldiers' steps of one board are taken once, with
+//! where each successor's value lies, for every placement of the officers
+//! ([`Step`]; an officer on the point stepped to blocks it); an officer's
+//! step without capture or fault, which stays on the same board, is read
+//! from the tier's own values in place; and a check of win/draw/loss only
+//! (WDL-only tables) stops taking a position's moves at its first winning
+//! one, with the officers' faults (whose successors, with huff rights,
+//! cost the most) taken last.
 //!
 //! The solver ([`super::retro`]) works backwards with un-moves and has its
 //! own fast helpers for the hardest moves: captures from
@@ -27,18 +40,18 @@
 //! values that fail here. The unit tests of [`crate::verify`] plant such
 //! bugs in the solver and check that its tables are rejected.
 //!
-//! Cost: about twice the CPU time of the checker it replaced (which
-//! shared the solver's capture and huff helpers). `asalto verify --threads
-//! 1` on the tables of `asalto build --for '3/O1O/SS3SS/SSSSSS1/7/3/3 s'`
-//! (81,141,912 positions; a shared 2-core machine, five runs of each):
-//! 11.7-12.7 s of user time before, 24.6-27.2 s now, about 3.1e6 positions
-//! per CPU-second, decompression included. A profile: a quarter of it
-//! reading successors' values (at random, from other tiers), a fifth in
-//! the rules' generator for soldiers to move and huff positions, most of
-//! the rest locating successors (tier and index) and generating officer
-//! moves. Capture chains are computed once per board of soldiers and point
-//! ([`Chains`]), and again only where the other officer could be in the
-//! way.
+//! Cost: `asalto verify --threads 1` on the tables of `asalto build --for
+//! '3/O1O/SS3SS/SSSSSS1/7/3/3 s'` (81,141,912 positions), its 10-soldier
+//! files (39,554,112 positions): the rates are `asalto bench`'s
+//! `verify_rate_per_core` and `verify_rate_wdl_only_per_core` figures;
+//! the CPU time before and after the shortcuts and the huffs taken from
+//! `for_each_huff` (commit b87f1cc against this one), on the tables of
+//! that closure, is in scripts/bench-runs/2026-11-24-verify. What is left (a profile of the
+//! WDL-only check): reading successors' values, at random from other
+//! tiers, about a third; the officers' generator and capture chains most
+//! of the rest. Capture chains are computed once per board of soldiers and
+//! point ([`Chains`]), and again only where the other officer could be in
+//! the way.
 //!
 //! Positions: the tier's officers-to-move positions `[0, N)` and its
 //! soldiers-to-move positions `[N, 2N)`, enumerated in index order.

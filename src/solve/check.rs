@@ -40,18 +40,17 @@
 //! values that fail here. The unit tests of [`crate::verify`] plant such
 //! bugs in the solver and check that its tables are rejected.
 //!
-//! Cost: `asalto verify --threads 1` on the tables of `asalto build --for
-//! '3/O1O/SS3SS/SSSSSS1/7/3/3 s'` (81,141,912 positions), its 10-soldier
-//! files (39,554,112 positions): the rates are `asalto bench`'s
-//! `verify_rate_per_core` and `verify_rate_wdl_only_per_core` figures;
-//! the CPU time before and after the shortcuts and the huffs taken from
-//! `for_each_huff` (commit b87f1cc against this one), on the tables of
-//! that closure, is in scripts/bench-runs/2026-11-24-verify. What is left (a profile of the
-//! WDL-only check): reading successors' values, at random from other
-//! tiers, about a third; the officers' generator and capture chains most
-//! of the rest. Capture chains are computed once per board of soldiers and
-//! point ([`Chains`]), and again only where the other officer could be in
-//! the way.
+//! Cost: `asalto bench` measures the rate of `verify` on one thread
+//! (`verify_rate_per_core`, `verify_rate_wdl_only_per_core`). The CPU
+//! time before and after the shortcuts and the huffs taken from
+//! `for_each_huff` (commit b87f1cc against this one), on the 10-soldier
+//! files of `asalto build --for '3/O1O/SS3SS/SSSSSS1/7/3/3 s'`
+//! (39,554,112 positions), is in scripts/bench-runs/2026-11-24-verify.
+//! What is left (a profile of the WDL-only check): reading successors'
+//! values, at random from other tiers, about a third; the officers'
+//! generator and capture chains most of the rest. Capture chains are
+//! computed once per board of soldiers and point ([`Chains`]), and again
+//! only where the other officer could be in the way.
 //!
 //! Positions: the tier's officers-to-move positions `[0, N)` and its
 //! soldiers-to-move positions `[N, 2N)`, enumerated in index order.

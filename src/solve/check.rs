@@ -428,7 +428,7 @@ impl Checker<'_, '_> {
                     0,
                 ))?,
             };
-            best = Some(best.map_or(v.back(), |b| b.best(v.back())));
+            best = Some(better(best, v.back()));
             if self.stop_at_win && matches!(best, Some(Value::Win(_))) {
                 break;
             }
@@ -448,7 +448,7 @@ impl Checker<'_, '_> {
         for m in &moves {
             let after = rules::play(pos, &self.variant, m);
             match self.value(&after) {
-                Ok(v) => best = Some(best.map_or(v.back(), |b| b.best(v.back()))),
+                Ok(v) => best = Some(better(best, v.back())),
                 Err(e) => {
                     self.moves = moves;
                     return Err(e);
@@ -535,7 +535,7 @@ impl Checker<'_, '_> {
                         }
                     };
                     match v {
-                        Ok(v) => best = Some(best.map_or(v.back(), |b| b.best(v.back()))),
+                        Ok(v) => best = Some(better(best, v.back())),
                         Err(e) => err = Some(e),
                     }
                 },
@@ -551,7 +551,7 @@ impl Checker<'_, '_> {
                 }
                 let after = rules::after_officer_move(pos, from, to, taken, offenders);
                 match self.value(&after) {
-                    Ok(v) => best = Some(best.map_or(v.back(), |b| b.best(v.back()))),
+                    Ok(v) => best = Some(better(best, v.back())),
                     Err(e) => {
                         self.faults = faults;
                         return Err(e);
@@ -738,6 +738,12 @@ impl Others {
         *slot = (*key, i);
         Ok(i)
     }
+}
+
+/// The better for the mover of the best so far (`None` before the first
+/// move) and `v`, a move's value seen from the mover.
+fn better(best: Option<Value>, v: Value) -> Value {
+    best.map_or(v, |b| b.best(v))
 }
 
 /// The value of a position where the game is over (rules 1-3) or whose

@@ -18,8 +18,9 @@
 //! planted at random: the soldiers' steps of one board are taken once, with
 //! where each successor's value lies, for every placement of the officers
 //! ([`Step`]; an officer on the point stepped to blocks it); an officer's
-//! step without capture or fault, which stays on the same board, is read
-//! from the tier's own values in place; and a check of win/draw/loss only
+//! step without capture, which stays on the same board, is located in
+//! the tier in place (its value read there, or after a fault the value of
+//! its position with huff rights derived from it); and a check of win/draw/loss only
 //! (WDL-only tables) stops taking a position's moves at its first winning
 //! one, with the officers' faults (whose successors, with huff rights,
 //! cost the most) taken last.
@@ -465,10 +466,10 @@ impl Checker<'_, '_> {
     /// The best value over the legal moves of `pos` (officers to move, not
     /// over by rules 1-3); the rules' value when it has none. With
     /// `landing = Some((node, free))` (`free` the points without a
-    /// soldier), a step without capture or fault, which leaves the
-    /// soldiers as they are, is read from this tier's codes at `node` plus
-    /// the rank of the officers after it among `free`; with `None` every
-    /// successor is located from scratch.
+    /// soldier), a step without capture, which leaves the soldiers as they
+    /// are, lands at `node` plus the rank of the officers after it among
+    /// `free` in this tier (its value read there, or after a fault derived
+    /// from it); with `None` every successor is located from scratch.
     fn derive_officers(
         &mut self,
         pos: &Position,
@@ -523,18 +524,7 @@ impl Checker<'_, '_> {
                         faults.push((from, to, taken, offenders));
                         return;
                     }
-                    let v = match landing {
-                        Some((node, free)) if taken == 0 && offenders == 0 => {
-                            let officers = pos.officers() & !from.bit() | to.bit();
-                            Ok(Value::from_code(
-                                self.codes[node + officer_rank(officers, free) as usize],
-                            ))
-                        }
-                        _ => {
-                            self.value(&rules::after_officer_move(pos, from, to, taken, offenders))
-                        }
-                    };
-                    match v {
+                    match self.officer_move_value(pos, (from, to, taken, offenders), landing) {
                         Ok(v) => best = Some(better(best, v.back())),
                         Err(e) => err = Some(e),
                     }
@@ -549,8 +539,7 @@ impl Checker<'_, '_> {
                 if matches!(best, Some(Value::Win(_))) {
                     break;
                 }
-                let after = rules::after_officer_move(pos, from, to, taken, offenders);
-                match self.value(&after) {
+                match self.officer_move_value(pos, (from, to, taken, offenders), landing) {
                     Ok(v) => best = Some(better(best, v.back())),
                     Err(e) => {
                         self.faults = faults;
@@ -564,6 +553,33 @@ impl Checker<'_, '_> {
             Some(v) => v,
             None => over_value(pos, &self.variant),
         })
+    }
+
+    /// The value, for the soldiers then to move, of the officers' move
+    /// `(from, to, taken, offenders)` of `pos`. With `landing` (see
+    /// [`Checker::derive_officers`]) a step, which leaves the soldiers as
+    /// they are, is located in this tier in place: its stored value, or
+    /// after a fault its value with huff rights; anything else, and every
+    /// move without `landing`, through [`Checker::value`].
+    fn officer_move_value(
+        &mut self,
+        pos: &Position,
+        (from, to, taken, offenders): (Point, Point, Bitboard, Bitboard),
+        landing: Option<(usize, Bitboard)>,
+    ) -> Result<Value, SolveError> {
+        let after = rules::after_officer_move(pos, from, to, taken, offenders);
+        match landing {
+            Some((node, free)) if taken == 0 => {
+                let i = node + officer_rank(after.officers(), free) as usize;
+                if offenders == 0 {
+                    Ok(Value::from_code(self.codes[i]))
+                } else {
+                    let n_side = self.key.size_per_side() as usize;
+                    self.huff_value_here(&after, i - n_side)
+                }
+            }
+            _ => self.value(&after),
+        }
     }
 
     /// The value of a position a move reached, for its side to move.
@@ -580,10 +596,25 @@ impl Checker<'_, '_> {
     /// The value of a position with huff rights (soldiers to move after
     /// a fault), memoised when it lies in this tier.
     fn huff_value(&mut self, pos: &Position) -> Result<Value, SolveError> {
-        let Some((base, slot)) = self.huff_slot(pos) else {
-            let base = self.value(&pos.without_huff())?;
-            return self.with_huffs(pos, base);
-        };
+        match self.huff_index(pos) {
+            Some(i) => self.huff_value_here(pos, i),
+            None => {
+                let base = self.value(&pos.without_huff())?;
+                self.with_huffs(pos, base)
+            }
+        }
+    }
+
+    /// [`Checker::huff_value`] of `pos`, a position with huff rights in
+    /// this tier whose base (the same position without them) is its
+    /// soldiers-to-move position `base` (counted from `N`).
+    fn huff_value_here(&mut self, pos: &Position, base: usize) -> Result<Value, SolveError> {
+        // Memo slot: 3 * base + offender code - 1, the code 1 for the
+        // lower officer, 2 the higher, 3 both.
+        let officers = pos.officers();
+        let low = officers & officers.wrapping_neg();
+        let code = (pos.huff() & low != 0) as usize + 2 * (pos.huff() & !low != 0) as usize;
+        let slot = 3 * base + code - 1;
         if self.huff_memo.is_empty() {
             self.huff_memo = vec![u16::MAX; 3 * self.key.size_per_side() as usize];
         }
@@ -643,20 +674,15 @@ impl Checker<'_, '_> {
     }
 
     /// For a soldiers-to-move position with huff rights in this tier: its
-    /// index among the tier's soldiers-to-move positions and its memo slot
-    /// (`3 * index + offender code - 1`, the code 1 for the lower officer,
-    /// 2 the higher, 3 both); `None` for one in another tier.
-    fn huff_slot(&self, pos: &Position) -> Option<(usize, usize)> {
+    /// index among the tier's soldiers-to-move positions; `None` for one
+    /// in another tier.
+    fn huff_index(&self, pos: &Position) -> Option<usize> {
         if TierKey::of(pos) != Some(self.key) || pos.side() != Side::Soldiers {
             return None;
         }
         let n_side = self.key.size_per_side() as usize;
         let i = index_in_tier(&self.key, pos.soldiers(), pos.officers(), Side::Soldiers) as usize;
-        let i = i - n_side;
-        let officers = pos.officers();
-        let low = officers & officers.wrapping_neg();
-        let code = (pos.huff() & low != 0) as usize + 2 * (pos.huff() & !low != 0) as usize;
-        Some((i, 3 * i + code - 1))
+        Some(i - n_side)
     }
 
     /// The stored value of a position without huff rights in a tier.

@@ -539,7 +539,8 @@ mod tests {
     #[test]
     fn a_planted_capture_fault_is_caught_in_wdl_only_tables() {
         // WDL-only tables are checked through the shortcut that stops at
-        // a position's first winning move.
+        // a position's first winning move. (The planted huff fault changes
+        // distances only, which a win/draw/loss check cannot see.)
         planted_fault_is_caught(Fault::ChainStopsAfterOneJump, true);
     }
 }

@@ -433,7 +433,7 @@ pub const UNKNOWN_PLIES: u16 = 1;
 /// The value code a WDL-only table reads back for a WDL field: a draw, a
 /// win or a loss in [`UNKNOWN_PLIES`], or a loss in 0 plies (field 3).
 #[inline]
-pub(crate) fn wdl_only_code(w: u8) -> u16 {
+pub(crate) const fn wdl_only_code(w: u8) -> u16 {
     match w {
         0 => 0,
         1 => 2 * UNKNOWN_PLIES + 1,

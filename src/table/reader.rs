@@ -533,10 +533,24 @@ impl Table {
         let (first, end) = (e.first, e.first + e.size as u64);
         let mut out = vec![0u16; e.size as usize];
         if self.info.wdl_only {
-            self.wdl_fields(first, end, |i, w| {
-                out[i] = format::wdl_only_code(w);
-                Ok(())
-            })?;
+            // The hot case of a WDL-only build's lower tiers: a block's
+            // span at a time, with no per-position error path.
+            const CODE: [u16; 4] = [
+                format::wdl_only_code(0),
+                format::wdl_only_code(1),
+                format::wdl_only_code(2),
+                format::wdl_only_code(3),
+            ];
+            self.wdl_spans(
+                first,
+                end,
+                |o, blk, start| {
+                    for (j, slot) in o.iter_mut().enumerate() {
+                        *slot = CODE[format::wdl_at(blk, start + j) as usize];
+                    }
+                },
+                &mut out,
+            )?;
             return Ok(Some(out.into()));
         }
         // Distances first, then the WDL fields joined in.
@@ -577,6 +591,31 @@ impl Table {
             for j in 0..n {
                 f((p - first) as usize + j, format::wdl_at(&blk, start + j))?;
             }
+            p += n as u64;
+        }
+        Ok(())
+    }
+
+    /// Fill `out` (one slot per stream position of `first..end`) a block's
+    /// span at a time: `f(slots, block, start)` gets the slots of the
+    /// positions in one WDL block, the block's packed fields, and the
+    /// first slot's place in the block.
+    fn wdl_spans<T>(
+        &self,
+        first: u64,
+        end: u64,
+        mut f: impl FnMut(&mut [T], &[u8], usize),
+        out: &mut [T],
+    ) -> Result<(), TableError> {
+        let per = self.info.wdl_block_positions as u64;
+        let mut p = first;
+        while p < end {
+            let b = p / per;
+            let blk = self.wdl_block(b)?;
+            let start = (p - b * per) as usize;
+            let n = ((end - p) as usize).min(self.block_positions(Stream::Wdl, b) - start);
+            let o = (p - first) as usize;
+            f(&mut out[o..o + n], &blk, start);
             p += n as u64;
         }
         Ok(())

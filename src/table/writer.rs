@@ -628,7 +628,12 @@ impl TableWriter {
         );
         let read = |stream: Stream, number: u64, e: &BlockEntry| -> Result<Vec<u8>, TableError> {
             let bytes = read_block(reader, &self.tmp, stream, number, e)?;
-            zstd::bulk::decompress(&bytes, 1 + 2 * bd.max(bw) as usize)
+            // Blocks are written full until the file is finished.
+            let capacity = match stream {
+                Stream::Wdl => bw.div_ceil(4),
+                Stream::Distance => 1 + 2 * bd,
+            };
+            decompress(&bytes, capacity as usize)
                 .map_err(|x| TableError::io(&self.tmp, "cannot decompress", x))
         };
         // WDL fields, one per position (the codes themselves in a WDL-only
@@ -835,6 +840,10 @@ thread_local! {
     /// output does not depend on which thread compressed a block).
     static COMPRESSOR: RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> =
         const { RefCell::new(None) };
+    /// Each thread's zstd context for reading blocks back (making one costs
+    /// more than decompressing a small block).
+    static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { RefCell::new(None) };
 }
 
 /// Compress one block at `level` with this thread's context.
@@ -848,6 +857,21 @@ fn compress(raw: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
             unreachable!("set above")
         };
         z.compress(raw)
+    })
+}
+
+/// Decompress one block of at most `capacity` bytes with this thread's
+/// context.
+fn decompress(bytes: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
+    DECOMPRESSOR.with(|d| {
+        let mut d = d.borrow_mut();
+        if d.is_none() {
+            *d = Some(zstd::bulk::Decompressor::new()?);
+        }
+        let Some(z) = d.as_mut() else {
+            unreachable!("set above")
+        };
+        z.decompress(bytes, capacity)
     })
 }
 

@@ -87,7 +87,14 @@ fn a_build_told_to_stop_after_a_second_stops_with_status_75() {
     // the next file once the second has passed (a chunk is a whole file
     // here), with status 75, saying where, and leaves its records.
     let o = asalto(&[&["build", "--threads", "1", "--tables", d, "--for", pos][..]].concat());
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    // The file taken up from the checkpoint says how many positions came
+    // from it (its rate counts only this run's).
+    if done > 0 {
+        let says = format!("{n}o{k}s: {all} positions, {done} of them from a checkpoint");
+        assert!(err.contains(&says), "{says} in {err}");
+    }
     let args = ["verify", "--json", "--threads", "1", "--stop-after", "1s"];
     let o = asalto(&[&args[..], &["--tables", d]].concat());
     assert_eq!(o.status.code(), Some(75));

@@ -148,6 +148,21 @@ impl BuildObserver for BuildBars {
                 "{} {}o{}s: already built ({} positions), skipped",
                 self.variant, r.n, r.k, i.positions
             );
+        } else if r.resumed_positions > 0 {
+            // The rate counts this run's positions only.
+            eprintln!(
+                "{} {}o{}s: {} positions, {} of them from a checkpoint; {} in {:.1} s this run ({:.3e} positions/s), {:.1} s over all runs, {:.3} bits/position",
+                self.variant,
+                r.n,
+                r.k,
+                i.positions,
+                r.resumed_positions,
+                i.positions - r.resumed_positions,
+                r.seconds,
+                (i.positions - r.resumed_positions) as f64 / r.seconds.max(1e-9),
+                r.earlier_seconds + r.seconds,
+                i.bits_per_position()
+            );
         } else {
             eprintln!(
                 "{} {}o{}s: {} positions in {:.1} s ({:.3e} positions/s), {:.3} bits/position",

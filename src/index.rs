@@ -126,11 +126,20 @@ pub const FORT_MIRROR: [u16; 512] = {
     t
 };
 
-/// All 9-bit fortress masks with `m` bits, in rank order.
-pub fn fortress_masks(m: u32) -> Vec<u16> {
-    let mut v: Vec<u16> = (0u16..512).filter(|x| x.count_ones() == m).collect();
-    v.sort_by_key(|&x| FORT_RANK[x as usize]);
-    v
+/// All 9-bit fortress masks with `m` bits, in rank order (none for `m`
+/// over 9). Made once: the solver asks for them for every tier.
+pub fn fortress_masks(m: u32) -> &'static [u16] {
+    static MASKS: std::sync::OnceLock<Vec<Vec<u16>>> = std::sync::OnceLock::new();
+    let all = MASKS.get_or_init(|| {
+        (0..=9)
+            .map(|m| {
+                let mut v: Vec<u16> = (0u16..512).filter(|x| x.count_ones() == m).collect();
+                v.sort_by_key(|&x| FORT_RANK[x as usize]);
+                v
+            })
+            .collect()
+    });
+    all.get(m as usize).map_or(&[], Vec::as_slice)
 }
 
 /// A tier: `n` officers, `k` soldiers, `outside` the soldiers outside the

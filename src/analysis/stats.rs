@@ -281,7 +281,7 @@ pub fn table_stats(table: &Table, progress: &dyn Observer) -> Result<TableStats,
     let (n, k) = (info.n, info.k);
     // In the order they lie in the file: neighbouring tiers share blocks.
     let keys = table.tiers_in_stream_order()?;
-    let masks: Vec<Vec<u16>> = (0..=9).map(index::fortress_masks).collect();
+    let masks: Vec<&[u16]> = (0..=9).map(index::fortress_masks).collect();
     let what = format!("{} {n}o{k}s: counting", info.variant);
     let done = AtomicU64::new(0);
     progress.progress(&Progress {

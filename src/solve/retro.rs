@@ -195,7 +195,7 @@ struct Tier<'v> {
     /// Officer placements per fortress mask.
     placements: usize,
     /// Fortress masks in rank order.
-    masks: Vec<u16>,
+    masks: &'static [u16],
     /// For each officer placement rank, the indices of its officers among
     /// the free points (the second is `u8::MAX` with one officer).
     unrank: Vec<(u8, u8)>,
@@ -313,9 +313,21 @@ impl<'v> Tier<'v> {
                 rev_steps[t.index()] |= s.bit();
             }
         }
-        let mut unmove_start = vec![0u32];
-        let mut unmoves = Vec::new();
-        for &m in &masks {
+        // Sized first: growing them took a share of a 12-soldier build
+        // (a tier there has ~800 positions a side).
+        let count: u32 = masks
+            .iter()
+            .map(|&m| {
+                let fortress = fortress_bits(m);
+                board::points(fortress)
+                    .map(|t| (rev_steps[t.index()] & !fortress).count_ones())
+                    .sum::<u32>()
+            })
+            .sum();
+        let mut unmove_start = Vec::with_capacity(masks.len() + 1);
+        unmove_start.push(0u32);
+        let mut unmoves = Vec::with_capacity(count as usize);
+        for &m in masks {
             let fortress = fortress_bits(m);
             for t in board::points(fortress) {
                 for s in board::points(rev_steps[t.index()] & !fortress) {

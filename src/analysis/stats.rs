@@ -304,7 +304,7 @@ pub fn table_stats(table: &Table, progress: &dyn Observer) -> Result<TableStats,
                 acc.0[0].tally(key, &codes, 0, 0..per);
                 acc.0[1].tally(key, &codes, per, 0..per);
                 if n == 2 {
-                    let nat = natural_indices(key, &masks[key.m() as usize]);
+                    let nat = natural_indices(key, masks[key.m() as usize]);
                     acc.0[2].tally(key, &codes, per, nat.into_iter());
                 }
                 positions += key.size();
@@ -398,7 +398,7 @@ mod tests {
         };
         let masks = index::fortress_masks(key.m());
         let nat: std::collections::HashSet<u32> =
-            natural_indices(&key, &masks).into_iter().collect();
+            natural_indices(&key, masks).into_iter().collect();
         let per = key.size_per_side();
         let mut count = 0;
         for i in 0..per {

@@ -541,16 +541,12 @@ impl Table {
                 format::wdl_only_code(2),
                 format::wdl_only_code(3),
             ];
-            self.wdl_spans(
-                first,
-                end,
-                |o, blk, start| {
-                    for (j, slot) in o.iter_mut().enumerate() {
-                        *slot = CODE[format::wdl_at(blk, start + j) as usize];
-                    }
-                },
-                &mut out,
-            )?;
+            self.wdl_spans(first, end, |o, blk, start, n| {
+                for (j, slot) in out[o..o + n].iter_mut().enumerate() {
+                    *slot = CODE[format::wdl_at(blk, start + j) as usize];
+                }
+                Ok(())
+            })?;
             return Ok(Some(out.into()));
         }
         // Distances first, then the WDL fields joined in.
@@ -565,21 +561,26 @@ impl Table {
             out[o..o + n].copy_from_slice(&blk[start..start + n]);
             p += n as u64;
         }
-        self.wdl_fields(first, end, |i, w| {
-            out[i] = format::code_of(w, out[i])
-                .ok_or_else(|| self.disagree((first + i as u64) / per))?;
+        self.wdl_spans(first, end, |o, blk, start, n| {
+            for j in 0..n {
+                let i = o + j;
+                out[i] = format::code_of(format::wdl_at(blk, start + j), out[i])
+                    .ok_or_else(|| self.disagree((first + i as u64) / per))?;
+            }
             Ok(())
         })?;
         Ok(Some(out.into()))
     }
 
-    /// Call `f(i, field)` with the WDL field of each stream position
-    /// `first + i` of `first..end`, a block at a time.
-    fn wdl_fields(
+    /// Walk the WDL blocks over stream positions `first..end`: `f(o, block,
+    /// start, n)` for each block's span, where the span's `n` positions are
+    /// `first + o ..` and start at field `start` of the block's packed
+    /// fields.
+    fn wdl_spans(
         &self,
         first: u64,
         end: u64,
-        mut f: impl FnMut(usize, u8) -> Result<(), TableError>,
+        mut f: impl FnMut(usize, &[u8], usize, usize) -> Result<(), TableError>,
     ) -> Result<(), TableError> {
         let per = self.info.wdl_block_positions as u64;
         let mut p = first;
@@ -588,34 +589,7 @@ impl Table {
             let blk = self.wdl_block(b)?;
             let start = (p - b * per) as usize;
             let n = ((end - p) as usize).min(self.block_positions(Stream::Wdl, b) - start);
-            for j in 0..n {
-                f((p - first) as usize + j, format::wdl_at(&blk, start + j))?;
-            }
-            p += n as u64;
-        }
-        Ok(())
-    }
-
-    /// Fill `out` (one slot per stream position of `first..end`) a block's
-    /// span at a time: `f(slots, block, start)` gets the slots of the
-    /// positions in one WDL block, the block's packed fields, and the
-    /// first slot's place in the block.
-    fn wdl_spans<T>(
-        &self,
-        first: u64,
-        end: u64,
-        mut f: impl FnMut(&mut [T], &[u8], usize),
-        out: &mut [T],
-    ) -> Result<(), TableError> {
-        let per = self.info.wdl_block_positions as u64;
-        let mut p = first;
-        while p < end {
-            let b = p / per;
-            let blk = self.wdl_block(b)?;
-            let start = (p - b * per) as usize;
-            let n = ((end - p) as usize).min(self.block_positions(Stream::Wdl, b) - start);
-            let o = (p - first) as usize;
-            f(&mut out[o..o + n], &blk, start);
+            f((p - first) as usize, &blk, start, n)?;
             p += n as u64;
         }
         Ok(())

@@ -29,7 +29,6 @@ type Lru<T> = Vec<(u64, u64, Arc<T>)>;
 struct Cache {
     wdl: Lru<[u8]>,
     dist: Lru<[u16]>,
-    dctx: Option<zstd::bulk::Decompressor<'static>>,
 }
 
 thread_local! {
@@ -37,7 +36,6 @@ thread_local! {
         RefCell::new(Cache {
             wdl: Vec::new(),
             dist: Vec::new(),
-            dctx: None,
         })
     };
 }
@@ -402,28 +400,14 @@ impl Table {
     }
 
     /// Decompress block `b` of `stream` (checksum checked).
-    fn decompress(
-        &self,
-        stream: Stream,
-        b: u64,
-        dctx: &mut Option<zstd::bulk::Decompressor<'static>>,
-    ) -> Result<Vec<u8>, TableError> {
+    fn decompress(&self, stream: Stream, b: u64) -> Result<Vec<u8>, TableError> {
         let bytes = self.block_bytes(stream, b)?;
         let count = self.block_positions(stream, b);
         let capacity = match stream {
             Stream::Wdl => count.div_ceil(4),
             Stream::Distance => 1 + 2 * count,
         };
-        if dctx.is_none() {
-            *dctx = Some(
-                zstd::bulk::Decompressor::new()
-                    .map_err(|e| TableError::io(&self.path, "cannot start zstd", e))?,
-            );
-        }
-        let Some(z) = dctx.as_mut() else {
-            unreachable!("set above")
-        };
-        z.decompress(bytes, capacity).map_err(|e| {
+        super::writer::decompress(bytes, capacity).map_err(|e| {
             self.err(Problem::BadBlock {
                 stream,
                 block: b,
@@ -432,12 +416,8 @@ impl Table {
         })
     }
 
-    fn decode_wdl(
-        &self,
-        b: u64,
-        dctx: &mut Option<zstd::bulk::Decompressor<'static>>,
-    ) -> Result<Arc<[u8]>, TableError> {
-        let raw = self.decompress(Stream::Wdl, b, dctx)?;
+    fn decode_wdl(&self, b: u64) -> Result<Arc<[u8]>, TableError> {
+        let raw = self.decompress(Stream::Wdl, b)?;
         let count = self.block_positions(Stream::Wdl, b);
         format::check_wdl_block(&raw, count, self.info.wdl_only).map_err(|detail| {
             self.err(Problem::BadBlock {
@@ -449,12 +429,8 @@ impl Table {
         Ok(raw.into())
     }
 
-    fn decode_dist(
-        &self,
-        b: u64,
-        dctx: &mut Option<zstd::bulk::Decompressor<'static>>,
-    ) -> Result<Arc<[u16]>, TableError> {
-        let raw = self.decompress(Stream::Distance, b, dctx)?;
+    fn decode_dist(&self, b: u64) -> Result<Arc<[u16]>, TableError> {
+        let raw = self.decompress(Stream::Distance, b)?;
         let d = format::decode_distances(&raw, self.block_positions(Stream::Distance, b)).map_err(
             |detail| {
                 self.err(Problem::BadBlock {
@@ -471,20 +447,20 @@ impl Table {
     fn wdl_block(&self, b: u64) -> Result<Arc<[u8]>, TableError> {
         let r = CACHE.try_with(|c| {
             let mut c = c.borrow_mut();
-            let Cache { wdl, dctx, .. } = &mut *c;
-            cached(wdl, self.id, b, || self.decode_wdl(b, dctx))
+            let Cache { wdl, .. } = &mut *c;
+            cached(wdl, self.id, b, || self.decode_wdl(b))
         });
-        r.unwrap_or_else(|_| self.decode_wdl(b, &mut None))
+        r.unwrap_or_else(|_| self.decode_wdl(b))
     }
 
     /// Distance block `b`, through the cache.
     fn dist_block(&self, b: u64) -> Result<Arc<[u16]>, TableError> {
         let r = CACHE.try_with(|c| {
             let mut c = c.borrow_mut();
-            let Cache { dist, dctx, .. } = &mut *c;
-            cached(dist, self.id, b, || self.decode_dist(b, dctx))
+            let Cache { dist, .. } = &mut *c;
+            cached(dist, self.id, b, || self.decode_dist(b))
         });
-        r.unwrap_or_else(|_| self.decode_dist(b, &mut None))
+        r.unwrap_or_else(|_| self.decode_dist(b))
     }
 
     /// The WDL field of stream position `p`.
@@ -722,10 +698,9 @@ impl Table {
     /// [`Table::verify_checksums`]; bypasses the cache).
     pub fn verify_contents(&self) -> Result<(), TableError> {
         self.verify_checksums()?;
-        let mut dctx = None;
         if self.info.wdl_only {
             for b in 0..self.info.wdl_blocks {
-                self.decode_wdl(b, &mut dctx)?;
+                self.decode_wdl(b)?;
             }
             return Ok(());
         }
@@ -735,12 +710,12 @@ impl Table {
         );
         let mut wdl: Option<(u64, Arc<[u8]>)> = None;
         for db in 0..self.info.distance_blocks {
-            let dist = self.decode_dist(db, &mut dctx)?;
+            let dist = self.decode_dist(db)?;
             for (j, &d) in dist.iter().enumerate() {
                 let p = db * bd + j as u64;
                 let wb = p / bw;
                 if wdl.as_ref().is_none_or(|(b, _)| *b != wb) {
-                    wdl = Some((wb, self.decode_wdl(wb, &mut dctx)?));
+                    wdl = Some((wb, self.decode_wdl(wb)?));
                 }
                 let Some((_, w)) = &wdl else {
                     unreachable!("set above")

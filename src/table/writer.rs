@@ -840,8 +840,8 @@ thread_local! {
     /// output does not depend on which thread compressed a block).
     static COMPRESSOR: RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> =
         const { RefCell::new(None) };
-    /// Each thread's zstd context for reading blocks back (making one costs
-    /// more than decompressing a small block).
+    /// Each thread's zstd context for reading blocks (making one costs more
+    /// than decompressing a small block).
     static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
         const { RefCell::new(None) };
 }
@@ -861,8 +861,8 @@ fn compress(raw: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
 }
 
 /// Decompress one block of at most `capacity` bytes with this thread's
-/// context.
-fn decompress(bytes: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
+/// context (the reader's and the writer's read-back share it).
+pub(super) fn decompress(bytes: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
     DECOMPRESSOR.with(|d| {
         let mut d = d.borrow_mut();
         if d.is_none() {

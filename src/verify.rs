@@ -24,7 +24,7 @@ use crate::Value;
 use crate::build::BuildError;
 use crate::index::{self, TierKey};
 use crate::position::Position;
-use crate::progress::{Observer, Progress};
+use crate::progress::{Observer, Progress, Throttle};
 use crate::rules::Variant;
 use crate::solve::{Lookup, SolveError, check_tier_as};
 use crate::table::{Table, TableSet, table_path};
@@ -239,6 +239,7 @@ pub fn verify(
         .map_err(|_| SolveError::Threads(opts.threads))?;
     let mut report = VerifyReport::default();
     let checked = AtomicU64::new(0);
+    let throttle = Throttle::default();
     for (path, table) in &files {
         let start = Instant::now();
         // In solving order, as they were written: neighbouring tiers then
@@ -302,11 +303,14 @@ pub fn verify(
                             b.extend(found.into_iter().take(opts.limit).map(|f| (*key, f)));
                         }
                         let c = checked.fetch_add(key.size(), Ordering::Relaxed) + key.size();
-                        progress.progress(&Progress {
-                            done: c,
-                            total,
-                            ..Progress::default()
-                        });
+                        throttle.report(
+                            progress,
+                            &Progress {
+                                done: c,
+                                total,
+                                ..Progress::default()
+                            },
+                        );
                         Ok(())
                     },
                 )

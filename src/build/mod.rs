@@ -30,7 +30,7 @@ pub use memory::{
 };
 
 use crate::index::{self, TierKey};
-use crate::progress::{Observer, Progress};
+use crate::progress::{Observer, Progress, Throttle};
 use crate::rules::Variant;
 use crate::solve::{CHUNK_POSITIONS, Layered, SolveError, Solver};
 use crate::table::{
@@ -584,16 +584,20 @@ pub fn build_file(
     let mut solve_seconds = 0.0;
     let done_positions = AtomicU64::new(resumed_positions);
     let done_tiers = AtomicUsize::new(done);
+    let throttle = Throttle::default();
     let on_tier = |key: &TierKey| {
         let p = done_positions.fetch_add(key.size(), Ordering::Relaxed) + key.size();
         let t = done_tiers.fetch_add(1, Ordering::Relaxed) + 1;
-        observer.progress(&Progress {
-            tiers_done: t,
-            tiers_total: tiers.len(),
-            done: p,
-            total: positions,
-            ..Progress::default()
-        });
+        throttle.report(
+            observer,
+            &Progress {
+                tiers_done: t,
+                tiers_total: tiers.len(),
+                done: p,
+                total: positions,
+                ..Progress::default()
+            },
+        );
     };
     let mut next = done;
     let mut level = tiers.get(done).map(|t| t.progress(variant));

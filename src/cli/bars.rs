@@ -7,7 +7,7 @@ use asalto_tb::progress::{Observer, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// Shows one bar for the table file being built and a line per file done.
@@ -22,16 +22,7 @@ pub struct BuildBars {
     log: Mutex<FileLog>,
     /// Files started so far.
     files: std::sync::atomic::AtomicUsize,
-    /// When the bars were made, and the millisecond after it of the last
-    /// progress taken up: progress comes after every tier, millions of
-    /// times a file from every thread, and is taken up at most every
-    /// [`TICK_MS`].
-    epoch: Instant,
-    tick: AtomicU64,
 }
-
-/// Milliseconds between two updates of the bar (or the log's clock).
-const TICK_MS: u64 = 100;
 
 /// Seconds between two progress lines when stderr is not a terminal.
 pub const LOG_EVERY: u64 = 10;
@@ -69,8 +60,6 @@ impl BuildBars {
             quiet,
             log: Mutex::new(FileLog::new(String::new(), 0)),
             files: std::sync::atomic::AtomicUsize::new(0),
-            epoch: Instant::now(),
-            tick: AtomicU64::new(0),
         }
     }
 
@@ -84,20 +73,8 @@ impl BuildBars {
 
 impl Observer for BuildBars {
     fn progress(&self, p: &Progress<'_>) {
-        // At most one update every TICK_MS, from one thread; the last
-        // progress of a step always.
-        if p.done < p.total {
-            let now = self.epoch.elapsed().as_millis() as u64;
-            let last = self.tick.load(Ordering::Relaxed);
-            if now < last + TICK_MS
-                || self
-                    .tick
-                    .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
-                    .is_err()
-            {
-                return;
-            }
-        }
+        // The build reports through a throttle (`progress::Throttle`): a
+        // few times a second, not after each of its millions of tiers.
         if let Some(b) = self.bar.lock().expect("bar lock").as_ref() {
             b.set_position(p.done);
             let label = &self.log.lock().expect("log lock").label;

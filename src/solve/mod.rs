@@ -21,7 +21,7 @@ pub use retro::solve_tier;
 use crate::Value;
 use crate::index::{self, TierKey};
 use crate::position::Position;
-use crate::progress::{Observer, Progress};
+use crate::progress::{Observer, Progress, Throttle};
 use crate::rules::Variant;
 use crate::table::TableError;
 use rayon::prelude::*;
@@ -175,14 +175,18 @@ impl Solver {
         observer.progress(&base);
         let done = std::sync::atomic::AtomicU64::new(0);
         let done_tiers = std::sync::atomic::AtomicUsize::new(0);
+        let throttle = Throttle::default();
         let on_tier = |key: &TierKey| {
             let p = done.fetch_add(key.size(), Ordering::Relaxed) + key.size();
             let t = done_tiers.fetch_add(1, Ordering::Relaxed) + 1;
-            observer.progress(&Progress {
-                tiers_done: t,
-                done: p,
-                ..base
-            });
+            throttle.report(
+                observer,
+                &Progress {
+                    tiers_done: t,
+                    done: p,
+                    ..base
+                },
+            );
         };
         for chunk in chunks(tiers, &self.variant, CHUNK_POSITIONS) {
             pool.install(|| {

@@ -4,7 +4,7 @@
 //! same bit for bit.
 
 use super::{Problem, Table, TableError, TableInfo, TableWriter, WriteOptions};
-use crate::progress::{Observer, Progress};
+use crate::progress::{Observer, Progress, Throttle};
 use std::path::Path;
 
 /// Write `src`'s tiers again under `dir` (at its usual name there) with
@@ -29,6 +29,7 @@ pub fn repack(
         ));
     }
     let mut w = TableWriter::create_with(dir, &info.variant, info.n, info.k, opts)?;
+    let throttle = Throttle::default();
     for key in src.tiers_in_stream_order()? {
         // A key from the table's own directory: not found, the directory
         // is out of order (a faulty file).
@@ -42,11 +43,14 @@ pub fn repack(
             )
         })?;
         w.push_tier(&key, &codes)?;
-        progress.progress(&Progress {
-            done: w.positions(),
-            total: info.positions,
-            ..Progress::default()
-        });
+        throttle.report(
+            progress,
+            &Progress {
+                done: w.positions(),
+                total: info.positions,
+                ..Progress::default()
+            },
+        );
     }
     w.finish()
 }

@@ -153,8 +153,9 @@ impl Solver {
     /// threads), a chunk of tiers of one level at a time; a level's tiers
     /// reach `sink` before the next level starts. `sink` must make the tier readable
     /// through `store` for the levels above. `observer` is told of the work
-    /// once before the first tier (nothing done) and after each tier (from
-    /// worker threads). `sink` runs inside the solver's thread
+    /// once before the first tier (nothing done), then as tiers are done
+    /// (from worker threads, through a [`Throttle`]: at most every
+    /// [`Throttle::PERIOD`], and after the last). `sink` runs inside the solver's thread
     /// pool, so rayon work it does (a table writer compressing blocks)
     /// uses the same threads.
     pub fn solve_into(

@@ -234,17 +234,55 @@ struct Tier<'v> {
     /// `hparents[hpstart[h]..hpstart[h + 1]]`.
     hpstart: Vec<u32>,
     hparents: Vec<u32>,
+    /// The bucket queue of [`Tier::retrograde`]: the nodes to resolve
+    /// with each code.
+    buckets: Vec<Vec<u32>>,
+    /// The code of each huff position in [`Tier::retrograde`].
+    hcode: Vec<u16>,
+}
+
+/// A thread's buffers for the tiers it solves one after another: a
+/// [`Tier`]'s vectors, emptied, their room kept. A tier of a 12-soldier
+/// build has ~800 positions a side, and allocating these anew for each
+/// of its millions of tiers took several percent of the build (the bucket
+/// queue alone 4 %).
+#[derive(Default)]
+struct Scratch {
+    unrank: Vec<(u8, u8)>,
+    free_points: Vec<[u8; 33]>,
+    unmove_start: Vec<u32>,
+    unmoves: Vec<(Bitboard, u32, Bitboard)>,
+    node: Vec<Node>,
+    caps: Vec<u8>,
+    faults: Vec<u64>,
+    fault_blocks: Vec<u32>,
+    hstart: Vec<u32>,
+    huffs: Vec<(u32, u8)>,
+    hexit: Vec<u16>,
+    hpstart: Vec<u32>,
+    hparents: Vec<u32>,
+    buckets: Vec<Vec<u32>>,
+    hcode: Vec<u16>,
+}
+
+thread_local! {
+    /// Each thread's [`Scratch`], taken by the tier it solves and given
+    /// back after it (a tier that fails leaves a fresh one).
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 /// Solve tier `key`, reading exits through `look`. Returns the value codes
 /// of the tier's `2N` positions (officers to move first).
 pub fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, SolveError> {
     let variant = *look.variant();
-    let mut t = Tier::new(key, &variant);
+    let scratch = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    let mut t = Tier::new(key, &variant, scratch);
     t.soldier_nodes(look)?;
     t.officer_nodes(look)?;
     t.huff_nodes(look)?;
-    Ok(t.retrograde())
+    let codes = t.retrograde();
+    SCRATCH.with(|s| *s.borrow_mut() = t.into_scratch());
+    Ok(codes)
 }
 
 /// The offender code of `offenders` among `officers`: 1 the lower officer,
@@ -271,19 +309,31 @@ fn step_offenders(officers: Bitboard, caps: u8, from: Bitboard, to: Bitboard) ->
     off
 }
 
-thread_local! {
-    /// Each thread's bucket queue for [`Tier::retrograde`], kept between
-    /// tiers for its room.
-    static BUCKETS: std::cell::RefCell<Vec<Vec<u32>>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
 impl<'v> Tier<'v> {
-    fn new(key: &TierKey, variant: &'v Variant) -> Tier<'v> {
+    /// The tier `key` before solving, in the buffers of `s` (emptied).
+    fn new(key: &TierKey, variant: &'v Variant, s: Scratch) -> Tier<'v> {
+        let Scratch {
+            mut unrank,
+            mut free_points,
+            mut unmove_start,
+            mut unmoves,
+            mut node,
+            mut caps,
+            mut faults,
+            mut fault_blocks,
+            mut hstart,
+            mut huffs,
+            mut hexit,
+            mut hpstart,
+            mut hparents,
+            buckets,
+            hcode,
+        } = s;
         let n_side = key.size_per_side() as usize;
         let placements = key.officer_placements() as usize;
         let masks = fortress_masks(key.m());
         let free_count = 33 - key.k as usize;
-        let mut unrank = Vec::with_capacity(placements);
+        unrank.clear();
         if key.n == 1 {
             unrank.extend((0..free_count).map(|a| (a as u8, u8::MAX)));
         } else {
@@ -294,17 +344,15 @@ impl<'v> Tier<'v> {
             }
         }
         debug_assert_eq!(unrank.len(), placements);
-        let free_points = masks
-            .iter()
-            .map(|&m| {
-                let mut pts = [0u8; 33];
-                let free = board::ALL & !(key.outside | fortress_bits(m));
-                for (i, p) in board::points(free).enumerate() {
-                    pts[i] = p.index() as u8;
-                }
-                pts
-            })
-            .collect();
+        free_points.clear();
+        free_points.extend(masks.iter().map(|&m| {
+            let mut pts = [0u8; 33];
+            let free = board::ALL & !(key.outside | fortress_bits(m));
+            for (i, p) in board::points(free).enumerate() {
+                pts[i] = p.index() as u8;
+            }
+            pts
+        }));
         let table = variant.soldier_moves();
         let mut rev_steps = [0; board::NUM_POINTS];
         for s in board::points(FORTRESS) {
@@ -324,9 +372,10 @@ impl<'v> Tier<'v> {
                     .sum::<u32>()
             })
             .sum();
-        let mut unmove_start = Vec::with_capacity(masks.len() + 1);
+        unmove_start.clear();
         unmove_start.push(0u32);
-        let mut unmoves = Vec::with_capacity(count as usize);
+        unmoves.clear();
+        unmoves.reserve(count as usize);
         for &m in masks {
             let fortress = fortress_bits(m);
             for t in board::points(fortress) {
@@ -351,15 +400,68 @@ impl<'v> Tier<'v> {
             free_points,
             unmove_start,
             unmoves,
-            node: vec![FRESH; 2 * n_side],
-            caps: vec![0; n_side],
-            faults: Vec::new(),
-            fault_blocks: vec![0],
-            hstart: Vec::new(),
-            huffs: Vec::new(),
-            hexit: Vec::new(),
-            hpstart: Vec::new(),
-            hparents: Vec::new(),
+            node: {
+                node.clear();
+                node.resize(2 * n_side, FRESH);
+                node
+            },
+            caps: {
+                caps.clear();
+                caps.resize(n_side, 0);
+                caps
+            },
+            faults: {
+                faults.clear();
+                faults
+            },
+            fault_blocks: {
+                fault_blocks.clear();
+                fault_blocks.push(0);
+                fault_blocks
+            },
+            hstart: {
+                hstart.clear();
+                hstart
+            },
+            huffs: {
+                huffs.clear();
+                huffs
+            },
+            hexit: {
+                hexit.clear();
+                hexit
+            },
+            hpstart: {
+                hpstart.clear();
+                hpstart
+            },
+            hparents: {
+                hparents.clear();
+                hparents
+            },
+            buckets,
+            hcode,
+        }
+    }
+
+    /// The tier's buffers, for the next tier ([`Tier::new`] empties them).
+    fn into_scratch(self) -> Scratch {
+        Scratch {
+            unrank: self.unrank,
+            free_points: self.free_points,
+            unmove_start: self.unmove_start,
+            unmoves: self.unmoves,
+            node: self.node,
+            caps: self.caps,
+            faults: self.faults,
+            fault_blocks: self.fault_blocks,
+            hstart: self.hstart,
+            huffs: self.huffs,
+            hexit: self.hexit,
+            hpstart: self.hpstart,
+            hparents: self.hparents,
+            buckets: self.buckets,
+            hcode: self.hcode,
         }
     }
 
@@ -626,8 +728,9 @@ impl<'v> Tier<'v> {
         let slots = 4 * p;
         let mut start = vec![0u32; slots + 1];
         let mut fill = vec![0u32; slots];
-        self.hparents = vec![0u32; faults.len()];
-        let mut hstart = Vec::with_capacity(self.n_side + 1);
+        self.hparents.resize(faults.len(), 0);
+        let mut hstart = std::mem::take(&mut self.hstart);
+        hstart.reserve(self.n_side + 1);
         hstart.push(0);
         for fi in 0..self.masks.len() {
             let (a, b) = (blocks[fi] as usize, blocks[fi + 1] as usize);
@@ -663,6 +766,9 @@ impl<'v> Tier<'v> {
         self.hpstart.push(faults.len() as u32);
         debug_assert_eq!(hstart.len(), self.n_side + 1);
         self.hstart = hstart;
+        // Back for the next tier's room (nothing reads them from here on).
+        self.faults = faults;
+        self.fault_blocks = blocks;
         // Huffing one of two officers leads to the one-officer tier.
         let one = if self.key.n == 2 && !self.huffs.is_empty() {
             Some(Target::new(
@@ -732,9 +838,8 @@ impl<'v> Tier<'v> {
     #[inline(never)]
     fn retrograde(&mut self) -> Vec<u16> {
         let n2 = 2 * self.n_side;
-        // This thread's queue of the tier before, emptied: growing a new
-        // one for every tier took 4 % of a 12-soldier build.
-        let mut buckets = BUCKETS.with(|b| std::mem::take(&mut *b.borrow_mut()));
+        // The queue of this thread's tier before, emptied.
+        let mut buckets = std::mem::take(&mut self.buckets);
         buckets.iter_mut().for_each(Vec::clear);
         fn push(buckets: &mut Vec<Vec<u32>>, node: usize, c: u16) {
             let c = c as usize;
@@ -764,7 +869,9 @@ impl<'v> Tier<'v> {
             }
         }
         let mut nodes = std::mem::take(&mut self.node);
-        let mut hcode = vec![UNSET; self.huffs.len()];
+        let mut hcode = std::mem::take(&mut self.hcode);
+        hcode.clear();
+        hcode.resize(self.huffs.len(), UNSET);
         // A parent `p` of a node resolved with code `c` (`back`: the code
         // one ply further).
         let notify = |nodes: &mut [Node], buckets: &mut Vec<Vec<u32>>, p: usize, c: usize, back| {
@@ -855,7 +962,8 @@ impl<'v> Tier<'v> {
             buckets[c] = list;
             c += 1;
         }
-        BUCKETS.with(|b| *b.borrow_mut() = buckets);
+        self.buckets = buckets;
+        self.hcode = hcode;
         self.node = nodes;
         self.node
             .iter()
@@ -904,6 +1012,7 @@ impl<'v> Tier<'v> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::lookup::TierStore;
 
     #[test]
     fn unrank_inverts_officer_rank() {
@@ -913,7 +1022,7 @@ mod tests {
             outside: 0b1011,
         };
         let v = Variant::ASSAUT;
-        let t = Tier::new(&key, &v);
+        let t = Tier::new(&key, &v, Scratch::default());
         for fi in 0..t.masks.len() {
             let free = board::ALL & !(key.outside | fortress_bits(t.masks[fi]));
             for oi in 0..t.placements {
@@ -923,5 +1032,29 @@ mod tests {
                 assert_eq!(o & !free, 0);
             }
         }
+    }
+    /// Each tier of a closure with huff positions solved again on this
+    /// thread, in the buffers the tier before left (larger tiers first, so
+    /// their leftovers outnumber a smaller tier's needs), and from fresh
+    /// ones: the same values, those of the solve.
+    #[test]
+    fn a_tier_solved_in_used_buffers_is_the_tier_solved_in_fresh_ones() {
+        let v = Variant::ASSAUT;
+        let pos: crate::position::Position = "SS1/SSS/2S1S2/1SS1S2/2O1O2/3/3 o".parse().unwrap();
+        let solver = crate::solve::Solver::new(v).threads(1);
+        let sol = solver.solve_closure(&pos).unwrap();
+        let mut tiers = solver.closure_of(&pos);
+        tiers.sort_by_key(|t| std::cmp::Reverse(t.size()));
+        let mut with_huffs = 0;
+        for key in &tiers {
+            let mut look = Lookup::new(sol.store(), v);
+            let used = solve_tier(key, &mut look).unwrap();
+            with_huffs += SCRATCH.with(|s| !s.borrow().huffs.is_empty()) as usize;
+            SCRATCH.with(|s| *s.borrow_mut() = Scratch::default());
+            let fresh = solve_tier(key, &mut look).unwrap();
+            assert_eq!(used, fresh, "{key:?}");
+            assert_eq!(&used[..], &sol.store().tier(key).unwrap().unwrap()[..]);
+        }
+        assert!(tiers.len() > 5 && with_huffs > 0, "{} tiers", tiers.len());
     }
 }

@@ -196,6 +196,17 @@ struct Tier<'v> {
     placements: usize,
     /// Fortress masks in rank order.
     masks: &'static [u16],
+    /// Its vectors, in this thread's buffers.
+    buf: Scratch,
+}
+
+/// The vectors of a [`Tier`], kept by each thread for the tiers it solves
+/// one after another (emptied, their room kept). A tier of a 12-soldier
+/// build has ~800 positions a side, and allocating these anew for each
+/// of its millions of tiers took several percent of the build (the bucket
+/// queue alone 4 %).
+#[derive(Default)]
+struct Scratch {
     /// For each officer placement rank, the indices of its officers among
     /// the free points (the second is `u8::MAX` with one officer).
     unrank: Vec<(u8, u8)>,
@@ -238,30 +249,6 @@ struct Tier<'v> {
     /// with each code.
     buckets: Vec<Vec<u32>>,
     /// The code of each huff position in [`Tier::retrograde`].
-    hcode: Vec<u16>,
-}
-
-/// A thread's buffers for the tiers it solves one after another: a
-/// [`Tier`]'s vectors, emptied, their room kept. A tier of a 12-soldier
-/// build has ~800 positions a side, and allocating these anew for each
-/// of its millions of tiers took several percent of the build (the bucket
-/// queue alone 4 %).
-#[derive(Default)]
-struct Scratch {
-    unrank: Vec<(u8, u8)>,
-    free_points: Vec<[u8; 33]>,
-    unmove_start: Vec<u32>,
-    unmoves: Vec<(Bitboard, u32, Bitboard)>,
-    node: Vec<Node>,
-    caps: Vec<u8>,
-    faults: Vec<u64>,
-    fault_blocks: Vec<u32>,
-    hstart: Vec<u32>,
-    huffs: Vec<(u32, u8)>,
-    hexit: Vec<u16>,
-    hpstart: Vec<u32>,
-    hparents: Vec<u32>,
-    buckets: Vec<Vec<u32>>,
     hcode: Vec<u16>,
 }
 
@@ -312,40 +299,25 @@ fn step_offenders(officers: Bitboard, caps: u8, from: Bitboard, to: Bitboard) ->
 impl<'v> Tier<'v> {
     /// The tier `key` before solving, in the buffers of `s` (emptied).
     fn new(key: &TierKey, variant: &'v Variant, s: Scratch) -> Tier<'v> {
-        let Scratch {
-            mut unrank,
-            mut free_points,
-            mut unmove_start,
-            mut unmoves,
-            mut node,
-            mut caps,
-            mut faults,
-            mut fault_blocks,
-            mut hstart,
-            mut huffs,
-            mut hexit,
-            mut hpstart,
-            mut hparents,
-            buckets,
-            hcode,
-        } = s;
+        let mut buf = s;
         let n_side = key.size_per_side() as usize;
         let placements = key.officer_placements() as usize;
         let masks = fortress_masks(key.m());
         let free_count = 33 - key.k as usize;
-        unrank.clear();
+        buf.unrank.clear();
         if key.n == 1 {
-            unrank.extend((0..free_count).map(|a| (a as u8, u8::MAX)));
+            buf.unrank
+                .extend((0..free_count).map(|a| (a as u8, u8::MAX)));
         } else {
             for b in 1..free_count {
                 for a in 0..b {
-                    unrank.push((a as u8, b as u8));
+                    buf.unrank.push((a as u8, b as u8));
                 }
             }
         }
-        debug_assert_eq!(unrank.len(), placements);
-        free_points.clear();
-        free_points.extend(masks.iter().map(|&m| {
+        debug_assert_eq!(buf.unrank.len(), placements);
+        buf.free_points.clear();
+        buf.free_points.extend(masks.iter().map(|&m| {
             let mut pts = [0u8; 33];
             let free = board::ALL & !(key.outside | fortress_bits(m));
             for (i, p) in board::points(free).enumerate() {
@@ -372,97 +344,49 @@ impl<'v> Tier<'v> {
                     .sum::<u32>()
             })
             .sum();
-        unmove_start.clear();
-        unmove_start.push(0u32);
-        unmoves.clear();
-        unmoves.reserve(count as usize);
+        buf.unmove_start.clear();
+        buf.unmove_start.push(0u32);
+        buf.unmoves.clear();
+        buf.unmoves.reserve(count as usize);
         for &m in masks {
             let fortress = fortress_bits(m);
             for t in board::points(fortress) {
                 for s in board::points(rev_steps[t.index()] & !fortress) {
                     let f = fortress & !t.bit() | s.bit();
-                    unmoves.push((
+                    buf.unmoves.push((
                         s.bit(),
                         fortress_rank(fortress_mask(f)) * placements as u32,
                         board::ALL & !(key.outside | f),
                     ));
                 }
             }
-            unmove_start.push(unmoves.len() as u32);
+            buf.unmove_start.push(buf.unmoves.len() as u32);
         }
+        buf.node.clear();
+        buf.node.resize(2 * n_side, FRESH);
+        buf.caps.clear();
+        buf.caps.resize(n_side, 0);
+        buf.faults.clear();
+        buf.fault_blocks.clear();
+        buf.fault_blocks.push(0);
+        buf.hstart.clear();
+        buf.huffs.clear();
+        buf.hexit.clear();
+        buf.hpstart.clear();
+        buf.hparents.clear();
         Tier {
             variant,
             key: *key,
             n_side,
             placements,
             masks,
-            unrank,
-            free_points,
-            unmove_start,
-            unmoves,
-            node: {
-                node.clear();
-                node.resize(2 * n_side, FRESH);
-                node
-            },
-            caps: {
-                caps.clear();
-                caps.resize(n_side, 0);
-                caps
-            },
-            faults: {
-                faults.clear();
-                faults
-            },
-            fault_blocks: {
-                fault_blocks.clear();
-                fault_blocks.push(0);
-                fault_blocks
-            },
-            hstart: {
-                hstart.clear();
-                hstart
-            },
-            huffs: {
-                huffs.clear();
-                huffs
-            },
-            hexit: {
-                hexit.clear();
-                hexit
-            },
-            hpstart: {
-                hpstart.clear();
-                hpstart
-            },
-            hparents: {
-                hparents.clear();
-                hparents
-            },
-            buckets,
-            hcode,
+            buf,
         }
     }
 
     /// The tier's buffers, for the next tier ([`Tier::new`] empties them).
     fn into_scratch(self) -> Scratch {
-        Scratch {
-            unrank: self.unrank,
-            free_points: self.free_points,
-            unmove_start: self.unmove_start,
-            unmoves: self.unmoves,
-            node: self.node,
-            caps: self.caps,
-            faults: self.faults,
-            fault_blocks: self.fault_blocks,
-            hstart: self.hstart,
-            huffs: self.huffs,
-            hexit: self.hexit,
-            hpstart: self.hpstart,
-            hparents: self.hparents,
-            buckets: self.buckets,
-            hcode: self.hcode,
-        }
+        self.buf
     }
 
     /// `(i / placements, i % placements)`: the fortress mask number and
@@ -475,8 +399,8 @@ impl<'v> Tier<'v> {
     /// The officers of placement `oi` with fortress mask number `fi`.
     #[inline]
     fn officers(&self, fi: usize, oi: usize) -> Bitboard {
-        let (a, b) = self.unrank[oi];
-        let pts = &self.free_points[fi];
+        let (a, b) = self.buf.unrank[oi];
+        let pts = &self.buf.free_points[fi];
         let mut o = 1u64 << pts[a as usize];
         if b != u8::MAX {
             o |= 1u64 << pts[b as usize];
@@ -550,8 +474,8 @@ impl<'v> Tier<'v> {
                     };
                     exit = Some(exit.map_or(v, |e| e.best(v)));
                 }
-                self.node[node].left = count as u8;
-                self.node[node].exit = exit.map_or(UNSET, Value::code);
+                self.buf.node[node].left = count as u8;
+                self.buf.node[node].exit = exit.map_or(UNSET, Value::code);
             }
         }
         Ok(())
@@ -614,7 +538,7 @@ impl<'v> Tier<'v> {
                 let n_off = key.n as usize;
                 let m = best[0].max(best[1]);
                 let caps = (best[0] > 0) as u8 | (((best[1] > 0) as u8) << 1);
-                self.caps[node] = caps;
+                self.buf.caps[node] = caps;
                 // Steps.
                 let mut count = 0u8;
                 let steps_legal = m == 0 || variant.capture != CaptureRule::Mandatory;
@@ -629,7 +553,7 @@ impl<'v> Tier<'v> {
                                 let off = step_offenders(officers, caps, f, t.bit());
                                 let child =
                                     fi * self.placements + officer_rank(after, free) as usize;
-                                self.faults.push(
+                                self.buf.faults.push(
                                     (child as u64) << 34
                                         | u64::from(offender_code(off, after)) << 32
                                         | node as u64,
@@ -700,10 +624,10 @@ impl<'v> Tier<'v> {
                         exit = Some(exit.map_or(v, |e| e.best(v)));
                     }
                 }
-                self.node[node].left = count;
-                self.node[node].exit = exit.map_or(UNSET, Value::code);
+                self.buf.node[node].left = count;
+                self.buf.node[node].exit = exit.map_or(UNSET, Value::code);
             }
-            self.fault_blocks.push(self.faults.len() as u32);
+            self.buf.fault_blocks.push(self.buf.faults.len() as u32);
         }
         Ok(())
     }
@@ -717,26 +641,26 @@ impl<'v> Tier<'v> {
         // order, with the fault steps to it as its parents: a counting sort
         // by `child * 4 + code`, one fortress mask at a time (its children
         // are its own placements, so the counts stay in cache).
-        if self.faults.is_empty() {
+        if self.buf.faults.is_empty() {
             // No fault step (always so unless capture is `huff`): no huff
             // position, and nothing reads `hstart`.
             return Ok(());
         }
-        let faults = std::mem::take(&mut self.faults);
-        let blocks = std::mem::take(&mut self.fault_blocks);
+        let faults = std::mem::take(&mut self.buf.faults);
+        let blocks = std::mem::take(&mut self.buf.fault_blocks);
         let p = self.placements;
         let slots = 4 * p;
         let mut start = vec![0u32; slots + 1];
         let mut fill = vec![0u32; slots];
-        self.hparents.resize(faults.len(), 0);
-        let mut hstart = std::mem::take(&mut self.hstart);
+        self.buf.hparents.resize(faults.len(), 0);
+        let mut hstart = std::mem::take(&mut self.buf.hstart);
         hstart.reserve(self.n_side + 1);
         hstart.push(0);
         for fi in 0..self.masks.len() {
             let (a, b) = (blocks[fi] as usize, blocks[fi + 1] as usize);
             let first = fi * p;
             if a == b {
-                hstart.extend(std::iter::repeat_n(self.huffs.len() as u32, p));
+                hstart.extend(std::iter::repeat_n(self.buf.huffs.len() as u32, p));
                 continue;
             }
             start.fill(0);
@@ -749,28 +673,30 @@ impl<'v> Tier<'v> {
             fill.copy_from_slice(&start[..slots]);
             for &f in &faults[a..b] {
                 let slot = (f >> 32) as usize - 4 * first;
-                self.hparents[a + fill[slot] as usize] = f as u32;
+                self.buf.hparents[a + fill[slot] as usize] = f as u32;
                 fill[slot] += 1;
             }
             for child in first..first + p {
                 for code in 1..=3 {
                     let slot = (child - first) * 4 + code;
                     if start[slot + 1] > start[slot] {
-                        self.huffs.push(((self.n_side + child) as u32, code as u8));
-                        self.hpstart.push(a as u32 + start[slot]);
+                        self.buf
+                            .huffs
+                            .push(((self.n_side + child) as u32, code as u8));
+                        self.buf.hpstart.push(a as u32 + start[slot]);
                     }
                 }
-                hstart.push(self.huffs.len() as u32);
+                hstart.push(self.buf.huffs.len() as u32);
             }
         }
-        self.hpstart.push(faults.len() as u32);
+        self.buf.hpstart.push(faults.len() as u32);
         debug_assert_eq!(hstart.len(), self.n_side + 1);
-        self.hstart = hstart;
+        self.buf.hstart = hstart;
         // Back for the next tier's room (nothing reads them from here on).
-        self.faults = faults;
-        self.fault_blocks = blocks;
+        self.buf.faults = faults;
+        self.buf.fault_blocks = blocks;
         // Huffing one of two officers leads to the one-officer tier.
-        let one = if self.key.n == 2 && !self.huffs.is_empty() {
+        let one = if self.key.n == 2 && !self.buf.huffs.is_empty() {
             Some(Target::new(
                 &TierKey { n: 1, ..self.key },
                 Side::Soldiers,
@@ -784,8 +710,8 @@ impl<'v> Tier<'v> {
         // order).
         let mut one_values = [UNSET; board::NUM_POINTS];
         let mut one_fi = usize::MAX;
-        for i in 0..self.huffs.len() {
-            let (base, code) = self.huffs[i];
+        for i in 0..self.buf.huffs.len() {
+            let (base, code) = self.buf.huffs[i];
             let base = base as usize;
             let (fi, oi) = self.split(base - self.n_side);
             if fi != one_fi {
@@ -813,7 +739,7 @@ impl<'v> Tier<'v> {
                 }
                 Ok(Value::from_code(one_values[q]))
             })?;
-            self.hexit.push(h.map_or(UNSET, Value::code));
+            self.buf.hexit.push(h.map_or(UNSET, Value::code));
         }
         Ok(())
     }
@@ -839,7 +765,7 @@ impl<'v> Tier<'v> {
     fn retrograde(&mut self) -> Vec<u16> {
         let n2 = 2 * self.n_side;
         // The queue of this thread's tier before, emptied.
-        let mut buckets = std::mem::take(&mut self.buckets);
+        let mut buckets = std::mem::take(&mut self.buf.buckets);
         buckets.iter_mut().for_each(Vec::clear);
         fn push(buckets: &mut Vec<Vec<u32>>, node: usize, c: u16) {
             let c = c as usize;
@@ -849,7 +775,7 @@ impl<'v> Tier<'v> {
             buckets[c].push(node as u32);
         }
         for i in 0..n2 {
-            let Node { exit, left, .. } = self.node[i];
+            let Node { exit, left, .. } = self.buf.node[i];
             if left == 0 {
                 let v = if exit == UNSET {
                     self.stuck(i).code()
@@ -863,15 +789,15 @@ impl<'v> Tier<'v> {
                 push(&mut buckets, i, exit);
             }
         }
-        for (h, &e) in self.hexit.iter().enumerate() {
+        for (h, &e) in self.buf.hexit.iter().enumerate() {
             if e != UNSET && e & 1 == 1 {
                 push(&mut buckets, n2 + h, e);
             }
         }
-        let mut nodes = std::mem::take(&mut self.node);
-        let mut hcode = std::mem::take(&mut self.hcode);
+        let mut nodes = std::mem::take(&mut self.buf.node);
+        let mut hcode = std::mem::take(&mut self.buf.hcode);
         hcode.clear();
-        hcode.resize(self.huffs.len(), UNSET);
+        hcode.resize(self.buf.huffs.len(), UNSET);
         // A parent `p` of a node resolved with code `c` (`back`: the code
         // one ply further).
         let notify = |nodes: &mut [Node], buckets: &mut Vec<Vec<u32>>, p: usize, c: usize, back| {
@@ -914,9 +840,9 @@ impl<'v> Tier<'v> {
                     }
                     nodes[node].code = c as u16;
                     self.for_each_parent(node, |p| notify(&mut nodes, &mut buckets, p, c, back));
-                    if node >= self.n_side && !self.huffs.is_empty() {
+                    if node >= self.n_side && !self.buf.huffs.is_empty() {
                         let i = node - self.n_side;
-                        huffs = self.hstart[i] as usize..self.hstart[i + 1] as usize;
+                        huffs = self.buf.hstart[i] as usize..self.buf.hstart[i + 1] as usize;
                     }
                 } else {
                     huffs = node - n2..node - n2 + 1;
@@ -928,7 +854,7 @@ impl<'v> Tier<'v> {
                     if node < n2 {
                         // The base is resolved: the huff position takes the
                         // better of its value and the huff exit's.
-                        let e = self.hexit[h];
+                        let e = self.buf.hexit[h];
                         let v = Value::from_code(c as u16);
                         let best = if e == UNSET {
                             v
@@ -950,8 +876,11 @@ impl<'v> Tier<'v> {
                         }
                     }
                     hcode[h] = c as u16;
-                    let (a, b) = (self.hpstart[h] as usize, self.hpstart[h + 1] as usize);
-                    for &p in &self.hparents[a..b] {
+                    let (a, b) = (
+                        self.buf.hpstart[h] as usize,
+                        self.buf.hpstart[h + 1] as usize,
+                    );
+                    for &p in &self.buf.hparents[a..b] {
                         notify(&mut nodes, &mut buckets, p as usize, c, back);
                     }
                 }
@@ -962,10 +891,11 @@ impl<'v> Tier<'v> {
             buckets[c] = list;
             c += 1;
         }
-        self.buckets = buckets;
-        self.hcode = hcode;
-        self.node = nodes;
-        self.node
+        self.buf.buckets = buckets;
+        self.buf.hcode = hcode;
+        self.buf.node = nodes;
+        self.buf
+            .node
             .iter()
             .map(|n| if n.code == UNSET { 0 } else { n.code })
             .collect()
@@ -981,8 +911,8 @@ impl<'v> Tier<'v> {
             // Officers to move: a fortress soldier stepped here.
             let (fi, oi) = self.split(node);
             let officers = self.officers(fi, oi);
-            let range = self.unmove_start[fi] as usize..self.unmove_start[fi + 1] as usize;
-            for &(s, first, free) in &self.unmoves[range] {
+            let range = self.buf.unmove_start[fi] as usize..self.buf.unmove_start[fi + 1] as usize;
+            for &(s, first, free) in &self.buf.unmoves[range] {
                 if s & officers == 0 {
                     f(n_side + (first + officer_rank(officers, free)) as usize);
                 }
@@ -1000,7 +930,7 @@ impl<'v> Tier<'v> {
                 for from in board::points(ADJACENT[o.index()] & empty) {
                     let before = officers & !o.bit() | from.bit();
                     let parent = fi * p + officer_rank(before, free) as usize;
-                    if !filter || self.caps[parent] == 0 {
+                    if !filter || self.buf.caps[parent] == 0 {
                         f(parent);
                     }
                 }

@@ -19,7 +19,7 @@ pub struct BuildBars {
     bar: Mutex<Option<ProgressBar>>,
     quiet: bool,
     /// The file under way, for the log lines.
-    log: Mutex<FileLog>,
+    log: Mutex<LogLines>,
     /// Files started so far.
     files: std::sync::atomic::AtomicUsize,
 }
@@ -27,27 +27,58 @@ pub struct BuildBars {
 /// Seconds between two progress lines when stderr is not a terminal.
 pub const LOG_EVERY: u64 = 10;
 
-/// The file under way, as the log lines need it.
-struct FileLog {
-    /// When this run started it.
+/// Plain progress lines for a log, where no bar shows (stderr not a
+/// terminal): one every [`LOG_EVERY`] seconds, with the positions done, the
+/// rate of this run (the `resumed` positions, taken from an earlier run's
+/// checkpoint or record, are not counted in it) and the time left.
+pub struct LogLines {
+    /// When this run started the step.
     start: Instant,
-    /// When the last progress line was printed.
+    /// When the last line was printed.
     last: Instant,
-    /// `file N: <variant> <n>o<k>s`.
+    /// What the lines are of (`file N: <variant> <n>o<k>s`, `verify`).
     label: String,
-    /// Positions taken from its checkpoint: not solved by this run, so not
-    /// counted in its rate.
+    /// Positions done by earlier runs.
     resumed: u64,
 }
 
-impl FileLog {
-    fn new(label: String, resumed: u64) -> FileLog {
-        FileLog {
+impl LogLines {
+    /// Lines labelled `label` for a step `resumed` positions of which were
+    /// done by earlier runs.
+    pub fn new(label: String, resumed: u64) -> LogLines {
+        LogLines {
             start: Instant::now(),
             last: Instant::now(),
             label,
             resumed,
         }
+    }
+
+    /// Print a line for `p` if [`LOG_EVERY`] seconds have passed since the
+    /// last one (or the start).
+    pub fn tick(&mut self, p: &Progress<'_>) {
+        if self.last.elapsed().as_secs() < LOG_EVERY {
+            return;
+        }
+        self.last = Instant::now();
+        let secs = self.start.elapsed().as_secs_f64();
+        let rate = p.done.saturating_sub(self.resumed) as f64 / secs.max(1e-9);
+        let left = p.total.saturating_sub(p.done) as f64 / rate.max(1.0);
+        let tiers = if p.tiers_total > 0 {
+            format!("{}/{} tiers, ", p.tiers_done, p.tiers_total)
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "{}: {tiers}{}/{} positions ({:.1}%), {:.3e} positions/s, {:.0} s so far, about {:.0} s left",
+            self.label,
+            p.done,
+            p.total,
+            100.0 * p.done as f64 / p.total.max(1) as f64,
+            rate,
+            secs,
+            left
+        );
     }
 }
 
@@ -58,7 +89,7 @@ impl BuildBars {
             variant: variant.to_string(),
             bar: Mutex::new(None),
             quiet,
-            log: Mutex::new(FileLog::new(String::new(), 0)),
+            log: Mutex::new(LogLines::new(String::new(), 0)),
             files: std::sync::atomic::AtomicUsize::new(0),
         }
     }
@@ -83,26 +114,7 @@ impl Observer for BuildBars {
         if self.quiet || std::io::stderr().is_terminal() {
             return;
         }
-        let mut log = self.log.lock().expect("log lock");
-        if log.last.elapsed().as_secs() >= LOG_EVERY {
-            log.last = Instant::now();
-            let secs = log.start.elapsed().as_secs_f64();
-            // The rate of this run: positions from a checkpoint are not its.
-            let rate = p.done.saturating_sub(log.resumed) as f64 / secs.max(1e-9);
-            let left = p.total.saturating_sub(p.done) as f64 / rate.max(1.0);
-            eprintln!(
-                "{}: {}/{} tiers, {}/{} positions ({:.1}%), {:.3e} positions/s, {:.0} s so far, about {:.0} s left",
-                log.label,
-                p.tiers_done,
-                p.tiers_total,
-                p.done,
-                p.total,
-                100.0 * p.done as f64 / p.total.max(1) as f64,
-                rate,
-                secs,
-                left
-            );
-        }
+        self.log.lock().expect("log lock").tick(p);
     }
 }
 
@@ -124,7 +136,7 @@ impl BuildObserver for BuildBars {
         if !self.quiet && !std::io::stderr().is_terminal() {
             eprintln!("{label}: {tiers} tiers, {positions} positions");
         }
-        *self.log.lock().expect("log lock") = FileLog::new(label, resumed);
+        *self.log.lock().expect("log lock") = LogLines::new(label, resumed);
         if let Some(old) = self.bar.lock().expect("bar lock").replace(bar) {
             old.finish_and_clear();
         }

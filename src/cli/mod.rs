@@ -638,9 +638,18 @@ fn dispatch(command: Command) -> Result<()> {
                 ..verify::VerifyOptions::default()
             };
             let bar = progress_bar(0, "verifying");
+            // In a log (no bar): a line every few seconds; the positions
+            // checked by earlier runs (their records) are not this run's.
+            let to_log = !std::io::IsTerminal::is_terminal(&std::io::stderr());
+            let log: std::sync::Mutex<Option<bars::LogLines>> = std::sync::Mutex::new(None);
             let progress = |p: &Progress| {
                 bar.set_length(p.total);
                 bar.set_position(p.done);
+                if to_log {
+                    let mut log = log.lock().expect("log lock");
+                    log.get_or_insert_with(|| bars::LogLines::new("verify".into(), p.done))
+                        .tick(p);
+                }
             };
             check_tables_dir(&tables)?;
             let report = verify::verify(&tables, &variant, &opts, &progress)?;

@@ -864,7 +864,10 @@ fn version_1_files_are_read_and_repacked() {
     let seen = seen.into_inner().unwrap();
     assert_eq!(info.format_version, FORMAT_VERSION);
     assert_eq!(info.wdl_block_positions, 36);
-    assert_eq!(seen.len(), tiers.len());
+    // Progress through the library's throttle: the first tier's, at
+    // most one a period after it, and the last, rising.
+    assert!(!seen.is_empty() && seen.len() <= tiers.len(), "{seen:?}");
+    assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
     assert_eq!(seen.last(), Some(&info.positions));
     drop(t);
     let t = Table::open(&path).unwrap();

@@ -238,32 +238,48 @@ pub fn verify(
         .build()
         .map_err(|_| SolveError::Threads(opts.threads))?;
     let mut report = VerifyReport::default();
-    let checked = AtomicU64::new(0);
+    // Every file's record first, so that the progress counts the positions
+    // of earlier runs from the start (and this run's rate can leave them
+    // out) rather than as each file is reached.
+    let records: Vec<Record> = files
+        .iter()
+        .map(|(path, table)| {
+            let fresh = Record {
+                file_bytes: table.info().file_bytes,
+                index_crc: table.index_crc(),
+                tiers_done: 0,
+                positions_done: 0,
+                inconsistent: 0,
+                seconds: 0.0,
+            };
+            if opts.resume {
+                read_record(path, table).unwrap_or(fresh)
+            } else {
+                fresh
+            }
+        })
+        .collect();
+    let resumed: u64 = records.iter().map(|r| r.positions_done).sum();
+    let checked = AtomicU64::new(resumed);
     let throttle = Throttle::default();
-    for (path, table) in &files {
+    throttle.report(
+        progress,
+        &Progress {
+            done: resumed,
+            total,
+            ..Progress::default()
+        },
+    );
+    for ((path, table), mut record) in files.iter().zip(records) {
         let start = Instant::now();
         // In solving order, as they were written: neighbouring tiers then
         // share decompressed blocks in the per-thread cache.
         let mut keys = table.tier_keys()?;
         keys.sort_by_key(|t| (t.level(variant), *t));
-        let fresh = Record {
-            file_bytes: table.info().file_bytes,
-            index_crc: table.index_crc(),
-            tiers_done: 0,
-            positions_done: 0,
-            inconsistent: 0,
-            seconds: 0.0,
-        };
-        let mut record = if opts.resume {
-            read_record(path, table).unwrap_or(fresh)
-        } else {
-            fresh
-        };
         let resumed_positions = record.positions_done;
         let earlier_seconds = record.seconds;
         // A WDL-only table is checked win/draw/loss only.
         let wdl_only = table.info().wdl_only;
-        checked.fetch_add(resumed_positions, Ordering::Relaxed);
         let bad: Mutex<Vec<(TierKey, crate::solve::Inconsistency)>> = Mutex::new(Vec::new());
         let mut at = record.tiers_done as usize;
         let stop = |record: &Record| VerifyStop {

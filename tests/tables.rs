@@ -5,6 +5,7 @@
 
 use asalto_tb::build::{self, Quiet};
 use asalto_tb::index::{self, TierKey};
+use asalto_tb::progress::Progress;
 use asalto_tb::solve::{Lookup, Solver, TierStore};
 use asalto_tb::table::{Table, TableSet, TableWriter, table_path};
 use asalto_tb::{Position, Variant, verify};
@@ -218,11 +219,21 @@ fn verify_resumes_from_its_records() {
     r["positions_done"] = keys[..half].iter().map(|k| k.size()).sum::<u64>().into();
     r["inconsistent"] = 1.into();
     std::fs::write(&record, r.to_string()).unwrap();
-    let resumed = verify::verify(dir.path(), &v, &resume, &Quiet).unwrap();
+    let seen = std::sync::Mutex::new(Vec::new());
+    let watch = |p: &Progress| seen.lock().unwrap().push(p.done);
+    let resumed = verify::verify(dir.path(), &v, &resume, &watch).unwrap();
     assert_eq!(
         resumed.files[0].resumed_positions,
         keys[..half].iter().map(|k| k.size()).sum::<u64>()
     );
+    // The progress starts at every file's resumed positions (2o9s's
+    // record is complete), not at those of the file reached first, so
+    // that a rate of this run can leave them all out.
+    let seen = seen.into_inner().unwrap();
+    let from_records: u64 = resumed.files.iter().map(|f| f.resumed_positions).sum();
+    assert!(resumed.files[1].resumed_positions > 0);
+    assert_eq!(seen.first(), Some(&from_records));
+    assert!(seen.iter().all(|&d| d >= from_records), "{seen:?}");
     // The planted value (second half) is found again, the claimed one kept.
     assert_eq!(resumed.bad_count, stale.bad_count + 1);
     assert_eq!(resumed.bad.len() as u64, stale.bad_count.min(10));

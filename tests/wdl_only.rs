@@ -238,8 +238,15 @@ fn the_critical_mass_and_the_stats_from_wdl_only_tables_have_no_plies() {
     }
     let table = Table::open(&table_path(wdl.path(), &v, 2, 9)).unwrap();
     let s = table_stats(&table, &asalto_tb::progress::Quiet).unwrap();
+    assert!(s.wdl_only);
     assert!(s.soldiers_to_move.longest_win.is_none());
     assert!(s.officers_to_move.longest_loss.is_none());
+    let table = Table::open(&table_path(full.path(), &v, 2, 9)).unwrap();
+    let f = table_stats(&table, &asalto_tb::progress::Quiet).unwrap();
+    assert!(!f.wdl_only);
+    assert!(f.soldiers_to_move.longest_win.is_some());
+    // The same win/draw/loss counts either way.
+    assert_eq!(f.soldiers_to_move.stored, s.soldiers_to_move.stored);
 }
 
 #[test]

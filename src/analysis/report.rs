@@ -83,6 +83,7 @@ struct TableRow<'a> {
     tiers_complete: u64,
     positions_stored: u64,
     positions_complete: u64,
+    wdl_only: bool,
     file: &'a str,
 }
 
@@ -210,6 +211,7 @@ fn csv_files(r: &Report) -> Result<Vec<Csv>, AnalysisError> {
             tiers_complete: t.tiers_complete,
             positions_stored: t.positions_stored,
             positions_complete: t.positions_complete,
+            wdl_only: t.wdl_only,
             file: &t.file,
         })
         .collect();
@@ -283,7 +285,7 @@ fn csv_files(r: &Report) -> Result<Vec<Csv>, AnalysisError> {
     let mut out = vec![
         Csv::new(
             "tables.csv",
-            "the table files read: tiers and positions stored, and what a complete table stores",
+            "the table files read: tiers and positions stored, and what a complete table stores; wdl_only: built without distances (no longest wins)",
             &tables,
         )?,
         Csv::new(
@@ -480,6 +482,13 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
          with a position reaching it (the first in tier and index order). A longest loss of one \
          side to move is the other side's longest win counted from the loser's turn.\n"
     );
+    if r.tables.iter().any(|t| t.wdl_only) {
+        let _ = writeln!(
+            m,
+            "Tables built WDL-only (`asalto build --wdl-only`) hold no distances, so no \
+             longest win is known from them: their rows say `WDL-only`.\n"
+        );
+    }
     let _ = writeln!(
         m,
         "| variant | soldiers | officers | side to move | longest win | example | longest loss | example |\n|---|---:|---:|---|---:|---|---:|---|"
@@ -489,6 +498,7 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
             let Some(p) = pop.of(t) else { continue };
             let ex = |e: &Option<super::Example>| match e {
                 Some(e) => (e.plies.to_string(), format!("`{}`", e.position)),
+                None if t.wdl_only => ("WDL-only".into(), "-".into()),
                 None => ("-".into(), "-".into()),
             };
             let (wp, wpos) = ex(&p.longest_win);

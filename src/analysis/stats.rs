@@ -104,6 +104,9 @@ pub struct TableStats {
     pub positions_stored: u64,
     /// Positions a complete table stores.
     pub positions_complete: u64,
+    /// Whether the table was built without distances (`build
+    /// --wdl-only`): then no longest win or loss is known.
+    pub wdl_only: bool,
     /// Every stored position with the officers to move.
     pub officers_to_move: Population,
     /// Every stored position with the soldiers to move.
@@ -339,6 +342,7 @@ pub fn table_stats(table: &Table, progress: &dyn Observer) -> Result<TableStats,
         tiers_complete,
         positions_stored: info.positions,
         positions_complete: complete_positions(n, k),
+        wdl_only: info.wdl_only,
         officers_to_move: finish(&acc.0[0]),
         soldiers_to_move: finish(&acc.0[1]),
         natural: (n == 2).then(|| finish(&acc.0[2])),

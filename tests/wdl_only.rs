@@ -247,6 +247,32 @@ fn the_critical_mass_and_the_stats_from_wdl_only_tables_have_no_plies() {
     assert!(f.soldiers_to_move.longest_win.is_some());
     // The same win/draw/loss counts either way.
     assert_eq!(f.soldiers_to_move.stored, s.soldiers_to_move.stored);
+    // The report's critical-mass row says why it has no longest wins; the
+    // one from the tables with distances gives them in plies.
+    let row = |dir: &Path| {
+        use asalto_tb::analysis::{self, Request};
+        let mut req = Request::new(dir, vec![v], 9, 9);
+        req.allow_missing = true;
+        let report = analysis::analyse(&req, &asalto_tb::progress::Quiet).unwrap();
+        let files = analysis::render(&report).unwrap();
+        let md = &files
+            .iter()
+            .find(|f| f.name == "report.md")
+            .unwrap()
+            .contents;
+        let line = md.lines().find(|l| l.starts_with("| 9 | ")).unwrap();
+        line.to_string()
+    };
+    let (rw, rf) = (row(wdl.path()), row(full.path()));
+    assert!(rw.contains("| WDL-only / WDL-only |"), "{rw}");
+    let plies = |p: Option<u16>| p.map_or("-".to_string(), |p| p.to_string());
+    let x = &a.rows[0];
+    let expect = format!(
+        "| {} / {} |",
+        plies(x.longest_soldiers_win),
+        plies(x.longest_officers_win)
+    );
+    assert!(rf.contains(&expect), "{rf} lacks {expect}");
 }
 
 #[test]

@@ -570,8 +570,15 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
             m,
             "| k | formation | result for the soldiers | officers' best placement | placements won / drawn / lost by the soldiers | longest win: soldiers / officers (plies) | position |\n|---:|---|---|---|---|---|---|"
         );
-        let plies = |p: Option<u16>| p.map_or("-".to_string(), |p| p.to_string());
         for row in &c.rows {
+            // A formation's longest wins are unknown when its tables are
+            // WDL-only; say so rather than leave a bare "-".
+            let wdl_only = r.table(&c.variant, 2, row.k).is_some_and(|t| t.wdl_only);
+            let plies = |p: Option<u16>| match p {
+                Some(p) => p.to_string(),
+                None if wdl_only => "WDL-only".into(),
+                None => "-".into(),
+            };
             let others = row.best_placements.len() - 1;
             let best = if others > 0 {
                 format!("{} (and {others} more as good)", row.best_placement)

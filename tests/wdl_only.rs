@@ -254,14 +254,16 @@ fn the_critical_mass_and_the_stats_from_wdl_only_tables_have_no_plies() {
         let mut req = Request::new(dir, vec![v], 9, 9);
         req.allow_missing = true;
         let report = analysis::analyse(&req, &asalto_tb::progress::Quiet).unwrap();
-        let files = analysis::render(&report).unwrap();
-        let md = &files
-            .iter()
+        let md = analysis::render(&report)
+            .unwrap()
+            .into_iter()
             .find(|f| f.name == "report.md")
             .unwrap()
             .contents;
-        let line = md.lines().find(|l| l.starts_with("| 9 | ")).unwrap();
-        line.to_string()
+        md.lines()
+            .find(|l| l.starts_with("| 9 | "))
+            .unwrap()
+            .to_string()
     };
     let (rw, rf) = (row(wdl.path()), row(full.path()));
     assert!(rw.contains("| WDL-only / WDL-only |"), "{rw}");

@@ -1,5 +1,6 @@
 //! What a build may use and what it used: the memory budget's default and
-//! parts, and the peak memory of each file, measured while it builds.
+//! parts, the peak memory of each file, measured while it builds, and the
+//! trims that hand what the build freed back to the system.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -18,6 +19,11 @@ use std::time::Duration;
 /// 1.01e9 besides it, while this constant then said 800 MiB (the budget
 /// was passed by 2.6 %). Hence 1056 MiB.
 pub const FIXED_BYTES: u64 = (256 + 32 + 256 + 512) << 20;
+
+/// How far a build's anonymous memory may grow before the freed part of
+/// it is handed back ([`Trimmer`]): 256 MiB, within [`FIXED_BYTES`]'
+/// allocator slack.
+pub const TRIM_SLACK_BYTES: u64 = 256 << 20;
 
 /// The smallest window a build accepts (64 MiB): below it, nearly every
 /// read of the file's own tiers goes to disk.
@@ -52,6 +58,81 @@ fn proc_kb(path: &str, field: &str) -> Option<u64> {
 /// table pages included; `None` elsewhere).
 pub fn peak_rss_bytes() -> Option<u64> {
     status("VmHWM:")
+}
+
+/// Hands the allocator's freed memory back to the system whenever the
+/// process's anonymous memory has grown by more than `slack` since the last
+/// time (checked between chunks of a build).
+///
+/// glibc keeps what a program frees in its arenas, resident, and a build
+/// frees a lot: each chunk's values (128 MiB) and, level after level, the
+/// window's tiers, in pieces of a few kB between others still held. That
+/// memory is reused only in part, so without this a build's anonymous
+/// memory grew past its window by several GB (2o12s passed a 12 GiB budget
+/// at 13.25e9 bytes with an 8.3e9-byte window), and the next file began
+/// with the last one's leftovers. `malloc_trim` gives back every whole free
+/// page of every arena (on other systems this does nothing).
+pub struct Trimmer {
+    slack: u64,
+    /// Anonymous memory after the last trim.
+    last: u64,
+    /// Trims so far.
+    pub trims: u32,
+    /// Seconds the trims took.
+    pub seconds: f64,
+}
+
+impl Trimmer {
+    /// A trimmer that trims now (what the run before left over) and then
+    /// whenever anonymous memory grows by more than `slack` bytes.
+    pub fn new(slack: u64) -> Trimmer {
+        let mut t = Trimmer {
+            slack,
+            last: 0,
+            trims: 0,
+            seconds: 0.0,
+        };
+        t.trim();
+        t
+    }
+
+    /// Trim if anonymous memory grew by more than the slack since the last
+    /// trim; whether it trimmed.
+    pub fn check(&mut self) -> bool {
+        match status("RssAnon:") {
+            Some(anon) if anon > self.last + self.slack => {
+                self.trim();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Give the free memory back now.
+    pub fn trim(&mut self) {
+        let t0 = std::time::Instant::now();
+        release_free_memory();
+        self.trims += 1;
+        self.seconds += t0.elapsed().as_secs_f64();
+        self.last = status("RssAnon:").unwrap_or(0);
+    }
+}
+
+/// Give the allocator's whole free pages back to the system (glibc's
+/// `malloc_trim`; nothing elsewhere).
+pub fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only walks the allocator's own free lists, under
+    // its locks; it is safe to call at any time from any thread.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// Anonymous memory of this process in bytes (Linux `RssAnon`; `None`
+/// elsewhere).
+pub fn anon_bytes() -> Option<u64> {
+    status("RssAnon:")
 }
 
 /// The peak memory of one stretch of a build (one file), sampled every

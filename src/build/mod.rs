@@ -26,7 +26,8 @@ mod window;
 
 pub use checkpoint::CheckpointError;
 pub use memory::{
-    FIXED_BYTES, MIN_WINDOW_BYTES, default_budget, peak_rss_bytes, total_memory_bytes,
+    FIXED_BYTES, MIN_WINDOW_BYTES, TRIM_SLACK_BYTES, Trimmer, anon_bytes, default_budget,
+    peak_rss_bytes, release_free_memory, total_memory_bytes,
 };
 
 use crate::index::{self, TierKey};
@@ -515,6 +516,9 @@ pub fn build_file(
             peak_rss_bytes: 0,
         })));
     }
+    // What the last file freed goes back first, then what this one frees
+    // as it goes (see [`memory::Trimmer`]).
+    let mut trimmer = memory::Trimmer::new(memory::TRIM_SLACK_BYTES);
     let watch = memory::Watch::start();
     let ranks = &opts.cluster;
     let root = ranks.rank() == 0;
@@ -657,6 +661,7 @@ pub fn build_file(
             Ok(())
         })?;
         drop((values, gathered));
+        trimmer.check();
         next += chunk.len();
         window.set_done(next);
         window_peak = window_peak.max(window.bytes());

@@ -18,7 +18,7 @@
 
 use crate::index::TierKey;
 use crate::rules::Variant;
-use crate::solve::{MemoryStore, SolveError, TierCache, TierStore};
+use crate::solve::{SolveError, TierCache, TierStore};
 use crate::table::TableWriter;
 use rustc_hash::FxHashMap;
 use std::fs::File;
@@ -50,7 +50,7 @@ pub struct FileSoFar<'a> {
     /// Where the halves not in memory are read back from.
     back: Back<'a>,
     /// Officers-to-move halves held in memory.
-    memory: MemoryStore,
+    memory: Slabs,
     /// The most bytes `memory` may hold.
     budget: u64,
     /// Halves read back from the file.
@@ -79,7 +79,7 @@ impl<'a> FileSoFar<'a> {
             firsts,
             done: AtomicUsize::new(done),
             back,
-            memory: MemoryStore::compact(),
+            memory: Slabs::default(),
             budget,
             cache: TierCache::new(CACHE_VALUES),
             wdl_only,
@@ -97,8 +97,9 @@ impl<'a> FileSoFar<'a> {
         } else {
             2 * half
         } as u64;
-        if self.memory.bytes() as u64 + bytes <= self.budget {
-            self.memory.insert(*key, codes[..half].to_vec());
+        if self.memory.bytes() + bytes <= self.budget {
+            self.memory
+                .insert(key, key.progress(&self.variant), &codes[..half]);
         } else if let Back::Spill(s) = &self.back {
             s.put(key, key.progress(&self.variant), &codes[..half])?;
         }
@@ -113,8 +114,7 @@ impl<'a> FileSoFar<'a> {
     /// Drop from memory the tiers no level from `level` on reads (a tier
     /// is read by the `keep` levels above its own).
     pub fn forget_below(&self, level: u32, keep: u32) {
-        let v = self.variant;
-        self.memory.retain(|t| t.progress(&v) + keep >= level);
+        self.memory.retain_levels(|l| l + keep >= level);
         if let Back::Spill(s) = &self.back {
             s.forget(|l| l + keep >= level);
         }
@@ -122,7 +122,7 @@ impl<'a> FileSoFar<'a> {
 
     /// Bytes of values held in memory.
     pub fn bytes(&self) -> u64 {
-        self.memory.bytes() as u64
+        self.memory.bytes()
     }
 
     /// Index in the list of a tier done, if it is one.
@@ -145,7 +145,7 @@ impl TierStore for FileSoFar<'_> {
         {
             return Ok(None);
         }
-        if let Some(t) = self.memory.tier(key)? {
+        if let Some(t) = self.memory.tier(key) {
             return Ok(Some(t));
         }
         if let Some(t) = self.cache.get(key) {
@@ -174,6 +174,91 @@ impl TierStore for FileSoFar<'_> {
 
     fn has_distances(&self) -> bool {
         !self.wdl_only
+    }
+}
+
+/// Bytes of one block of [`Slabs`]: 64 MiB, above the largest size glibc
+/// ever serves from its heaps (32 MiB), so that each block is a mapping of
+/// its own, given back whole when its level goes.
+const SLAB_BYTES: usize = 64 << 20;
+
+/// The halves held in memory, level by level, each level's packed into
+/// blocks of their own ([`SLAB_BYTES`]; a block's pages are resident only
+/// once written).
+///
+/// One allocation per tier (as in [`crate::solve::MemoryStore`]) left the
+/// allocator's heaps riddled: each level's tiers, freed a few levels
+/// later, lay between the values of chunks solved meanwhile, and the
+/// heaps grew to about twice what they held (2o12s: 13.25e9 bytes of
+/// anonymous memory for an 8.3e9-byte window). Blocks leave the heaps to
+/// what a chunk needs while it is solved.
+#[derive(Default)]
+struct Slabs {
+    held: RwLock<SlabsHeld>,
+}
+
+#[derive(Default)]
+struct SlabsHeld {
+    /// Each tier's level, block, first byte and number of values, and
+    /// whether it is kept one byte per value (otherwise two, little-endian).
+    index: FxHashMap<TierKey, (u32, u32, usize, usize, bool)>,
+    /// Each level's blocks.
+    blocks: FxHashMap<u32, Vec<Vec<u8>>>,
+    /// Bytes of values held.
+    bytes: u64,
+}
+
+impl Slabs {
+    /// Keep `codes` of `key`, a tier of level `level`: one byte a value
+    /// when every code fits one.
+    fn insert(&self, key: &TierKey, level: u32, codes: &[u16]) {
+        let narrow = codes.iter().all(|&c| c < 256);
+        let len = if narrow { codes.len() } else { 2 * codes.len() };
+        let mut held = self.held.write().unwrap_or_else(|e| e.into_inner());
+        let blocks = held.blocks.entry(level).or_default();
+        if blocks.last().is_none_or(|b| b.capacity() - b.len() < len) {
+            blocks.push(Vec::with_capacity(SLAB_BYTES.max(len)));
+        }
+        let b = blocks.len() - 1;
+        let block = &mut blocks[b];
+        let at = block.len();
+        if narrow {
+            block.extend(codes.iter().map(|&c| c as u8));
+        } else {
+            block.extend(codes.iter().flat_map(|c| c.to_le_bytes()));
+        }
+        held.index
+            .insert(*key, (level, b as u32, at, codes.len(), narrow));
+        held.bytes += len as u64;
+    }
+
+    /// The codes of `key`, if held.
+    fn tier(&self, key: &TierKey) -> Option<Arc<[u16]>> {
+        let held = self.held.read().unwrap_or_else(|e| e.into_inner());
+        let &(level, b, at, n, narrow) = held.index.get(key)?;
+        let block = &held.blocks[&level][b as usize];
+        Some(if narrow {
+            block[at..at + n].iter().map(|&c| c as u16).collect()
+        } else {
+            block[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect()
+        })
+    }
+
+    /// Keep only the levels `keep` says yes to.
+    fn retain_levels(&self, keep: impl Fn(u32) -> bool) {
+        let mut held = self.held.write().unwrap_or_else(|e| e.into_inner());
+        let held = &mut *held;
+        held.index.retain(|_, t| keep(t.0));
+        held.blocks.retain(|&l, _| keep(l));
+        held.bytes = held.blocks.values().flatten().map(|b| b.len() as u64).sum();
+    }
+
+    /// Bytes of values held.
+    fn bytes(&self) -> u64 {
+        self.held.read().unwrap_or_else(|e| e.into_inner()).bytes
     }
 }
 
@@ -280,5 +365,71 @@ fn spill_error(path: &Path, e: std::io::Error) -> SolveError {
     SolveError::Scratch {
         path: path.to_path_buf(),
         error: Arc::new(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{self, Bitboard};
+
+    fn key(outside: Bitboard) -> TierKey {
+        TierKey {
+            n: 2,
+            k: 12,
+            outside,
+        }
+    }
+
+    /// Codes with some of a tier's values past a byte when `wide`.
+    fn codes(len: usize, seed: u16, wide: bool) -> Vec<u16> {
+        (0..len as u16)
+            .map(|i| (i.wrapping_mul(31) ^ seed) % if wide { 600 } else { 256 })
+            .collect()
+    }
+
+    #[test]
+    fn slabs_give_back_each_tier_as_kept_and_forget_whole_levels() {
+        let slabs = Slabs::default();
+        let outs: Vec<Bitboard> = board::points(board::OUTSIDE)
+            .take(6)
+            .map(|p| p.bit())
+            .collect();
+        let mut kept = Vec::new();
+        let mut bytes = 0;
+        for (i, &o) in outs.iter().enumerate() {
+            let wide = i % 2 == 1;
+            let c = codes(1000 + 37 * i, i as u16, wide);
+            bytes += if wide { 2 * c.len() } else { c.len() } as u64;
+            slabs.insert(&key(o), (i / 2) as u32, &c);
+            kept.push(c);
+        }
+        assert_eq!(slabs.bytes(), bytes);
+        for (o, c) in outs.iter().zip(&kept) {
+            assert_eq!(&*slabs.tier(&key(*o)).expect("held"), &c[..]);
+        }
+        // Levels 0 and 1 go; level 2 (the last two tiers) stays.
+        slabs.retain_levels(|l| l >= 2);
+        for (i, o) in outs.iter().enumerate() {
+            assert_eq!(slabs.tier(&key(*o)).is_some(), i >= 4, "tier {i}");
+        }
+        assert_eq!(slabs.bytes(), (kept[4].len() + 2 * kept[5].len()) as u64);
+        assert_eq!(&*slabs.tier(&key(outs[5])).unwrap(), &kept[5][..]);
+    }
+
+    #[test]
+    fn a_tier_larger_than_a_block_gets_a_block_of_its_own() {
+        let slabs = Slabs::default();
+        let big = codes(SLAB_BYTES / 2 + 10, 7, true);
+        let small = codes(100, 3, false);
+        let (a, b) = (
+            key(board::points(board::OUTSIDE).next().unwrap().bit()),
+            key(0),
+        );
+        slabs.insert(&b, 0, &small);
+        slabs.insert(&a, 0, &big);
+        assert_eq!(&*slabs.tier(&a).unwrap(), &big[..]);
+        assert_eq!(&*slabs.tier(&b).unwrap(), &small[..]);
+        assert_eq!(slabs.held.read().unwrap().blocks[&0].len(), 2);
     }
 }

@@ -383,8 +383,8 @@ mod tests {
 
     /// Codes with some of a tier's values past a byte when `wide`.
     fn codes(len: usize, seed: u16, wide: bool) -> Vec<u16> {
-        (0..len as u16)
-            .map(|i| (i.wrapping_mul(31) ^ seed) % if wide { 600 } else { 256 })
+        (0..len as u32)
+            .map(|i| ((i.wrapping_mul(31) ^ seed as u32) % if wide { 600 } else { 256 }) as u16)
             .collect()
     }
 

@@ -496,10 +496,12 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
     for t in &r.tables {
         for pop in [Pop::SoldiersToMove(t.n), Pop::OfficersToMove(t.n)] {
             let Some(p) = pop.of(t) else { continue };
-            let ex = |e: &Option<super::Example>| match e {
-                Some(e) => (e.plies.to_string(), format!("`{}`", e.position)),
-                None if t.wdl_only => ("WDL-only".into(), "-".into()),
-                None => ("-".into(), "-".into()),
+            let ex = |e: &Option<super::Example>| {
+                (
+                    plies_cell(e.as_ref().map(|e| e.plies), t.wdl_only),
+                    e.as_ref()
+                        .map_or("-".into(), |e| format!("`{}`", e.position)),
+                )
             };
             let (wp, wpos) = ex(&p.longest_win);
             let (lp, lpos) = ex(&p.longest_loss);
@@ -574,11 +576,7 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
             // A formation's longest wins are unknown when its tables are
             // WDL-only; say so rather than leave a bare "-".
             let wdl_only = r.table(&c.variant, 2, row.k).is_some_and(|t| t.wdl_only);
-            let plies = |p: Option<u16>| match p {
-                Some(p) => p.to_string(),
-                None if wdl_only => "WDL-only".into(),
-                None => "-".into(),
-            };
+            let plies = |p: Option<u16>| plies_cell(p, wdl_only);
             let others = row.best_placements.len() - 1;
             let best = if others > 0 {
                 format!("{} (and {others} more as good)", row.best_placement)
@@ -824,6 +822,16 @@ pub fn summary_text(r: &Report) -> String {
         }
     }
     s
+}
+
+/// A distance cell: the plies, or where none is known `WDL-only` when the
+/// tables hold no distances (built `--wdl-only`), `-` otherwise.
+fn plies_cell<P: std::fmt::Display>(plies: Option<P>, wdl_only: bool) -> String {
+    match plies {
+        Some(p) => p.to_string(),
+        None if wdl_only => "WDL-only".into(),
+        None => "-".into(),
+    }
 }
 
 #[cfg(test)]

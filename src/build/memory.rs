@@ -17,7 +17,10 @@ use std::time::Duration;
 /// (`scripts/bench-runs/2026-11-23-vm/bench.json`, 2 threads) peaked at
 /// 2.204e9 bytes of anonymous memory of which 1.195e9 were the window:
 /// 1.01e9 besides it, while this constant then said 800 MiB (the budget
-/// was passed by 2.6 %). Hence 1056 MiB.
+/// was passed by 2.6 %). Hence 1056 MiB. With the window out of the
+/// heaps (5c69b99) the 12-soldier 2o12s peaked at 9.03e9 bytes, 0.73e9
+/// besides its 8.30e9-byte window
+/// (`scripts/bench-runs/2026-11-25-build12/3-build.json`).
 pub const FIXED_BYTES: u64 = (256 + 32 + 256 + 512) << 20;
 
 /// How far a build's anonymous memory may grow before the freed part of

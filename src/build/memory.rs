@@ -81,8 +81,6 @@ pub struct Trimmer {
     last: u64,
     /// Trims so far.
     pub trims: u32,
-    /// Seconds the trims took.
-    pub seconds: f64,
 }
 
 impl Trimmer {
@@ -93,7 +91,6 @@ impl Trimmer {
             slack,
             last: 0,
             trims: 0,
-            seconds: 0.0,
         };
         t.trim();
         t
@@ -102,7 +99,7 @@ impl Trimmer {
     /// Trim if anonymous memory grew by more than the slack since the last
     /// trim; whether it trimmed.
     pub fn check(&mut self) -> bool {
-        match status("RssAnon:") {
+        match anon_bytes() {
             Some(anon) if anon > self.last + self.slack => {
                 self.trim();
                 true
@@ -113,17 +110,15 @@ impl Trimmer {
 
     /// Give the free memory back now.
     pub fn trim(&mut self) {
-        let t0 = std::time::Instant::now();
         release_free_memory();
         self.trims += 1;
-        self.seconds += t0.elapsed().as_secs_f64();
-        self.last = status("RssAnon:").unwrap_or(0);
+        self.last = anon_bytes().unwrap_or(0);
     }
 }
 
 /// Give the allocator's whole free pages back to the system (glibc's
 /// `malloc_trim`; nothing elsewhere).
-pub fn release_free_memory() {
+fn release_free_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only walks the allocator's own free lists, under
     // its locks; it is safe to call at any time from any thread.

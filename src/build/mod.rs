@@ -27,7 +27,7 @@ mod window;
 pub use checkpoint::CheckpointError;
 pub use memory::{
     FIXED_BYTES, MIN_WINDOW_BYTES, TRIM_SLACK_BYTES, Trimmer, anon_bytes, default_budget,
-    peak_rss_bytes, release_free_memory, total_memory_bytes,
+    peak_rss_bytes, total_memory_bytes,
 };
 
 use crate::index::{self, TierKey};

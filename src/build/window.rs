@@ -92,14 +92,11 @@ impl<'a> FileSoFar<'a> {
     /// from the spill, where it goes now).
     pub fn add(&self, key: &TierKey, codes: &[u16]) -> Result<(), SolveError> {
         let half = key.size_per_side() as usize;
-        let bytes = if codes[..half].iter().all(|&c| c < 256) {
-            half
-        } else {
-            2 * half
-        } as u64;
+        let narrow = codes[..half].iter().all(|&c| c < 256);
+        let bytes = if narrow { half } else { 2 * half } as u64;
         if self.memory.bytes() + bytes <= self.budget {
-            self.memory
-                .insert(key, key.progress(&self.variant), &codes[..half]);
+            let level = key.progress(&self.variant);
+            self.memory.insert(key, level, &codes[..half], narrow);
         } else if let Back::Spill(s) = &self.back {
             s.put(key, key.progress(&self.variant), &codes[..half])?;
         }
@@ -210,9 +207,9 @@ struct SlabsHeld {
 
 impl Slabs {
     /// Keep `codes` of `key`, a tier of level `level`: one byte a value
-    /// when every code fits one.
-    fn insert(&self, key: &TierKey, level: u32, codes: &[u16]) {
-        let narrow = codes.iter().all(|&c| c < 256);
+    /// when `narrow` (every code fits one, as the caller found).
+    fn insert(&self, key: &TierKey, level: u32, codes: &[u16], narrow: bool) {
+        debug_assert_eq!(narrow, codes.iter().all(|&c| c < 256));
         let len = if narrow { codes.len() } else { 2 * codes.len() };
         let mut held = self.held.write().unwrap_or_else(|e| e.into_inner());
         let blocks = held.blocks.entry(level).or_default();
@@ -401,7 +398,7 @@ mod tests {
             let wide = i % 2 == 1;
             let c = codes(1000 + 37 * i, i as u16, wide);
             bytes += if wide { 2 * c.len() } else { c.len() } as u64;
-            slabs.insert(&key(o), (i / 2) as u32, &c);
+            slabs.insert(&key(o), (i / 2) as u32, &c, !wide);
             kept.push(c);
         }
         assert_eq!(slabs.bytes(), bytes);
@@ -426,8 +423,8 @@ mod tests {
             key(board::points(board::OUTSIDE).next().unwrap().bit()),
             key(0),
         );
-        slabs.insert(&b, 0, &small);
-        slabs.insert(&a, 0, &big);
+        slabs.insert(&b, 0, &small, true);
+        slabs.insert(&a, 0, &big, false);
         assert_eq!(&*slabs.tier(&a).unwrap(), &big[..]);
         assert_eq!(&*slabs.tier(&b).unwrap(), &small[..]);
         assert_eq!(slabs.held.read().unwrap().blocks[&0].len(), 2);

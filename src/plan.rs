@@ -647,6 +647,11 @@ pub struct Rate {
     pub calibration_positions: u64,
     /// Seconds the calibration took.
     pub calibration_seconds: f64,
+    /// The share of its threads' time the calibration had on a core
+    /// ([`crate::solve::Stats::cpu_share`]):
+    /// well below 1 when other work held the cores, so that the rate, and
+    /// the time estimate, are those of the busy machine.
+    pub cpu_share: f64,
 }
 
 /// Measure the in-memory solving rate with `threads` threads (0: one per
@@ -663,6 +668,7 @@ pub fn calibrate(variant: &Variant, threads: usize) -> Result<Rate, PlanError> {
         positions_per_second: stats.rate(),
         calibration_positions: stats.positions,
         calibration_seconds: stats.seconds,
+        cpu_share: stats.cpu_share(),
     })
 }
 
@@ -793,6 +799,9 @@ mod tests {
         let rate = calibrate(&v, 2).unwrap();
         assert_eq!(rate.calibration_positions, closure);
         assert!(rate.positions_per_second > 0.0 && rate.calibration_seconds > 0.0);
+        // The process's CPU time is read (other tests' threads may add to
+        // it, so only its presence is checked).
+        assert!(rate.cpu_share > 0.0, "{rate:?}");
         let expected = closure as f64 / rate.calibration_seconds;
         assert!((rate.positions_per_second / expected - 1.0).abs() < 1e-9);
     }

@@ -111,6 +111,11 @@ pub fn summary_line(plan: &Plan) -> String {
     )
 }
 
+/// Below this share of its threads' time on a core, the calibration ran
+/// on a busy machine and the plan says so (on idle cores one thread has
+/// about 1, two about 0.9: their work is not perfectly divided).
+const BUSY_SHARE: f64 = 0.75;
+
 /// Run `asalto plan`.
 pub fn run(args: PlanArgs) -> Result<()> {
     let variant: Variant = args.variant.parse()?;
@@ -189,6 +194,7 @@ pub fn run(args: PlanArgs) -> Result<()> {
                     "positions": c.calibration_positions,
                     "seconds": c.calibration_seconds,
                     "threads": args.threads,
+                    "cpu_share": c.cpu_share,
                 })),
                 "seconds": seconds,
             })
@@ -247,6 +253,13 @@ pub fn run(args: PlanArgs) -> Result<()> {
     );
     outln!("{}", free_text(&args.tables, free, disk, wdl));
     outln!("time: about {} here ({rate_text})", duration(seconds));
+    if let Some(c) = calibration.filter(|c| c.cpu_share < BUSY_SHARE) {
+        outln!(
+            "note: the calibration had {:.0}% of its threads' time on a core: other work held the cores, so the estimate is that of the busy machine (with them free: about {}; or give --rate)",
+            100.0 * c.cpu_share,
+            duration(seconds * c.cpu_share.max(0.01))
+        );
+    }
     Ok(())
 }
 

@@ -77,6 +77,28 @@ pub struct Stats {
     pub positions: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// CPU seconds the whole process used meanwhile (user and system, all
+    /// threads; [`process_cpu_seconds`]): below `seconds` times the
+    /// threads when other work held the cores.
+    pub cpu_seconds: f64,
+    /// Worker threads the solve ran on.
+    pub threads: usize,
+}
+
+/// CPU seconds (user and system) the process has used so far, all its
+/// threads together (`getrusage`); 0 where the system does not say.
+pub fn process_cpu_seconds() -> f64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: `usage` is a valid, writable rusage; RUSAGE_SELF is always
+    // a valid target.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } != 0 {
+        return 0.0;
+    }
+    // SAFETY: getrusage succeeded, so it filled the struct (and zeroed is
+    // a valid rusage anyway).
+    let u = unsafe { usage.assume_init() };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    secs(u.ru_utime) + secs(u.ru_stime)
 }
 
 impl Stats {
@@ -84,6 +106,18 @@ impl Stats {
     pub fn rate(&self) -> f64 {
         if self.seconds > 0.0 {
             self.positions as f64 / self.seconds
+        } else {
+            0.0
+        }
+    }
+
+    /// The share of its threads' time the solve had on a core: CPU
+    /// seconds over wall seconds times threads (about 1 on idle cores,
+    /// less when other work held them; 0 when unknown).
+    pub fn cpu_share(&self) -> f64 {
+        let wall = self.seconds * self.threads.max(1) as f64;
+        if wall > 0.0 {
+            self.cpu_seconds / wall
         } else {
             0.0
         }
@@ -166,6 +200,7 @@ impl Solver {
         mut sink: impl FnMut(&TierKey, Vec<u16>) -> Result<(), SolveError> + Send,
     ) -> Result<Stats, SolveError> {
         let start = Instant::now();
+        let cpu_start = process_cpu_seconds();
         let pool = self.pool()?;
         let total_positions: u64 = tiers.iter().map(|t| t.size()).sum();
         let base = Progress {
@@ -202,6 +237,8 @@ impl Solver {
             tiers: tiers.len(),
             positions: total_positions,
             seconds: start.elapsed().as_secs_f64(),
+            cpu_seconds: process_cpu_seconds() - cpu_start,
+            threads: pool.current_num_threads(),
         })
     }
 

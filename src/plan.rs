@@ -60,6 +60,34 @@ pub struct FilePlan {
     /// A checkpoint of an unfinished build of this file, found beside it
     /// ([`Plan::mark_built`]).
     pub checkpoint: Option<Checkpointed>,
+    /// The most bytes its build's window of solved tiers holds when the
+    /// memory budget does not bind ([`complete_window_bytes`]; for a
+    /// partial file the complete file's, an upper bound).
+    pub window_bytes: u64,
+}
+
+impl FilePlan {
+    /// Bytes its build needs besides the window
+    /// ([`crate::build::bytes_besides_window`], default block sizes).
+    pub fn besides_window_bytes(&self) -> u64 {
+        crate::build::bytes_besides_window(
+            self.tiers,
+            self.positions,
+            &crate::table::WriteOptions::default(),
+        )
+    }
+
+    /// A `--memory` budget under which its build keeps every tier its
+    /// levels read in memory (more does not make it faster; less makes it
+    /// read some back from the part of the file written, slower).
+    pub fn memory_bytes(&self) -> u64 {
+        self.besides_window_bytes() + self.window_bytes
+    }
+
+    /// The least `--memory` budget its build starts with.
+    pub fn least_memory_bytes(&self) -> u64 {
+        self.besides_window_bytes() + crate::build::MIN_WINDOW_BYTES
+    }
 }
 
 /// A checkpoint of an unfinished build of a planned file: a build of its
@@ -207,6 +235,7 @@ pub fn complete(variant: &Variant, k_min: u8, k_max: u8) -> Result<Plan, PlanErr
             complete: true,
             built: false,
             checkpoint: None,
+            window_bytes: complete_window_bytes(variant, n, k),
         })
         .collect();
     Ok(Plan {
@@ -234,6 +263,7 @@ pub fn for_position(variant: &Variant, pos: &Position) -> Result<Plan, PlanError
             positions: c.positions,
             built: false,
             checkpoint: None,
+            window_bytes: complete_window_bytes(variant, c.n, c.k),
         })
         .collect();
     Ok(Plan {
@@ -241,6 +271,64 @@ pub fn for_position(variant: &Variant, pos: &Position) -> Result<Plan, PlanError
         scope: Scope::Closure(*pos),
         files,
     })
+}
+
+/// The window of the complete file `(n, k)`: what
+/// [`crate::build::window_peak_bytes`] says of its tiers, counted by level
+/// without listing them. The canonical outside sets of each size and
+/// progress are half of all such sets plus those the mirror maps to
+/// themselves (the progress of a set and of its mirror image are equal).
+pub fn complete_window_bytes(variant: &Variant, n: u8, k: u8) -> u64 {
+    let progress = variant.progress();
+    let points: Vec<board::Point> = board::points(board::OUTSIDE).collect();
+    let weight = |q: board::Point| progress[q.index()] as usize;
+    let p_max: usize = points.iter().map(|&q| weight(q)).sum();
+    // sets[c][l]: sets of c outside points of progress l, built item by item
+    // (an item: a point, or for the self-mirror sets a point and its image).
+    let count = |items: &[(usize, usize)]| {
+        let mut sets = vec![vec![0u64; p_max + 1]; points.len() + 1];
+        sets[0][0] = 1;
+        for &(c_add, w) in items {
+            for c in (0..=points.len() - c_add).rev() {
+                for l in 0..=p_max - w {
+                    let v = sets[c][l];
+                    if v != 0 {
+                        sets[c + c_add][l + w] += v;
+                    }
+                }
+            }
+        }
+        sets
+    };
+    let all = count(&points.iter().map(|&q| (1, weight(q))).collect::<Vec<_>>());
+    let mut mirror_items = Vec::new();
+    for &q in &points {
+        let image = board::mirror_bb(q.bit());
+        debug_assert_eq!(
+            progress[q.index()],
+            progress[board::points(image).next().expect("a point").index()],
+            "the progress is mirror-symmetric"
+        );
+        if image == q.bit() {
+            mirror_items.push((1, weight(q)));
+        } else if q.bit() < image {
+            mirror_items.push((2, 2 * weight(q)));
+        }
+    }
+    let fixed = count(&mirror_items);
+    let kk = k as usize;
+    let half = binom(33 - kk, n as usize) as u64;
+    let mut per_level = std::collections::BTreeMap::new();
+    for c in kk.saturating_sub(8)..=kk.min(points.len()) {
+        let per_set = binom(9, kk - c) as u64 * half;
+        for l in 0..=p_max {
+            let canonical = (all[c][l] + fixed[c][l]) / 2;
+            if canonical != 0 {
+                *per_level.entry(l as u32).or_insert(0u64) += canonical * per_set;
+            }
+        }
+    }
+    crate::build::peak_over_levels(&per_level, crate::build::window_levels(variant))
 }
 
 /// Tiers and positions of one file `(n, k)` in a closure.
@@ -843,7 +931,17 @@ mod tests {
                 let tiers = index::all_tiers(f.n, f.k, &v);
                 assert_eq!(f.tiers, tiers.len() as u64);
                 assert_eq!(f.positions, tiers.iter().map(|t| t.size()).sum::<u64>());
+                // The window counted by level equals the one of the list.
+                let listed = crate::build::window_peak_bytes(&v, &tiers);
+                assert_eq!(f.window_bytes, listed, "{v} {}o{}s", f.n, f.k);
             }
+        }
+        // And where a file's levels are few and full (most soldiers).
+        for f in &complete(&Variant::ASSAULT, 22, 24).unwrap().files {
+            let tiers = index::all_tiers(f.n, f.k, &Variant::ASSAULT);
+            let listed = crate::build::window_peak_bytes(&Variant::ASSAULT, &tiers);
+            assert_eq!(f.window_bytes, listed, "{}o{}s", f.n, f.k);
+            assert!(f.window_bytes > 0 && f.memory_bytes() > f.least_memory_bytes());
         }
         // The complete assaut tables measured by the bench record:
         // 928,318,512 + 10,675,662,888 positions with 9 soldiers.

@@ -3,8 +3,9 @@
 //! checkpoint and writes the same bytes as an uninterrupted build; a
 //! damaged, foreign or stale checkpoint is discarded with a note, never
 //! trusted; a window too small to hold anything (every read of the file's
-//! own tiers from disk) writes the same bytes; a budget too small to build
-//! is refused before anything is written.
+//! own tiers from disk) writes the same bytes; a window that is never
+//! short holds at its peak what its tiers predict; a budget too small to
+//! build is refused before anything is written.
 
 use asalto_tb::build::{self, BuildError, BuildObserver, BuildOptions, FileReport, Quiet};
 use asalto_tb::index::TierKey;
@@ -305,6 +306,28 @@ fn reading_every_own_tier_back_from_disk_writes_the_same_bytes() {
         build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts, &Quiet).unwrap();
     assert!(reports.iter().all(|r| r.window_peak_bytes == 0));
     assert_eq!(std::fs::read(last_file(dir.path())).unwrap(), want);
+}
+
+#[test]
+fn the_window_peaks_at_what_its_files_tiers_predict() {
+    // With a budget that never binds, each file's window holds, at its
+    // peak, exactly the halves `window_peak_bytes` counts from its tiers.
+    let dir = tempfile::tempdir().unwrap();
+    let tiers = tiers();
+    let reports =
+        build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers, &opts(), &Quiet).unwrap();
+    for r in &reports {
+        let mut own: Vec<TierKey> = tiers
+            .iter()
+            .filter(|t| (t.n, t.k) == (r.n, r.k))
+            .map(|t| t.canonical())
+            .collect();
+        own.sort();
+        own.dedup();
+        let want = build::window_peak_bytes(&Variant::ASSAUT, &own);
+        assert_eq!(r.window_peak_bytes, want, "{}o{}s", r.n, r.k);
+    }
+    assert!(last_report(&reports).window_peak_bytes > 0);
 }
 
 #[test]

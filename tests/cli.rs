@@ -324,6 +324,43 @@ fn verify_leaves_no_records_without_resume() {
 }
 
 #[test]
+fn plan_says_what_a_memory_budget_holds() {
+    // The window of each 9-soldier file is the one the complete build to
+    // 12 soldiers measured (window_peak_bytes of
+    // scripts/bench-runs/2026-11-25-build12/1-build.json).
+    let o = asalto(&["plan", "--soldiers", "9", "--rate", "1e7", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files[0]["window_bytes"], 111_706_080u64);
+    assert_eq!(files[1]["window_bytes"], 1_284_619_920u64);
+    for f in files {
+        let at = |key: &str| f[key].as_u64().unwrap();
+        assert!(at("memory_bytes") > at("window_bytes") + (1 << 30), "{f}");
+        assert!(at("least_memory_bytes") < at("memory_bytes"), "{f}");
+    }
+    // Too small to start, too small to hold 2o9s's window, enough.
+    for (memory, says) in [
+        ("1GiB", "would be refused"),
+        ("2GiB", "1 file reads some of its own solved tiers back"),
+        ("3GiB", "keeps every file's solved tiers in memory"),
+    ] {
+        let o = asalto(&[
+            "plan",
+            "--soldiers",
+            "9",
+            "--rate",
+            "1e7",
+            "--memory",
+            memory,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains(says), "{memory}: {out}");
+    }
+}
+
+#[test]
 fn plan_counts_and_estimates() {
     // The complete 9-soldier tables: the positions of the bench record's
     // files (928,318,512 + 10,675,662,888).

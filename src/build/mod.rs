@@ -45,6 +45,8 @@ use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
+pub use window::peak_bytes as window_peak_bytes;
+pub(crate) use window::peak_over_levels;
 use window::{Back, FileSoFar, Spill};
 
 /// What went wrong in a build.
@@ -320,6 +322,18 @@ pub fn window_levels(variant: &Variant) -> u32 {
         .unwrap_or(1)
 }
 
+/// Bytes the build of a file of `tiers` tiers and `positions` positions
+/// needs besides its window of solved tiers: [`FIXED_BYTES`] and an
+/// estimate of the file's index (its tier and block directories, kept by
+/// the writer until the file is done). A `--memory` budget must exceed it
+/// by [`MIN_WINDOW_BYTES`] at least.
+pub fn bytes_besides_window(tiers: u64, positions: u64, write: &WriteOptions) -> u64 {
+    let index_estimate = tiers * 48
+        + positions / write.wdl_block_positions as u64 * 16
+        + positions / write.distance_block_positions as u64 * 16;
+    memory::FIXED_BYTES + index_estimate
+}
+
 /// The table already at the place of `(variant, n, k)`, if any: `None`
 /// when there is no file, an error when there is one that is unsound or
 /// holds something else (a build never replaces a file it cannot read
@@ -490,10 +504,7 @@ pub fn build_file(
     let identity = Identity::of(variant, n, k, &tiers, opts.write.wdl_only);
 
     // Memory: what the build needs besides the window, then the window.
-    let index_estimate = tiers.len() as u64 * 48
-        + positions / opts.write.wdl_block_positions as u64 * 16
-        + positions / opts.write.distance_block_positions as u64 * 16;
-    let needed = memory::FIXED_BYTES + index_estimate;
+    let needed = bytes_besides_window(tiers.len() as u64, positions, &opts.write);
     let room = opts.memory_bytes.saturating_sub(needed);
     if room < memory::MIN_WINDOW_BYTES {
         return Err(BuildError::Budget {

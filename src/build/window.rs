@@ -365,6 +365,36 @@ fn spill_error(path: &Path, e: std::io::Error) -> SolveError {
     }
 }
 
+/// The most bytes the window of a file built from `tiers` (its tiers in
+/// solving order) holds when its budget never binds: at the end of a level,
+/// the officers-to-move halves of that level's tiers and of the
+/// [`super::window_levels`] levels below it (what [`FileSoFar::forget_below`]
+/// keeps), at one byte per value. A tier with a code past a byte (a
+/// distance beyond about 250 plies, not known before solving) takes two,
+/// so there the build may hold more.
+pub fn peak_bytes(variant: &Variant, tiers: &[TierKey]) -> u64 {
+    let mut per_level = std::collections::BTreeMap::<u32, u64>::new();
+    for t in tiers {
+        *per_level.entry(t.progress(variant)).or_default() += t.size_per_side() as u64;
+    }
+    peak_over_levels(&per_level, super::window_levels(variant))
+}
+
+/// The largest sum of `per_level` over the levels `L - keep ..= L` of a
+/// level `L` (the window at the end of level `L`).
+pub(crate) fn peak_over_levels(per_level: &std::collections::BTreeMap<u32, u64>, keep: u32) -> u64 {
+    per_level
+        .keys()
+        .map(|&l| {
+            per_level
+                .range(l.saturating_sub(keep)..=l)
+                .map(|(_, b)| b)
+                .sum()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -299,16 +299,18 @@ enum Command {
   asalto repack --wdl-block 65536 --out /tmp/repacked")]
     Repack(repack::RepackArgs),
     /// What a build would take, without solving: files, tiers, positions,
-    /// disk (with and without distances) and time on this machine, and
-    /// whether it fits the free disk of the tables folder.
+    /// disk (with and without distances), memory and time on this machine,
+    /// and whether it fits the free disk of the tables folder.
     ///
-    /// Positions are counted exactly; disk and time are estimates, and the
-    /// output says where their figures come from (bits per position
-    /// measured on built tables; a solving rate measured by a short
-    /// calibration solve, or --rate).
+    /// Positions and each file's window of solved tiers (the memory its
+    /// build wants to read them all from memory) are counted exactly;
+    /// disk and time are estimates, and the output says where their
+    /// figures come from (bits per position measured on built tables; a
+    /// solving rate measured by a short calibration solve, or --rate).
     #[command(after_help = "Examples:
   asalto plan --for start                   the whole game (about 1.27e12 positions)
   asalto plan --soldiers 9..=12 --variant assault
+  asalto plan --soldiers 13 --memory 12GiB  does a 12 GiB budget hold 13 soldiers' windows?
   asalto plan --for '3/O1O/SS3SS/SSSSSSS/2SS3/3/3 s' --rate 1.5e7 --json")]
     Plan(plan::PlanArgs),
     /// List the table files present, with their variant, sizes and counts.
@@ -894,6 +896,9 @@ impl BuildJob {
                     },
                     plan::summary_line(&the_plan)
                 );
+                if let Some(line) = plan::memory_line(&the_plan, opts.memory_bytes) {
+                    eprintln!("{line}");
+                }
             }
             check_disk(&the_plan, tables, self.ignore_disk, opts.write.wdl_only)?;
             // Only rank 0 draws progress. With --json the log lines still

@@ -2,7 +2,7 @@
 //! and the estimates are [`asalto_tb::plan`]'s; this module parses the
 //! arguments, measures or takes the rate, and prints.
 
-use super::{Soldiers, parse_position, parse_threads};
+use super::{Soldiers, parse_bytes, parse_position, parse_threads};
 use anyhow::Result;
 use asalto_tb::Variant;
 use asalto_tb::plan::{self, Plan, Scope};
@@ -36,6 +36,11 @@ pub struct PlanArgs {
     /// calibration solve (about 1 to 2 s) that measures it.
     #[arg(long, value_name = "POSITIONS_PER_SECOND", value_parser = parse_rate, allow_hyphen_values = true)]
     rate: Option<f64>,
+    /// The memory budget the build would have (as `asalto build
+    /// --memory`; default: the build's, 60% of the machine's memory): the
+    /// plan says whether each file's solved tiers stay in memory under it.
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    memory: Option<u64>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -111,6 +116,60 @@ pub fn summary_line(plan: &Plan) -> String {
     )
 }
 
+/// What the memory budget `budget` means for the files still to build, in
+/// words: whether every build keeps the tiers its levels read in memory
+/// (its window), and if not, which file wants the most; `None` when
+/// nothing is left to build.
+pub fn memory_line(the_plan: &Plan, budget: u64) -> Option<String> {
+    let todo = the_plan.to_build();
+    let most = todo.iter().max_by_key(|f| f.memory_bytes())?;
+    let least = todo.iter().max_by_key(|f| f.least_memory_bytes())?;
+    let name = |f: &plan::FilePlan| format!("{}o{}s", f.n, f.k);
+    let wants = format!(
+        "{} wants about {}: a window of solved tiers of {}{} plus {} besides",
+        name(most),
+        bytes(most.memory_bytes()),
+        if most.complete { "" } else { "at most " },
+        bytes(most.window_bytes),
+        bytes(most.besides_window_bytes())
+    );
+    let short: Vec<_> = todo.iter().filter(|f| f.memory_bytes() > budget).collect();
+    // A partial file's window is bounded by the complete file's: it may
+    // fit where the bound does not.
+    let may = if short.iter().all(|f| f.complete) {
+        ""
+    } else {
+        "may "
+    };
+    let short = short.len();
+    Some(if budget < least.least_memory_bytes() {
+        format!(
+            "memory: a budget of {} is below the {} the build of {} needs at least: it would be refused (give more with --memory; {wants})",
+            bytes(budget),
+            bytes(least.least_memory_bytes()),
+            name(least)
+        )
+    } else if short == 0 {
+        format!(
+            "memory: a budget of {} keeps every file's solved tiers in memory (the most: {wants})",
+            bytes(budget)
+        )
+    } else {
+        format!(
+            "memory: under a budget of {}, {short} file{} {may}read{} some of {} own solved tiers back from disk, slower ({wants}; --memory {} or more keeps them all)",
+            bytes(budget),
+            if short == 1 { "" } else { "s" },
+            if short == 1 && may.is_empty() {
+                "s"
+            } else {
+                ""
+            },
+            if short == 1 { "its" } else { "their" },
+            bytes(most.memory_bytes())
+        )
+    })
+}
+
 /// Below this share of its threads' time on a core, the calibration ran
 /// on a busy machine and the plan says so (on idle cores one thread has
 /// about 1, two about 0.9: their work is not perfectly divided).
@@ -132,6 +191,7 @@ pub fn run(args: PlanArgs) -> Result<()> {
         estimate.disk_bytes_wdl_only,
     );
     let free = plan::free_bytes(&args.tables).ok();
+    let budget = args.memory.unwrap_or_else(asalto_tb::build::default_budget);
     let (rate, calibration) = match args.rate {
         Some(r) => (r, None),
         None => {
@@ -164,6 +224,8 @@ pub fn run(args: PlanArgs) -> Result<()> {
                     "file": format!("{}o{}s", f.n, f.k), "officers": f.n, "soldiers": f.k,
                     "tiers": f.tiers, "positions": f.positions, "complete": f.complete,
                     "built": f.built, "disk_bytes": d, "disk_bytes_wdl_only": w,
+                    "window_bytes": f.window_bytes, "memory_bytes": f.memory_bytes(),
+                    "least_memory_bytes": f.least_memory_bytes(),
                     "checkpoint": f.checkpoint.map(|c| json!({
                         "positions_done": c.positions_done, "wdl_only": c.wdl_only,
                     })),
@@ -187,6 +249,8 @@ pub fn run(args: PlanArgs) -> Result<()> {
                 "free_bytes": free,
                 "fits": free.map(|f| disk <= f),
                 "fits_wdl_only": free.map(|f| wdl <= f),
+                "memory_budget_bytes": budget,
+                "memory": memory_line(&plan, budget),
                 "rate_positions_per_second": rate,
                 "build_rate_ratio": plan::BUILD_RATE_RATIO,
                 "calibration": calibration.map(|c| json!({
@@ -252,6 +316,9 @@ pub fn run(args: PlanArgs) -> Result<()> {
         plan::DISK_BASIS
     );
     outln!("{}", free_text(&args.tables, free, disk, wdl));
+    if let Some(line) = memory_line(&plan, budget) {
+        outln!("{line}");
+    }
     outln!("time: about {} here ({rate_text})", duration(seconds));
     if let Some(c) = calibration.filter(|c| c.cpu_share < BUSY_SHARE) {
         outln!(

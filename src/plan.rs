@@ -3,7 +3,7 @@
 //! A plan lists the table files a build writes (complete files for a range
 //! of soldier counts, or the tiers of one position's closure), with their
 //! tiers and positions counted exactly, and turns them into estimates of
-//! disk and time:
+//! disk, memory and time:
 //!
 //! * **positions**: complete files are counted in closed form
 //!   ([`index::complete_positions`]); a closure is counted by a walk over
@@ -13,6 +13,9 @@
 //! * **disk**: bits per position measured on built tables ([`MEASURED`],
 //!   from the records under `scripts/bench-runs/`), per officer count, at
 //!   the nearest measured soldier count;
+//! * **memory**: each file's window of solved tiers, counted exactly
+//!   ([`complete_window_bytes`]), and what its build needs besides it
+//!   ([`FilePlan::memory_bytes`]);
 //! * **time**: a solving rate (positions per second) measured by a short
 //!   calibration solve ([`calibrate`]) or given by the caller, times the
 //!   ratio of a real build's rate to the in-memory solving rate measured by

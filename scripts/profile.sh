@@ -16,7 +16,9 @@
 # The release profile keeps line tables (Cargo.toml: debug = 1), so the
 # per-file shares name the solver's sources. RUNS (default 5) repeats the
 # command so that short commands give enough samples; FREQ (default 1999)
-# is the sampling rate per second.
+# is the sampling rate per second. FILES=0 leaves out the per-file shares:
+# perf's line lookup for them takes minutes on long profiles (over 8 min for
+# the 383 K samples of 100 s of a two-thread build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -74,7 +76,9 @@ files() {
   echo "== share of samples by function (self time)"
   symbols
   echo
-  echo "== share of samples by source file (base name, from the line tables; inlined std code counts under std's files)"
-  files
+  if [ "${FILES:-1}" != 0 ]; then
+    echo "== share of samples by source file (base name, from the line tables; inlined std code counts under std's files)"
+    files
+  fi
 } | tee "$REPORT"
 echo "== written: $REPORT (perf.data beside it: perf report -i $DATA)"

@@ -82,9 +82,10 @@ impl FilePlan {
 
     /// A `--memory` budget under which its build keeps every tier its
     /// levels read in memory (more does not make it faster; less makes it
-    /// read some back from the part of the file written, slower).
+    /// read some back from the part of the file written, slower). Never
+    /// below [`FilePlan::least_memory_bytes`].
     pub fn memory_bytes(&self) -> u64 {
-        self.besides_window_bytes() + self.window_bytes
+        self.besides_window_bytes() + self.window_bytes.max(crate::build::MIN_WINDOW_BYTES)
     }
 
     /// The least `--memory` budget its build starts with.
@@ -944,7 +945,7 @@ mod tests {
             let tiers = index::all_tiers(f.n, f.k, &Variant::ASSAULT);
             let listed = crate::build::window_peak_bytes(&Variant::ASSAULT, &tiers);
             assert_eq!(f.window_bytes, listed, "{}o{}s", f.n, f.k);
-            assert!(f.window_bytes > 0 && f.memory_bytes() > f.least_memory_bytes());
+            assert!(f.window_bytes > 0 && f.memory_bytes() >= f.least_memory_bytes());
         }
         // The complete assaut tables measured by the bench record:
         // 928,318,512 + 10,675,662,888 positions with 9 soldiers.

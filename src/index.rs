@@ -371,6 +371,54 @@ pub fn canonical_sets(s: u32) -> u64 {
     (all + fixed) / 2
 }
 
+/// [`canonical_sets`] by progress: `[s][p]` counts the canonical sets of
+/// `s` outside points whose `P(S)` ([`TierKey::progress`]) is `p`. As
+/// there, half of all such sets plus the self-mirror ones (a set and its
+/// mirror image have the same progress).
+pub fn canonical_sets_by_progress(variant: &Variant) -> Vec<Vec<u64>> {
+    let progress = variant.progress();
+    let points: Vec<board::Point> = board::points(OUTSIDE).collect();
+    let weight = |q: board::Point| progress[q.index()] as usize;
+    let p_max: usize = points.iter().map(|&q| weight(q)).sum();
+    // sets[s][p], built item by item: an item adds `size` points of
+    // progress `w` (a point; for the self-mirror sets, a point with its image).
+    let count = |items: &[(usize, usize)]| {
+        let mut sets = vec![vec![0u64; p_max + 1]; points.len() + 1];
+        sets[0][0] = 1;
+        for &(size, w) in items {
+            for s in (0..=points.len() - size).rev() {
+                for p in 0..=p_max - w {
+                    let v = sets[s][p];
+                    if v != 0 {
+                        sets[s + size][p + w] += v;
+                    }
+                }
+            }
+        }
+        sets
+    };
+    let all = count(&points.iter().map(|&q| (1, weight(q))).collect::<Vec<_>>());
+    let mut mirror_items = Vec::new();
+    for &q in &points {
+        let image = board::mirror_bb(q.bit());
+        debug_assert_eq!(
+            progress[q.index()],
+            progress[board::points(image).next().expect("a point").index()],
+            "the progress is mirror-symmetric"
+        );
+        if image == q.bit() {
+            mirror_items.push((1, weight(q)));
+        } else if q.bit() < image {
+            mirror_items.push((2, 2 * weight(q)));
+        }
+    }
+    let fixed = count(&mirror_items);
+    all.iter()
+        .zip(&fixed)
+        .map(|(a, f)| a.iter().zip(f).map(|(a, f)| (a + f) / 2).collect())
+        .collect()
+}
+
 /// Tiers a complete table with `k` soldiers stores (canonical tiers only;
 /// the same for one and two officers).
 pub fn complete_tiers(k: u8) -> u64 {
@@ -467,6 +515,39 @@ pub fn position_at(key: &TierKey, index: u32) -> Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn canonical_sets_by_progress_sum_to_the_closed_form() {
+        for v in [Variant::ASSAUT, Variant::ASSAULT] {
+            let sets = canonical_sets_by_progress(&v);
+            for (s, by_p) in sets.iter().enumerate() {
+                assert_eq!(
+                    by_p.iter().sum::<u64>(),
+                    canonical_sets(s as u32),
+                    "{v} {s}"
+                );
+            }
+            // Small sizes, counted from the sets themselves.
+            let p_of = |b: Bitboard| {
+                TierKey {
+                    n: 1,
+                    k: 9,
+                    outside: b,
+                }
+                .progress(&v) as usize
+            };
+            let points: Vec<Bitboard> = board::points(OUTSIDE).map(|q| q.bit()).collect();
+            let mut two = vec![0u64; sets[2].len()];
+            for (i, &a) in points.iter().enumerate() {
+                for &b in &points[i + 1..] {
+                    if a | b <= board::mirror_bb(a | b) {
+                        two[p_of(a | b)] += 1;
+                    }
+                }
+            }
+            assert_eq!(sets[2], two, "{v}");
+        }
+    }
 
     #[test]
     fn fortress_mask_layout() {

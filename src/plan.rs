@@ -279,57 +279,17 @@ pub fn for_position(variant: &Variant, pos: &Position) -> Result<Plan, PlanError
 
 /// The window of the complete file `(n, k)`: what
 /// [`crate::build::window_peak_bytes`] says of its tiers, counted by level
-/// without listing them. The canonical outside sets of each size and
-/// progress are half of all such sets plus those the mirror maps to
-/// themselves (the progress of a set and of its mirror image are equal).
+/// ([`index::canonical_sets_by_progress`]) without listing them.
 pub fn complete_window_bytes(variant: &Variant, n: u8, k: u8) -> u64 {
-    let progress = variant.progress();
-    let points: Vec<board::Point> = board::points(board::OUTSIDE).collect();
-    let weight = |q: board::Point| progress[q.index()] as usize;
-    let p_max: usize = points.iter().map(|&q| weight(q)).sum();
-    // sets[c][l]: sets of c outside points of progress l, built item by item
-    // (an item: a point, or for the self-mirror sets a point and its image).
-    let count = |items: &[(usize, usize)]| {
-        let mut sets = vec![vec![0u64; p_max + 1]; points.len() + 1];
-        sets[0][0] = 1;
-        for &(c_add, w) in items {
-            for c in (0..=points.len() - c_add).rev() {
-                for l in 0..=p_max - w {
-                    let v = sets[c][l];
-                    if v != 0 {
-                        sets[c + c_add][l + w] += v;
-                    }
-                }
-            }
-        }
-        sets
-    };
-    let all = count(&points.iter().map(|&q| (1, weight(q))).collect::<Vec<_>>());
-    let mut mirror_items = Vec::new();
-    for &q in &points {
-        let image = board::mirror_bb(q.bit());
-        debug_assert_eq!(
-            progress[q.index()],
-            progress[board::points(image).next().expect("a point").index()],
-            "the progress is mirror-symmetric"
-        );
-        if image == q.bit() {
-            mirror_items.push((1, weight(q)));
-        } else if q.bit() < image {
-            mirror_items.push((2, 2 * weight(q)));
-        }
-    }
-    let fixed = count(&mirror_items);
     let kk = k as usize;
     let half = binom(33 - kk, n as usize) as u64;
+    let sets = index::canonical_sets_by_progress(variant);
     let mut per_level = std::collections::BTreeMap::new();
-    for c in kk.saturating_sub(8)..=kk.min(points.len()) {
-        let per_set = binom(9, kk - c) as u64 * half;
-        for l in 0..=p_max {
-            let canonical = (all[c][l] + fixed[c][l]) / 2;
-            if canonical != 0 {
-                *per_level.entry(l as u32).or_insert(0u64) += canonical * per_set;
-            }
+    let sizes = kk.saturating_sub(8)..=kk;
+    for (s, by_p) in sets.iter().enumerate().filter(|(s, _)| sizes.contains(s)) {
+        let per_set = binom(9, kk - s) as u64 * half;
+        for (p, &count) in by_p.iter().enumerate().filter(|(_, c)| **c != 0) {
+            *per_level.entry(p as u32).or_insert(0u64) += count * per_set;
         }
     }
     crate::build::peak_over_levels(&per_level, crate::build::window_levels(variant))

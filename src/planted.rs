@@ -20,6 +20,12 @@ pub(crate) enum Fault {
     /// may not go on after its first jump (docs/RULES.md section 4 says it must
     /// while it can).
     ChainStopsAfterOneJump,
+    /// In the solver's result (`solve::solve_tier`): every draw relabelled
+    /// a win (in 1 ply) when the officers are to move and a loss (in 1)
+    /// when the soldiers are, in every tier. Each such win has a move to
+    /// such a loss and each such loss moves only to such wins, so a check
+    /// of win/draw/loss against the successors alone passes it.
+    DrawsRelabelled,
 }
 
 thread_local! {

@@ -563,4 +563,17 @@ mod tests {
         // distances only, which a win/draw/loss check cannot see.)
         planted_fault_is_caught(Fault::ChainStopsAfterOneJump, true);
     }
+
+    #[test]
+    fn planted_relabelled_draws_are_caught_in_wdl_only_tables() {
+        // Every draw written as a win for the officers to move and a loss
+        // for the soldiers: each value agrees with its successors', so only
+        // the tiers' fixed point (`check_tier_wdl`) can reject it.
+        planted_fault_is_caught(Fault::DrawsRelabelled, true);
+    }
+
+    #[test]
+    fn planted_relabelled_draws_are_caught_in_tables_with_distances() {
+        planted_fault_is_caught(Fault::DrawsRelabelled, false);
+    }
 }

@@ -122,34 +122,83 @@ pub fn check_tier(
     check_tier_as(key, look, codes, false)
 }
 
-/// [`check_tier`], comparing win/draw/loss only when `wdl_only` (the codes
-/// of a WDL-only table, whose wins and losses stand in one ply for their
-/// unknown distance): a value passes when the best of its moves has its
-/// win/draw/loss, and is a loss in 0 plies exactly when it is one (the
-/// one distance such a table keeps). This is weaker than the check with
-/// distances: the induction above needs the distances, and without them a
-/// cycle of positions labelled wins and losses that are really draws
-/// would pass.
+/// [`check_tier`], or with `wdl_only` the check of a WDL-only table
+/// (whose wins and losses stand in one ply for their unknown distance):
+/// [`check_tier_wdl`].
 pub fn check_tier_as(
     key: &TierKey,
     look: &mut Lookup<'_>,
     codes: &[u16],
     wdl_only: bool,
 ) -> Result<Vec<Inconsistency>, SolveError> {
-    check_tier_with(key, look, codes, wdl_only, false)
+    let mode = if wdl_only {
+        Mode::FixedPoint
+    } else {
+        Mode::Values
+    };
+    check_tier_with(key, look, codes, mode, false)
 }
 
-/// [`check_tier_as`], or with `generic` every position's moves taken from
-/// [`rules::legal_moves_into`] (the soldiers') or the officers' generator
-/// one by one and every successor located from scratch, without the
-/// shortcuts of a board's soldier steps taken once ([`Step`]), of officer
-/// steps read in place, and of a WDL check stopping at the first winning
-/// move: the tests hold the two to the same inconsistencies.
+/// Check the win/draw/loss of a WDL-only table's tier `key`, draws
+/// included, by solving it again with nothing taken from its own stored
+/// values: a value passes when it has the win/draw/loss the tier's least
+/// fixed point gives it, and is a loss in 0 plies exactly when that is one
+/// (the one distance such a table keeps).
+///
+/// The moves are taken forward through the rules' generators as in
+/// [`check_tier`]. Those that leave the tier (soldiers stepping outside or
+/// into the fortress, captures, huffs, the game's end) are its exits,
+/// valued from the stored lower tiers; those that stay (officers' steps,
+/// soldiers' moves inside the fortress, and the huff rights a fault step
+/// gives) are kept as the edges of the tier's graph, reversed here, and
+/// never valued from `codes`. The fixed point is the plain one: a
+/// position is won once an exit or a successor is lost for the opponent,
+/// lost once every move is known to lose (no exit better than a loss and
+/// every successor won for the opponent), and what is never decided is a
+/// draw. That is what is forced in finitely many plies, so where the
+/// lower tiers are right every value of the tier is (by induction on the
+/// tiers' order, every value of a verified set of tables); in particular
+/// a cycle of wins and losses that are really draws, which a check of
+/// each value against its successors alone lets through, fails here.
+/// The solver is not called: it works backwards from un-moves, this
+/// forwards from the rules' generator.
+pub fn check_tier_wdl(
+    key: &TierKey,
+    look: &mut Lookup<'_>,
+    codes: &[u16],
+) -> Result<Vec<Inconsistency>, SolveError> {
+    check_tier_with(key, look, codes, Mode::FixedPoint, false)
+}
+
+/// How [`check_tier_with`] values a tier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Each stored value against its successors' stored values, with
+    /// distances ([`check_tier`]).
+    Values,
+    /// Win/draw/loss re-derived as the tier's least fixed point from its
+    /// exits, with nothing read from its own stored values
+    /// ([`check_tier_wdl`]).
+    FixedPoint,
+    /// Win/draw/loss, each stored value against its successors' stored
+    /// values alone (the WDL check before the fixed point): a cycle of
+    /// wins and losses that are really draws passes. For the tests, which
+    /// show what it misses.
+    #[cfg(test)]
+    LocalWdl,
+}
+
+/// [`check_tier_as`] in `mode`, or with `generic` every position's moves
+/// taken from [`rules::legal_moves_into`] (the soldiers') or the officers'
+/// generator one by one and every successor located from scratch, without
+/// the shortcuts of a board's soldier steps taken once ([`Step`]), of
+/// officer steps read in place, and of a WDL check stopping at the first
+/// winning move: the tests hold the two to the same inconsistencies.
 fn check_tier_with(
     key: &TierKey,
     look: &mut Lookup<'_>,
     codes: &[u16],
-    wdl_only: bool,
+    mode: Mode,
     generic: bool,
 ) -> Result<Vec<Inconsistency>, SolveError> {
     let n_side = key.size_per_side() as usize;
@@ -159,6 +208,7 @@ fn check_tier_with(
             found: codes.len() as u64,
         });
     }
+    let wdl_only = mode != Mode::Values;
     let mut c = Checker {
         key: *key,
         variant: *look.variant(),
@@ -171,6 +221,7 @@ fn check_tier_with(
         moves: Vec::new(),
         faults: Vec::new(),
         stop_at_win: wdl_only && !generic,
+        graph: (mode == Mode::FixedPoint).then(|| Graph::new(n_side)),
     };
     let placements = key.officer_placements() as usize;
     let masks = fortress_masks(key.m());
@@ -192,22 +243,31 @@ fn check_tier_with(
             for_each_officers(free, key.n, |oi, officers| {
                 let node = first + fi * placements + oi;
                 let pos = Position::from_parts_unchecked(soldiers, officers, side, 0);
+                let edges_before = c.graph.as_ref().map_or(0, |g| g.succ.len());
                 let derived = match side {
                     Side::Soldiers if !generic => c.derive_soldiers(&pos, &steps)?,
                     Side::Soldiers => c.derive_soldiers_generic(&pos)?,
                     Side::Officers => c.derive_officers(&pos, landing)?,
                 };
+                if let Some(g) = &mut c.graph {
+                    // The moves that stay are edges; the value is the
+                    // fixed point's, compared below.
+                    let has_edges = g.succ.len() > edges_before;
+                    let exit = match derived {
+                        None if !has_edges => Some(over_value(&pos, &c.variant)),
+                        exit => exit,
+                    };
+                    g.close(node, edges_before, exit);
+                    return Ok(());
+                }
+                // Every move's value is read: `None` is a position without
+                // moves.
+                let derived = derived.unwrap_or_else(|| over_value(&pos, &c.variant));
                 if side == Side::Soldiers {
                     c.derived_soldiers.push(derived.code());
                 }
                 let stored = Value::from_code(codes[node]);
-                let differs = if wdl_only {
-                    std::mem::discriminant(&derived) != std::mem::discriminant(&stored)
-                        || (derived == Value::Loss(0)) != (stored == Value::Loss(0))
-                } else {
-                    derived != stored
-                };
-                if differs {
+                if differs(derived, stored, wdl_only) {
                     bad.push(Inconsistency {
                         index: node as u32,
                         stored,
@@ -218,8 +278,206 @@ fn check_tier_with(
             })?;
         }
     }
+    if let Some(g) = c.graph.take() {
+        let derived = g.least_fixed_point(&c.huff_memo);
+        for (node, (&code, derived)) in codes.iter().zip(derived).enumerate() {
+            let stored = Value::from_code(code);
+            if differs(derived, stored, true) {
+                bad.push(Inconsistency {
+                    index: node as u32,
+                    stored,
+                    derived,
+                });
+            }
+        }
+    }
     bad.sort_by_key(|b| b.index);
     Ok(bad)
+}
+
+/// Whether a stored value differs from the derived one: in win/draw/loss,
+/// or in being a loss in 0 plies, when `wdl_only`; at all otherwise.
+fn differs(derived: Value, stored: Value, wdl_only: bool) -> bool {
+    if wdl_only {
+        std::mem::discriminant(&derived) != std::mem::discriminant(&stored)
+            || (derived == Value::Loss(0)) != (stored == Value::Loss(0))
+    } else {
+        derived != stored
+    }
+}
+
+/// The moves of a tier that stay in it, collected by a fixed-point check
+/// ([`check_tier_wdl`]), and each position's best exit.
+///
+/// Nodes: the tier's positions `[0, 2N)` in index order, then its
+/// soldiers-to-move positions with huff rights at `2N + slot` (the slot of
+/// [`Checker::huff_memo`]). A position with huff rights has the moves of
+/// its base (the same position without them, whose edges it shares) and
+/// its huffs, which always leave the tier (they remove an officer): its
+/// best exit is kept in `huff_memo`.
+struct Graph {
+    /// Positions per side to move (`N`).
+    n_side: usize,
+    /// Each position's successors in the tier: `succ[range[i].0 ..
+    /// range[i].1]`.
+    range: Vec<(u32, u32)>,
+    /// The successors, position after position.
+    succ: Vec<u32>,
+    /// Each position's best exit (a move that leaves the tier, valued from
+    /// the stored lower tiers, or the value of a position without moves),
+    /// as a code; [`NO_EXIT`] when every move stays in the tier.
+    exit: Vec<u16>,
+}
+
+/// No exit: every move stays in the tier.
+const NO_EXIT: u16 = u16::MAX - 1;
+/// A huff memo slot not reached.
+const UNSET: u16 = u16::MAX;
+
+fn exit_code(v: Option<Value>) -> u16 {
+    v.map_or(NO_EXIT, Value::code)
+}
+
+fn exit_value(code: u16) -> Option<Value> {
+    (code < NO_EXIT).then(|| Value::from_code(code))
+}
+
+impl Graph {
+    fn new(n_side: usize) -> Graph {
+        Graph {
+            n_side,
+            range: vec![(0, 0); 2 * n_side],
+            succ: Vec::new(),
+            exit: vec![NO_EXIT; 2 * n_side],
+        }
+    }
+
+    /// Record that `node`'s successors are those pushed since `from`, and
+    /// its best exit.
+    fn close(&mut self, node: usize, from: usize, exit: Option<Value>) {
+        self.range[node] = (from as u32, self.succ.len() as u32);
+        self.exit[node] = exit_code(exit);
+    }
+
+    /// The best exit of a soldiers-to-move position, `base` counted from
+    /// `N` (already closed: the soldiers' positions come first).
+    fn soldiers_exit(&self, base: usize) -> Option<Value> {
+        exit_value(self.exit[self.n_side + base])
+    }
+
+    /// The successors of node `i` (a huff node shares its base's).
+    fn successors(&self, i: usize) -> &[u32] {
+        let base = if i < 2 * self.n_side {
+            i
+        } else {
+            self.n_side + (i - 2 * self.n_side) / 3
+        };
+        let (a, b) = self.range[base];
+        &self.succ[a as usize..b as usize]
+    }
+
+    /// The win/draw/loss of the tier's positions `[0, 2N)`, given the huff
+    /// nodes' exits `huff_memo`: the least fixed point, by counting down
+    /// each position's successors not yet known to win for the opponent.
+    /// A value decided by its exits alone is that exit's value (a loss in
+    /// 0 plies where the position has no moves); one decided through the
+    /// tier's moves is a win or loss in 1 ply (its distance is not
+    /// derived).
+    fn least_fixed_point(&self, huff_memo: &[u16]) -> Vec<Value> {
+        const OPEN: u8 = 0;
+        const WIN: u8 = 1;
+        const LOSS: u8 = 2;
+        const DRAW: u8 = 3;
+        let base = 2 * self.n_side;
+        let nodes = base + huff_memo.len();
+        let exit = |i: usize| {
+            exit_value(if i < base {
+                self.exit[i]
+            } else {
+                match huff_memo[i - base] {
+                    UNSET => NO_EXIT,
+                    c => c,
+                }
+            })
+        };
+        let reached = |i: usize| i < base || huff_memo[i - base] != UNSET;
+        // Predecessors, as a reversed adjacency (CSR).
+        let mut left = vec![0u32; nodes];
+        let mut start = vec![0u32; nodes + 1];
+        for i in (0..nodes).filter(|&i| reached(i)) {
+            let s = self.successors(i);
+            left[i] = s.len() as u32;
+            for &j in s {
+                start[j as usize + 1] += 1;
+            }
+        }
+        for i in 0..nodes {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut pred = vec![0u32; start[nodes] as usize];
+        for i in (0..nodes).filter(|&i| reached(i)) {
+            for &j in self.successors(i) {
+                pred[fill[j as usize] as usize] = i as u32;
+                fill[j as usize] += 1;
+            }
+        }
+        let mut state = vec![OPEN; nodes];
+        let mut queue = Vec::new();
+        for i in (0..nodes).filter(|&i| reached(i)) {
+            match exit(i) {
+                Some(Value::Win(_)) => state[i] = WIN,
+                Some(Value::Loss(_)) | None if left[i] == 0 => state[i] = LOSS,
+                Some(Value::Draw) if left[i] == 0 => {
+                    // Final, and no help to a predecessor: not queued.
+                    state[i] = DRAW;
+                    continue;
+                }
+                _ => continue,
+            }
+            queue.push(i as u32);
+        }
+        while let Some(q) = queue.pop() {
+            let q = q as usize;
+            let won = state[q] == WIN;
+            for &p in &pred[start[q] as usize..start[q + 1] as usize] {
+                let p = p as usize;
+                if state[p] != OPEN {
+                    continue;
+                }
+                if !won {
+                    // A move to a position lost for the opponent.
+                    state[p] = WIN;
+                    queue.push(p as u32);
+                    continue;
+                }
+                left[p] -= 1;
+                if left[p] == 0 {
+                    // Every move stays in the tier and wins for the
+                    // opponent: the exits decide.
+                    state[p] = match exit(p) {
+                        Some(Value::Draw) => DRAW,
+                        _ => LOSS,
+                    };
+                    if state[p] == LOSS {
+                        queue.push(p as u32);
+                    }
+                }
+            }
+        }
+        // The distance is not derived: one ply, as a WDL-only table's
+        // codes have it.
+        let unknown = 1;
+        (0..base)
+            .map(|i| match (state[i], exit(i)) {
+                (WIN, Some(v @ Value::Win(_))) => v,
+                (WIN, _) => Value::Win(unknown),
+                (LOSS, Some(v)) if self.successors(i).is_empty() => v,
+                (LOSS, _) => Value::Loss(unknown),
+                _ => Value::Draw,
+            })
+            .collect()
+    }
 }
 
 /// The value for `side` to move with no legal move (docs/RULES.md section 6,
@@ -241,8 +499,9 @@ struct Checker<'c, 'l> {
     look: &'c mut Lookup<'l>,
     /// Values of the tier's soldiers-to-move positions with huff rights,
     /// by `3 * (index - N) + offender code - 1` (1 the lower officer, 2 the
-    /// higher, 3 both); `u16::MAX` when not yet derived. Allocated on
-    /// first use.
+    /// higher, 3 both); [`UNSET`] when not yet derived. Allocated on
+    /// first use. In a fixed-point check, their best exits instead
+    /// ([`NO_EXIT`] for none).
     huff_memo: Vec<u16>,
     /// The derived values of the tier's soldiers-to-move positions, in
     /// index order, as far as checked.
@@ -258,6 +517,9 @@ struct Checker<'c, 'l> {
     /// Stop taking a position's moves at its first winning one: in a
     /// win/draw/loss check, where the shortest win is not asked for.
     stop_at_win: bool,
+    /// In a fixed-point check ([`check_tier_wdl`]): the moves that stay
+    /// in the tier, kept as edges instead of read from `codes`.
+    graph: Option<Graph>,
 }
 
 /// A soldier step of one board of soldiers (soldiers to move, no huff
@@ -393,8 +655,14 @@ impl Checker<'_, '_> {
 
     /// The best value over the moves of `pos` (soldiers to move, no huff
     /// rights, not over by rules 1-3): the `steps` of its board that no
-    /// officer blocks; the rules' value when it has none.
-    fn derive_soldiers(&mut self, pos: &Position, steps: &[Step]) -> Result<Value, SolveError> {
+    /// officer blocks. `None` when no move's value was read: it has no
+    /// move, or in a fixed-point check only moves that stay in the tier
+    /// (recorded as edges).
+    fn derive_soldiers(
+        &mut self,
+        pos: &Position,
+        steps: &[Step],
+    ) -> Result<Option<Value>, SolveError> {
         let officers = pos.officers();
         let mut best: Option<Value> = None;
         for step in steps {
@@ -408,18 +676,18 @@ impl Checker<'_, '_> {
                     free,
                     mirrored,
                 } => {
-                    let (codes, key) = match other {
-                        None => (self.codes, self.key),
-                        Some(i) => (&self.others.list[i].codes[..], self.others.list[i].key),
-                    };
                     let seen = if mirrored {
                         board::mirror_bb(officers)
                     } else {
                         officers
                     };
-                    match codes.get(base + officer_rank(seen, free) as usize) {
-                        Some(&c) => Value::from_code(c),
-                        None => return Err(SolveError::MissingTier(key)),
+                    let at = base + officer_rank(seen, free) as usize;
+                    match other {
+                        None => self.in_tier(at),
+                        Some(i) => match self.others.list[i].codes.get(at) {
+                            Some(&c) => Some(Value::from_code(c)),
+                            None => return Err(SolveError::MissingTier(self.others.list[i].key)),
+                        },
                     }
                 }
                 Target::Played(soldiers) => self.value(&Position::from_parts_unchecked(
@@ -429,27 +697,27 @@ impl Checker<'_, '_> {
                     0,
                 ))?,
             };
-            best = Some(better(best, v.back()));
+            if let Some(v) = v {
+                best = Some(better(best, v.back()));
+            }
             if self.stop_at_win && matches!(best, Some(Value::Win(_))) {
                 break;
             }
         }
-        Ok(match best {
-            Some(v) => v,
-            None => over_value(pos, &self.variant),
-        })
+        Ok(best)
     }
 
     /// [`Checker::derive_soldiers`] through [`rules::legal_moves_into`]
     /// and [`rules::play`], each successor located from scratch.
-    fn derive_soldiers_generic(&mut self, pos: &Position) -> Result<Value, SolveError> {
+    fn derive_soldiers_generic(&mut self, pos: &Position) -> Result<Option<Value>, SolveError> {
         let mut best: Option<Value> = None;
         let mut moves = std::mem::take(&mut self.moves);
         rules::legal_moves_into(pos, &self.variant, &mut moves);
         for m in &moves {
             let after = rules::play(pos, &self.variant, m);
             match self.value(&after) {
-                Ok(v) => best = Some(better(best, v.back())),
+                Ok(Some(v)) => best = Some(better(best, v.back())),
+                Ok(None) => {}
                 Err(e) => {
                     self.moves = moves;
                     return Err(e);
@@ -457,15 +725,12 @@ impl Checker<'_, '_> {
             }
         }
         self.moves = moves;
-        Ok(match best {
-            Some(v) => v,
-            None => over_value(pos, &self.variant),
-        })
+        Ok(best)
     }
 
     /// The best value over the legal moves of `pos` (officers to move, not
-    /// over by rules 1-3); the rules' value when it has none. With
-    /// `landing = Some((node, free))` (`free` the points without a
+    /// over by rules 1-3); `None` as for [`Checker::derive_soldiers`].
+    /// With `landing = Some((node, free))` (`free` the points without a
     /// soldier), a step without capture, which leaves the soldiers as they
     /// are, lands at `node` plus the rank of the officers after it among
     /// `free` in this tier (its value read there, or after a fault derived
@@ -474,105 +739,98 @@ impl Checker<'_, '_> {
         &mut self,
         pos: &Position,
         landing: Option<(usize, Bitboard)>,
-    ) -> Result<Value, SolveError> {
+    ) -> Result<Option<Value>, SolveError> {
         let mut best: Option<Value> = None;
-        {
-            // The generator behind `legal_moves` for the officers, without
-            // building a `Move` (and its path) for each move, with the
-            // capture chains of this board.
-            let mut chains = std::mem::take(&mut self.chains);
-            if chains.soldiers != Some(pos.soldiers()) {
-                chains.fill(pos.soldiers());
+        // The generator behind `legal_moves` for the officers, without
+        // building a `Move` (and its path) for each move, with the capture
+        // chains of this board.
+        let mut chains = std::mem::take(&mut self.chains);
+        if chains.soldiers != Some(pos.soldiers()) {
+            chains.fill(pos.soldiers());
+        }
+        let mut own: [Vec<CaptureChain>; 2] = [Vec::new(), Vec::new()];
+        let mut given: [(Point, &[CaptureChain]); 2] = [(Point::new(0), &[]); 2];
+        let mut count = 0;
+        for o in board::points(pos.officers()) {
+            let other = pos.officers() & !o.bit();
+            if chains.reach[o.index()] & other != 0 {
+                own[count] = rules::capture_chains(o, pos.soldiers(), other);
             }
-            let mut own: [Vec<CaptureChain>; 2] = [Vec::new(), Vec::new()];
-            let mut given: [(Point, &[CaptureChain]); 2] = [(Point::new(0), &[]); 2];
-            let mut count = 0;
-            for o in board::points(pos.officers()) {
-                let other = pos.officers() & !o.bit();
-                if chains.reach[o.index()] & other != 0 {
-                    own[count] = rules::capture_chains(o, pos.soldiers(), other);
+            count += 1;
+        }
+        for (i, o) in board::points(pos.officers()).enumerate() {
+            let other = pos.officers() & !o.bit();
+            given[i] = if chains.reach[o.index()] & other != 0 {
+                (o, &own[i][..])
+            } else {
+                (o, &chains.alone[o.index()][..])
+            };
+        }
+        let mut err = None;
+        let variant = self.variant;
+        let stop_at_win = self.stop_at_win;
+        // Faults, when a win ends the search: taken after the other moves
+        // (their successors, with huff rights, cost the most, and a capture
+        // that wins makes them needless).
+        let mut faults = std::mem::take(&mut self.faults);
+        faults.clear();
+        rules::for_each_officer_move_given(
+            pos.soldiers(),
+            pos.officers(),
+            &variant,
+            &given[..count],
+            |path, taken, offenders| {
+                if err.is_some() || (stop_at_win && matches!(best, Some(Value::Win(_)))) {
+                    return;
                 }
-                count += 1;
-            }
-            for (i, o) in board::points(pos.officers()).enumerate() {
-                let other = pos.officers() & !o.bit();
-                given[i] = if chains.reach[o.index()] & other != 0 {
-                    (o, &own[i][..])
-                } else {
-                    (o, &chains.alone[o.index()][..])
-                };
-            }
-            let mut err = None;
-            let variant = self.variant;
-            let stop_at_win = self.stop_at_win;
-            // Faults, when a win ends the search: taken after the other
-            // moves (their successors, with huff rights, cost the most, and
-            // a capture that wins makes them needless).
-            let mut faults = std::mem::take(&mut self.faults);
-            faults.clear();
-            rules::for_each_officer_move_given(
-                pos.soldiers(),
-                pos.officers(),
-                &variant,
-                &given[..count],
-                |path, taken, offenders| {
-                    if err.is_some() || (stop_at_win && matches!(best, Some(Value::Win(_)))) {
-                        return;
-                    }
-                    let (from, to) = (path[0], path[path.len() - 1]);
-                    if stop_at_win && offenders != 0 {
-                        faults.push((from, to, taken, offenders));
-                        return;
-                    }
-                    match self.officer_move_value(pos, (from, to, taken, offenders), landing) {
-                        Ok(v) => best = Some(better(best, v.back())),
-                        Err(e) => err = Some(e),
-                    }
-                },
-            );
-            self.chains = chains;
-            if let Some(e) = err {
-                self.faults = faults;
-                return Err(e);
-            }
-            for &(from, to, taken, offenders) in &faults {
-                if matches!(best, Some(Value::Win(_))) {
-                    break;
+                let (from, to) = (path[0], path[path.len() - 1]);
+                if stop_at_win && offenders != 0 {
+                    faults.push((from, to, taken, offenders));
+                    return;
                 }
                 match self.officer_move_value(pos, (from, to, taken, offenders), landing) {
-                    Ok(v) => best = Some(better(best, v.back())),
-                    Err(e) => {
-                        self.faults = faults;
-                        return Err(e);
-                    }
+                    Ok(Some(v)) => best = Some(better(best, v.back())),
+                    Ok(None) => {}
+                    Err(e) => err = Some(e),
                 }
+            },
+        );
+        self.chains = chains;
+        let mut result = err.map_or(Ok(()), Err);
+        for &(from, to, taken, offenders) in &faults {
+            if result.is_err() || matches!(best, Some(Value::Win(_))) {
+                break;
             }
-            self.faults = faults;
+            match self.officer_move_value(pos, (from, to, taken, offenders), landing) {
+                Ok(Some(v)) => best = Some(better(best, v.back())),
+                Ok(None) => {}
+                Err(e) => result = Err(e),
+            }
         }
-        Ok(match best {
-            Some(v) => v,
-            None => over_value(pos, &self.variant),
-        })
+        self.faults = faults;
+        result.map(|()| best)
     }
 
     /// The value, for the soldiers then to move, of the officers' move
-    /// `(from, to, taken, offenders)` of `pos`. With `landing` (see
-    /// [`Checker::derive_officers`]) a step, which leaves the soldiers as
-    /// they are, is located in this tier in place: its stored value, or
-    /// after a fault its value with huff rights; anything else, and every
-    /// move without `landing`, through [`Checker::value`].
+    /// `(from, to, taken, offenders)` of `pos` (`None` for a move that
+    /// stays in the tier in a fixed-point check, recorded as an edge).
+    /// With `landing` (see [`Checker::derive_officers`]) a step, which
+    /// leaves the soldiers as they are, is located in this tier in place:
+    /// its stored value, or after a fault its value with huff rights;
+    /// anything else, and every move without `landing`, through
+    /// [`Checker::value`].
     fn officer_move_value(
         &mut self,
         pos: &Position,
         (from, to, taken, offenders): (Point, Point, Bitboard, Bitboard),
         landing: Option<(usize, Bitboard)>,
-    ) -> Result<Value, SolveError> {
+    ) -> Result<Option<Value>, SolveError> {
         let after = rules::after_officer_move(pos, from, to, taken, offenders);
         match landing {
             Some((node, free)) if taken == 0 => {
                 let i = node + officer_rank(after.officers(), free) as usize;
                 if offenders == 0 {
-                    Ok(Value::from_code(self.codes[i]))
+                    Ok(self.in_tier(i))
                 } else {
                     let n_side = self.key.size_per_side() as usize;
                     self.huff_value_here(&after, i - n_side)
@@ -582,10 +840,26 @@ impl Checker<'_, '_> {
         }
     }
 
-    /// The value of a position a move reached, for its side to move.
-    fn value(&mut self, pos: &Position) -> Result<Value, SolveError> {
+    /// The value of a position of this tier at index `node`: its stored
+    /// value; in a fixed-point check `None`, the move to it kept as an
+    /// edge instead.
+    #[inline]
+    fn in_tier(&mut self, node: usize) -> Option<Value> {
+        match &mut self.graph {
+            None => Some(Value::from_code(self.codes[node])),
+            Some(g) => {
+                g.succ.push(node as u32);
+                None
+            }
+        }
+    }
+
+    /// The value of a position a move reached, for its side to move
+    /// (`None` for one in this tier in a fixed-point check, recorded as an
+    /// edge).
+    fn value(&mut self, pos: &Position) -> Result<Option<Value>, SolveError> {
         if rules::static_outcome(pos).is_some() {
-            return Ok(over_value(pos, &self.variant));
+            return Ok(Some(over_value(pos, &self.variant)));
         }
         if pos.huff() != 0 {
             return self.huff_value(pos);
@@ -595,7 +869,7 @@ impl Checker<'_, '_> {
 
     /// The value of a position with huff rights (soldiers to move after
     /// a fault), memoised when it lies in this tier.
-    fn huff_value(&mut self, pos: &Position) -> Result<Value, SolveError> {
+    fn huff_value(&mut self, pos: &Position) -> Result<Option<Value>, SolveError> {
         match self.huff_index(pos) {
             Some(i) => self.huff_value_here(pos, i),
             None => {
@@ -607,8 +881,14 @@ impl Checker<'_, '_> {
 
     /// [`Checker::huff_value`] of `pos`, a position with huff rights in
     /// this tier whose base (the same position without them) is its
-    /// soldiers-to-move position `base` (counted from `N`).
-    fn huff_value_here(&mut self, pos: &Position, base: usize) -> Result<Value, SolveError> {
+    /// soldiers-to-move position `base` (counted from `N`). In a
+    /// fixed-point check its best exit is memoised instead, and the move
+    /// to it kept as an edge to node `2N + slot`.
+    fn huff_value_here(
+        &mut self,
+        pos: &Position,
+        base: usize,
+    ) -> Result<Option<Value>, SolveError> {
         // Memo slot: 3 * base + offender code - 1, the code 1 for the
         // lower officer, 2 the higher, 3 both.
         let officers = pos.officers();
@@ -616,23 +896,31 @@ impl Checker<'_, '_> {
         let code = (pos.huff() & low != 0) as usize + 2 * (pos.huff() & !low != 0) as usize;
         let slot = 3 * base + code - 1;
         if self.huff_memo.is_empty() {
-            self.huff_memo = vec![u16::MAX; 3 * self.key.size_per_side() as usize];
+            self.huff_memo = vec![UNSET; 3 * self.key.size_per_side() as usize];
         }
-        if self.huff_memo[slot] == u16::MAX {
-            // Derived in the first pass; the stored value otherwise.
-            let base = match self.derived_soldiers.get(base) {
-                Some(&c) => Value::from_code(c),
-                None => self.stored(&pos.without_huff())?,
+        if self.huff_memo[slot] == UNSET {
+            let base_value = match &self.graph {
+                // Its base's exits; its base's edges are its own.
+                Some(g) => g.soldiers_exit(base),
+                // Derived in the first pass; the stored value otherwise.
+                None => match self.derived_soldiers.get(base) {
+                    Some(&c) => Some(Value::from_code(c)),
+                    None => self.stored(&pos.without_huff())?,
+                },
             };
-            let v = self.with_huffs(pos, base)?;
-            self.huff_memo[slot] = v.code();
+            let v = self.with_huffs(pos, base_value)?;
+            self.huff_memo[slot] = exit_code(v);
         }
-        Ok(Value::from_code(self.huff_memo[slot]))
+        if let Some(g) = &mut self.graph {
+            g.succ.push((2 * g.n_side + slot) as u32);
+            return Ok(None);
+        }
+        Ok(exit_value(self.huff_memo[slot]))
     }
 
     /// The value of `pos`, a position with huff rights, given `base`, the
     /// value of its moves without a huff (those of the same position
-    /// without huff rights).
+    /// without huff rights; `None` when none was read).
     ///
     /// Its other moves are the huffs the rules' generator
     /// ([`rules::for_each_huff`], behind `legal_moves`) gives it: a huff
@@ -643,7 +931,12 @@ impl Checker<'_, '_> {
     /// moves are exactly those steps: it is looked up, stored in the
     /// one-officer tier and checked there. (The generator gives no `h:step`
     /// move when that position has no step: such a huff is no option.)
-    fn with_huffs(&mut self, pos: &Position, base: Value) -> Result<Value, SolveError> {
+    /// A huff removes an officer, so it always leaves the tier.
+    fn with_huffs(
+        &mut self,
+        pos: &Position,
+        base: Option<Value>,
+    ) -> Result<Option<Value>, SolveError> {
         let mut huffs = [(Point::new(0), false); 2];
         let mut count = 0;
         rules::for_each_huff(pos, &self.variant, |h, alone| {
@@ -652,13 +945,13 @@ impl Checker<'_, '_> {
         });
         let mut best = base;
         for &(h, alone) in &huffs[..count] {
-            if self.stop_at_win && matches!(best, Value::Win(_)) {
+            if self.stop_at_win && matches!(best, Some(Value::Win(_))) {
                 break;
             }
             let v = if alone {
                 // The huff alone ends the game.
                 self.value(&rules::play(pos, &self.variant, &Move::huff_alone(h)))?
-                    .back()
+                    .map(Value::back)
             } else {
                 let rest = pos.officers() & !h.bit();
                 self.value(&Position::from_parts_unchecked(
@@ -668,7 +961,9 @@ impl Checker<'_, '_> {
                     0,
                 ))?
             };
-            best = best.best(v);
+            if let Some(v) = v {
+                best = Some(better(best, v));
+            }
         }
         Ok(best)
     }
@@ -685,14 +980,15 @@ impl Checker<'_, '_> {
         Some(i - n_side)
     }
 
-    /// The stored value of a position without huff rights in a tier.
-    fn stored(&mut self, pos: &Position) -> Result<Value, SolveError> {
+    /// The stored value of a position without huff rights in a tier (in
+    /// this tier, [`Checker::in_tier`]).
+    fn stored(&mut self, pos: &Position) -> Result<Option<Value>, SolveError> {
         let Some(key) = TierKey::of(pos) else {
             return Err(SolveError::NotInTier(*pos));
         };
         if key == self.key {
             let i = index_in_tier(&key, pos.soldiers(), pos.officers(), pos.side());
-            return Ok(Value::from_code(self.codes[i as usize]));
+            return Ok(self.in_tier(i as usize));
         }
         let i = self.others.get(&key, self.look)?;
         let t = &self.others.list[i];
@@ -703,7 +999,7 @@ impl Checker<'_, '_> {
             index_in_tier(&t.key, pos.soldiers(), pos.officers(), pos.side())
         };
         match t.codes.get(i as usize) {
-            Some(&c) => Ok(Value::from_code(c)),
+            Some(&c) => Ok(Some(Value::from_code(c))),
             None => Err(SolveError::MissingTier(t.key)),
         }
     }
@@ -855,8 +1151,9 @@ mod tests {
         assert!(reused > 1000 && recomputed > 1000, "{reused} {recomputed}");
     }
 
-    /// Solve the closure of `pos` under `variant` and check every tier:
-    /// all pass; then a value changed in the largest tier is caught there.
+    /// Solve the closure of `pos` under `variant` and check every tier,
+    /// with distances and as a WDL-only tier's fixed point: all pass; then
+    /// a value changed in the largest tier is caught there.
     fn check_closure(variant: Variant, pos: &str) {
         let p: Position = pos.parse().unwrap();
         let solver = Solver::new(variant).threads(1);
@@ -867,6 +1164,8 @@ mod tests {
             let mut look = Lookup::new(sol.store(), variant);
             let bad = check_tier(key, &mut look, &codes).unwrap();
             assert!(bad.is_empty(), "{variant} {key:?}: {:?}", bad.first());
+            let bad = check_tier_wdl(key, &mut look, &codes).unwrap();
+            assert!(bad.is_empty(), "{variant} {key:?} WDL: {:?}", bad.first());
         }
         // A wrong value planted in the middle of the largest tier: a draw
         // made a win in 0, a win or loss one ply longer.
@@ -912,17 +1211,17 @@ mod tests {
                     _ => codes[i] + 2,
                 };
             }
-            for wdl_only in [false, true] {
+            for mode in [Mode::Values, Mode::LocalWdl, Mode::FixedPoint] {
                 let mut look = Lookup::new(sol.store(), variant);
-                let fast = check_tier_with(key, &mut look, &codes, wdl_only, false).unwrap();
+                let fast = check_tier_with(key, &mut look, &codes, mode, false).unwrap();
                 let mut look = Lookup::new(sol.store(), variant);
-                let slow = check_tier_with(key, &mut look, &codes, wdl_only, true).unwrap();
-                if wdl_only {
-                    let at = |v: &[Inconsistency]| v.iter().map(|b| b.index).collect::<Vec<_>>();
-                    assert_eq!(at(&fast), at(&slow), "{variant} {key:?} (WDL)");
-                } else {
+                let slow = check_tier_with(key, &mut look, &codes, mode, true).unwrap();
+                if mode == Mode::Values {
                     assert_eq!(fast, slow, "{variant} {key:?}");
                     found += fast.len();
+                } else {
+                    let at = |v: &[Inconsistency]| v.iter().map(|b| b.index).collect::<Vec<_>>();
+                    assert_eq!(at(&fast), at(&slow), "{variant} {key:?} ({mode:?})");
                 }
             }
         }
@@ -953,5 +1252,49 @@ mod tests {
                 check_closure(v, TEN);
             }
         }
+    }
+
+    /// The solved closure of `TEN` under assaut with every draw relabelled
+    /// in every tier (a win in 1 for the officers to move, a loss in 1 for
+    /// the soldiers), as the planted fault `DrawsRelabelled` writes it:
+    /// checked against its successors alone no value fails, while the
+    /// fixed point rejects relabelled draws, and only those.
+    #[test]
+    fn draws_relabelled_pass_a_local_check_and_fail_the_fixed_point() {
+        let variant = Variant::ASSAUT;
+        let p: Position = TEN.parse().unwrap();
+        let solver = Solver::new(variant).threads(1);
+        let sol = solver.solve_closure(&p).unwrap();
+        let lying = crate::solve::MemoryStore::new();
+        let mut relabelled = 0;
+        let tiers = solver.closure_of(&p);
+        for key in &tiers {
+            let mut codes = sol.store().tier(key).unwrap().unwrap().to_vec();
+            let n_side = codes.len() / 2;
+            for (i, c) in codes.iter_mut().enumerate() {
+                if *c == 0 {
+                    *c = if i < n_side { 3 } else { 4 };
+                    relabelled += 1;
+                }
+            }
+            lying.insert(*key, codes);
+        }
+        assert!(relabelled > 10, "only {relabelled} draws");
+        let (mut local, mut caught) = (0, 0);
+        for key in &tiers {
+            let codes = lying.tier(key).unwrap().unwrap();
+            let right = sol.store().tier(key).unwrap().unwrap();
+            let mut look = Lookup::new(&lying, variant);
+            local += check_tier_with(key, &mut look, &codes, Mode::LocalWdl, false)
+                .unwrap()
+                .len();
+            for b in check_tier_wdl(key, &mut look, &codes).unwrap() {
+                assert_eq!(right[b.index as usize], 0, "{key:?} {b:?}");
+                assert_eq!(b.derived, Value::Draw, "{key:?} {b:?}");
+                caught += 1;
+            }
+        }
+        assert_eq!(local, 0, "the local check caught {local}");
+        assert!(caught > 0);
     }
 }

@@ -14,7 +14,7 @@ mod check;
 mod lookup;
 mod retro;
 
-pub use check::{Inconsistency, check_tier, check_tier_as, stuck_value};
+pub use check::{Inconsistency, check_tier, check_tier_as, check_tier_wdl, stuck_value};
 pub use lookup::{Layered, Lookup, MemoryStore, TierCache, TierStore};
 pub use retro::solve_tier;
 

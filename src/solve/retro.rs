@@ -267,8 +267,20 @@ pub fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, Solv
     t.soldier_nodes(look)?;
     t.officer_nodes(look)?;
     t.huff_nodes(look)?;
-    let codes = t.retrograde();
+    #[allow(unused_mut)]
+    let mut codes = t.retrograde();
     SCRATCH.with(|s| *s.borrow_mut() = t.into_scratch());
+    #[cfg(test)]
+    if crate::planted::planted(crate::planted::Fault::DrawsRelabelled) {
+        // Every draw a win in 1 for the officers to move, a loss in 1 for
+        // the soldiers to move: a lie each value's successors confirm.
+        let n_side = codes.len() / 2;
+        for (i, c) in codes.iter_mut().enumerate() {
+            if *c == 0 {
+                *c = if i < n_side { 3 } else { 4 };
+            }
+        }
+    }
     Ok(codes)
 }
 

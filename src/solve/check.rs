@@ -278,8 +278,9 @@ fn check_tier_with(
             })?;
         }
     }
-    if let Some(g) = c.graph.take() {
+    if let Some(mut g) = c.graph.take() {
         let derived = g.least_fixed_point(&c.huff_memo);
+        g.recycle();
         for (node, (&code, derived)) in codes.iter().zip(derived).enumerate() {
             let stored = Value::from_code(code);
             if differs(derived, stored, true) {
@@ -315,6 +316,12 @@ fn differs(derived: Value, stored: Value, wdl_only: bool) -> bool {
 /// its base (the same position without them, whose edges it shares) and
 /// its huffs, which always leave the tier (they remove an officer): its
 /// best exit is kept in `huff_memo`.
+///
+/// Its vectors are kept between tiers by the thread ([`GRAPH_BUFFERS`],
+/// [`Graph::recycle`]):
+/// allocated anew for every tier, their pages cost more system time than
+/// the fixed point itself.
+#[derive(Default)]
 struct Graph {
     /// Positions per side to move (`N`).
     n_side: usize,
@@ -327,6 +334,20 @@ struct Graph {
     /// the stored lower tiers, or the value of a position without moves),
     /// as a code; [`NO_EXIT`] when every move stays in the tier.
     exit: Vec<u16>,
+    /// The fixed point's work: successors not yet won for the opponent,
+    /// the reversed edges (`pred[start[i] .. start[i + 1]]`, `fill` while
+    /// they are written), each node's state, the nodes to propagate.
+    left: Vec<u32>,
+    start: Vec<u32>,
+    fill: Vec<u32>,
+    pred: Vec<u32>,
+    state: Vec<u8>,
+    queue: Vec<u32>,
+}
+
+thread_local! {
+    /// The vectors of the last [`Graph`] this thread dropped.
+    static GRAPH_BUFFERS: std::cell::RefCell<Graph> = std::cell::RefCell::default();
 }
 
 /// No exit: every move stays in the tier.
@@ -344,17 +365,28 @@ fn exit_value(code: u16) -> Option<Value> {
 
 impl Graph {
     fn new(n_side: usize) -> Graph {
-        Graph {
-            n_side,
-            range: vec![(0, 0); 2 * n_side],
-            succ: Vec::new(),
-            exit: vec![NO_EXIT; 2 * n_side],
-        }
+        let mut g = GRAPH_BUFFERS.with(|b| std::mem::take(&mut *b.borrow_mut()));
+        g.n_side = n_side;
+        g.range.clear();
+        g.range.resize(2 * n_side, (0, 0));
+        g.succ.clear();
+        g.exit.clear();
+        g.exit.resize(2 * n_side, NO_EXIT);
+        g
+    }
+
+    /// Keep this graph's vectors for the thread's next one.
+    fn recycle(self) {
+        GRAPH_BUFFERS.with(|b| *b.borrow_mut() = self);
     }
 
     /// Record that `node`'s successors are those pushed since `from`, and
     /// its best exit.
+    /// A position won by an exit keeps none: its value is decided.
     fn close(&mut self, node: usize, from: usize, exit: Option<Value>) {
+        if matches!(exit, Some(Value::Win(_))) {
+            self.succ.truncate(from);
+        }
         self.range[node] = (from as u32, self.succ.len() as u32);
         self.exit[node] = exit_code(exit);
     }
@@ -383,13 +415,19 @@ impl Graph {
     /// 0 plies where the position has no moves); one decided through the
     /// tier's moves is a win or loss in 1 ply (its distance is not
     /// derived).
-    fn least_fixed_point(&self, huff_memo: &[u16]) -> Vec<Value> {
+    fn least_fixed_point(&mut self, huff_memo: &[u16]) -> Vec<Value> {
         const OPEN: u8 = 0;
         const WIN: u8 = 1;
         const LOSS: u8 = 2;
         const DRAW: u8 = 3;
         let base = 2 * self.n_side;
         let nodes = base + huff_memo.len();
+        let mut left = std::mem::take(&mut self.left);
+        let mut start = std::mem::take(&mut self.start);
+        let mut fill = std::mem::take(&mut self.fill);
+        let mut pred = std::mem::take(&mut self.pred);
+        let mut state = std::mem::take(&mut self.state);
+        let mut queue = std::mem::take(&mut self.queue);
         let exit = |i: usize| {
             exit_value(if i < base {
                 self.exit[i]
@@ -402,8 +440,10 @@ impl Graph {
         };
         let reached = |i: usize| i < base || huff_memo[i - base] != UNSET;
         // Predecessors, as a reversed adjacency (CSR).
-        let mut left = vec![0u32; nodes];
-        let mut start = vec![0u32; nodes + 1];
+        left.clear();
+        left.resize(nodes, 0);
+        start.clear();
+        start.resize(nodes + 1, 0);
         for i in (0..nodes).filter(|&i| reached(i)) {
             let s = self.successors(i);
             left[i] = s.len() as u32;
@@ -414,16 +454,19 @@ impl Graph {
         for i in 0..nodes {
             start[i + 1] += start[i];
         }
-        let mut fill = start.clone();
-        let mut pred = vec![0u32; start[nodes] as usize];
+        fill.clear();
+        fill.extend_from_slice(&start);
+        pred.clear();
+        pred.resize(start[nodes] as usize, 0);
         for i in (0..nodes).filter(|&i| reached(i)) {
             for &j in self.successors(i) {
                 pred[fill[j as usize] as usize] = i as u32;
                 fill[j as usize] += 1;
             }
         }
-        let mut state = vec![OPEN; nodes];
-        let mut queue = Vec::new();
+        state.clear();
+        state.resize(nodes, OPEN);
+        queue.clear();
         for i in (0..nodes).filter(|&i| reached(i)) {
             match exit(i) {
                 Some(Value::Win(_)) => state[i] = WIN,
@@ -468,7 +511,7 @@ impl Graph {
         // The distance is not derived: one ply, as a WDL-only table's
         // codes have it.
         let unknown = 1;
-        (0..base)
+        let values = (0..base)
             .map(|i| match (state[i], exit(i)) {
                 (WIN, Some(v @ Value::Win(_))) => v,
                 (WIN, _) => Value::Win(unknown),
@@ -476,7 +519,10 @@ impl Graph {
                 (LOSS, _) => Value::Loss(unknown),
                 _ => Value::Draw,
             })
-            .collect()
+            .collect();
+        (self.left, self.start, self.fill) = (left, start, fill);
+        (self.pred, self.state, self.queue) = (pred, state, queue);
+        values
     }
 }
 

@@ -67,6 +67,9 @@ pub struct FilePlan {
     /// memory budget does not bind ([`complete_window_bytes`]; for a
     /// partial file the complete file's, an upper bound).
     pub window_bytes: u64,
+    /// Whether the build is WDL-only (`build --wdl-only`, [`Plan::wdl_only`]):
+    /// its window holds two bits a value instead of a byte.
+    pub wdl_only: bool,
 }
 
 impl FilePlan {
@@ -76,7 +79,10 @@ impl FilePlan {
         crate::build::bytes_besides_window(
             self.tiers,
             self.positions,
-            &crate::table::WriteOptions::default(),
+            &crate::table::WriteOptions {
+                wdl_only: self.wdl_only,
+                ..crate::table::WriteOptions::default()
+            },
         )
     }
 
@@ -127,6 +133,17 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The plan of the same files built WDL-only (`build --wdl-only`) when
+    /// `wdl_only`: each file's window at two bits a value, and what its
+    /// build needs besides, for such a build.
+    pub fn wdl_only(mut self, wdl_only: bool) -> Plan {
+        for f in &mut self.files {
+            f.wdl_only = wdl_only;
+            f.window_bytes = complete_window_bytes(&self.variant, f.n, f.k, wdl_only);
+        }
+        self
+    }
+
     /// Tiers in all files.
     pub fn tiers(&self) -> u64 {
         self.files.iter().map(|f| f.tiers).sum()
@@ -239,7 +256,8 @@ pub fn complete(variant: &Variant, k_min: u8, k_max: u8) -> Result<Plan, PlanErr
             complete: true,
             built: false,
             checkpoint: None,
-            window_bytes: complete_window_bytes(variant, n, k),
+            window_bytes: complete_window_bytes(variant, n, k, false),
+            wdl_only: false,
         })
         .collect();
     Ok(Plan {
@@ -267,7 +285,8 @@ pub fn for_position(variant: &Variant, pos: &Position) -> Result<Plan, PlanError
             positions: c.positions,
             built: false,
             checkpoint: None,
-            window_bytes: complete_window_bytes(variant, c.n, c.k),
+            window_bytes: complete_window_bytes(variant, c.n, c.k, false),
+            wdl_only: false,
         })
         .collect();
     Ok(Plan {
@@ -277,17 +296,18 @@ pub fn for_position(variant: &Variant, pos: &Position) -> Result<Plan, PlanError
     })
 }
 
-/// The window of the complete file `(n, k)`: what
-/// [`crate::build::window_peak_bytes`] says of its tiers, counted by level
-/// ([`index::canonical_sets_by_progress`]) without listing them.
-pub fn complete_window_bytes(variant: &Variant, n: u8, k: u8) -> u64 {
+/// The window of the complete file `(n, k)` (of a WDL-only build when
+/// `wdl_only`): what [`crate::build::window_peak_bytes`] says of its tiers,
+/// counted by level ([`index::canonical_sets_by_progress`]) without
+/// listing them.
+pub fn complete_window_bytes(variant: &Variant, n: u8, k: u8, wdl_only: bool) -> u64 {
     let kk = k as usize;
     let half = binom(33 - kk, n as usize) as u64;
     let sets = index::canonical_sets_by_progress(variant);
     let mut per_level = std::collections::BTreeMap::new();
     let sizes = kk.saturating_sub(8)..=kk;
     for (s, by_p) in sets.iter().enumerate().filter(|(s, _)| sizes.contains(s)) {
-        let per_set = binom(9, kk - s) as u64 * half;
+        let per_set = crate::build::window_held_bytes(binom(9, kk - s) as u64 * half, wdl_only);
         for (p, &count) in by_p.iter().enumerate().filter(|(_, c)| **c != 0) {
             *per_level.entry(p as u32).or_insert(0u64) += count * per_set;
         }
@@ -544,8 +564,6 @@ pub struct Measured {
     pub k: u8,
     /// File bytes x 8 / positions.
     pub bits: f64,
-    /// WDL stream bytes x 8 / positions.
-    pub wdl_bits: f64,
     /// Whether the table was written with the current block sizes (2^14
     /// WDL, 2^12 distance positions a block).
     pub current_blocks: bool,
@@ -553,13 +571,12 @@ pub struct Measured {
     pub source: &'static str,
 }
 
-/// The sizes the disk estimates come from: the complete assaut tables with
-/// 9, 10 and 11 soldiers. The 9-soldier figures are file and WDL bytes
-/// over positions in `2026-11-21-vm/bench.json` (1o9s: 214,366,282 and
-/// 14,492,397 bytes for 928,318,512 positions; 2o9s: 1,428,251,610 and
-/// 25,214,632 bytes for 10,675,662,888); the others, and the same 9-soldier
-/// tables written with the larger blocks of that time, are the
-/// `bits_per_position` and `wdl_bits_per_position` of
+/// The sizes the estimates of files with distances come from: the complete
+/// assaut tables with 9, 10 and 11 soldiers. The 9-soldier figures are file
+/// bytes over positions in `2026-11-21-vm/bench.json` (1o9s: 214,366,282
+/// bytes for 928,318,512 positions; 2o9s: 1,428,251,610 for
+/// 10,675,662,888); the others, and the same 9-soldier tables written with
+/// the larger blocks of that time, are the `bits_per_position` of
 /// `2026-11-21-assaut10/build-assaut-10.json` and
 /// `2026-11-21-assaut11/build-assaut-11.json`.
 pub const MEASURED: [Measured; 8] = [
@@ -567,7 +584,6 @@ pub const MEASURED: [Measured; 8] = [
         n: 1,
         k: 9,
         bits: 1.847_351,
-        wdl_bits: 0.124_892,
         current_blocks: true,
         source: "2026-11-21-vm/bench.json",
     },
@@ -575,7 +591,6 @@ pub const MEASURED: [Measured; 8] = [
         n: 2,
         k: 9,
         bits: 1.070_286,
-        wdl_bits: 0.018_895,
         current_blocks: true,
         source: "2026-11-21-vm/bench.json",
     },
@@ -583,7 +598,6 @@ pub const MEASURED: [Measured; 8] = [
         n: 1,
         k: 9,
         bits: 1.385_633,
-        wdl_bits: 0.078_591,
         current_blocks: false,
         source: "2026-11-21-assaut10/build-assaut-10.json",
     },
@@ -591,7 +605,6 @@ pub const MEASURED: [Measured; 8] = [
         n: 2,
         k: 9,
         bits: 0.691_179,
-        wdl_bits: 0.007_018,
         current_blocks: false,
         source: "2026-11-21-assaut10/build-assaut-10.json",
     },
@@ -599,7 +612,6 @@ pub const MEASURED: [Measured; 8] = [
         n: 1,
         k: 10,
         bits: 2.655_713,
-        wdl_bits: 0.481_020,
         current_blocks: false,
         source: "2026-11-21-assaut10/build-assaut-10.json",
     },
@@ -607,7 +619,6 @@ pub const MEASURED: [Measured; 8] = [
         n: 2,
         k: 10,
         bits: 1.843_105,
-        wdl_bits: 0.057_849,
         current_blocks: false,
         source: "2026-11-21-assaut10/build-assaut-10.json",
     },
@@ -615,7 +626,6 @@ pub const MEASURED: [Measured; 8] = [
         n: 1,
         k: 11,
         bits: 2.674_573,
-        wdl_bits: 0.638_601,
         current_blocks: false,
         source: "2026-11-21-assaut11/build-assaut-11.json",
     },
@@ -623,17 +633,34 @@ pub const MEASURED: [Measured; 8] = [
         n: 2,
         k: 11,
         bits: 2.892_328,
-        wdl_bits: 0.180_053,
         current_blocks: false,
         source: "2026-11-21-assaut11/build-assaut-11.json",
     },
 ];
 
-/// Where the disk estimate comes from, in one sentence.
-pub const DISK_BASIS: &str = "bits/position measured on the complete assaut tables with 9 soldiers \
-(scripts/bench-runs/2026-11-21-vm/bench.json) and 10 and 11 soldiers (2026-11-21-assaut10, -assaut11, \
-written with larger blocks and scaled by the growth the current blocks showed at 9 soldiers), \
-the 11-soldier figure above 11 (the figures grew from 9 to 11, so larger tables may take more)";
+/// The sizes of WDL-only files (`build --wdl-only`), measured: the
+/// complete assaut tables with 9 to 12 soldiers built on 2026-11-25
+/// (`scripts/bench-runs/2026-11-25-build12/1-build.json` for all but
+/// 2o12s, `3-build.json` for 2o12s): each file's `bytes * 8 / positions`,
+/// by (officers, soldiers).
+pub const MEASURED_WDL_ONLY: [(u8, u8, f64); 8] = [
+    (1, 9, 0.355_947),
+    (2, 9, 0.046_092),
+    (1, 10, 0.738_041),
+    (2, 10, 0.098_023),
+    (1, 11, 0.854_009),
+    (2, 11, 0.230_521),
+    (1, 12, 0.993_637),
+    (2, 12, 0.383_724),
+];
+
+/// Where the disk estimates come from, in one sentence.
+pub const DISK_BASIS: &str = "with distances: bits/position measured on the complete assaut tables \
+with 9 soldiers (scripts/bench-runs/2026-11-21-vm/bench.json) and 10 and 11 soldiers \
+(2026-11-21-assaut10, -assaut11, written with larger blocks and scaled by the growth the current \
+blocks showed at 9 soldiers), the 11-soldier figure above 11; WDL-only: the WDL-only files of the \
+complete assaut tables with 9 to 12 soldiers (2026-11-25-build12), the 12-soldier figure above 12 \
+(both grew with the soldiers, so larger tables may take more)";
 
 fn measured(n: u8, k: u8, current: bool) -> Option<&'static Measured> {
     MEASURED
@@ -642,12 +669,16 @@ fn measured(n: u8, k: u8, current: bool) -> Option<&'static Measured> {
 }
 
 /// Estimated bits per position of the file `(n, k)` with the current block
-/// sizes: with distances, and win/draw/loss only ([`DISK_BASIS`]).
+/// sizes: with distances, and written WDL-only ([`DISK_BASIS`]).
 pub fn bits_per_position(n: u8, k: u8) -> (f64, f64) {
     let n = n.clamp(1, 2);
+    let wdl_only = MEASURED_WDL_ONLY
+        .iter()
+        .find(|m| (m.0, m.1) == (n, k.clamp(9, 12)))
+        .map_or(0.0, |m| m.2);
     let k = k.clamp(9, 11);
     if let Some(m) = measured(n, k, true) {
-        return (m.bits, m.wdl_bits);
+        return (m.bits, wdl_only);
     }
     let (Some(now), Some(then), Some(m)) = (
         measured(n, 9, true),
@@ -656,10 +687,7 @@ pub fn bits_per_position(n: u8, k: u8) -> (f64, f64) {
     ) else {
         unreachable!("MEASURED holds every officer count at 9, 10 and 11 soldiers")
     };
-    (
-        m.bits * now.bits / then.bits,
-        m.wdl_bits * now.wdl_bits / then.wdl_bits,
-    )
+    (m.bits * now.bits / then.bits, wdl_only)
 }
 
 /// Estimated disk of a plan's files, in bytes: with distances, and
@@ -823,15 +851,36 @@ mod tests {
 
     #[test]
     fn disk_estimates_follow_the_records() {
-        // 9 soldiers: the bench record itself.
-        assert_eq!(bits_per_position(2, 9), (1.070_286, 0.018_895));
+        // 9 soldiers: the bench record itself; WDL-only, the build record.
+        assert_eq!(bits_per_position(2, 9), (1.070_286, 0.046_092));
         // 11 soldiers: the record with the older blocks, times the growth
         // the current blocks showed on the same 9-soldier tables.
         let (bits, wdl) = bits_per_position(2, 11);
         assert!((bits - 2.892_328 * 1.070_286 / 0.691_179).abs() < 1e-9);
-        assert!((wdl - 0.180_053 * 0.018_895 / 0.007_018).abs() < 1e-9);
-        // Above 11: the 11-soldier figure.
-        assert_eq!(bits_per_position(1, 20), bits_per_position(1, 11));
+        assert_eq!(wdl, 0.230_521);
+        // Above 11 with distances the 11-soldier figure; above 12 WDL-only
+        // the 12-soldier one.
+        assert_eq!(bits_per_position(1, 20).0, bits_per_position(1, 11).0);
+        assert_eq!(bits_per_position(2, 20).1, bits_per_position(2, 12).1);
+        assert_eq!(bits_per_position(2, 12).1, 0.383_724);
+        // The WDL-only files of the build to 12 soldiers come back to
+        // within the rounding of the figures to six decimals (at most
+        // 6.25e-8 bytes a position; scripts/bench-runs/2026-11-25-build12).
+        let twelve = complete(&Variant::ASSAUT, 9, 12).unwrap();
+        let (_, wdl) = disk_bytes(&twelve.files);
+        let measured: u64 = [
+            41_304_038u64,
+            61_508_086,
+            196_811_372,
+            287_535_870,
+            455_234_904,
+            1_290_249_327,
+            926_602_950,
+            3_578_367_486,
+        ]
+        .iter()
+        .sum();
+        assert!(wdl.abs_diff(measured) < 11_000, "{wdl}");
         // The bench's 9-soldier files come back to within a byte each.
         let nine = complete(&Variant::ASSAUT, 9, 9).unwrap();
         let (all, _) = disk_bytes(&nine.files);
@@ -896,15 +945,22 @@ mod tests {
                 assert_eq!(f.tiers, tiers.len() as u64);
                 assert_eq!(f.positions, tiers.iter().map(|t| t.size()).sum::<u64>());
                 // The window counted by level equals the one of the list.
-                let listed = crate::build::window_peak_bytes(&v, &tiers);
+                let listed = crate::build::window_peak_bytes(&v, &tiers, false);
                 assert_eq!(f.window_bytes, listed, "{v} {}o{}s", f.n, f.k);
+                let wdl = complete_window_bytes(&v, f.n, f.k, true);
+                let listed = crate::build::window_peak_bytes(&v, &tiers, true);
+                assert_eq!(wdl, listed, "{v} {}o{}s WDL-only", f.n, f.k);
+                assert!(4 * wdl >= f.window_bytes && 4 * wdl < f.window_bytes + 4 * f.tiers);
             }
         }
         // And where a file's levels are few and full (most soldiers).
         for f in &complete(&Variant::ASSAULT, 22, 24).unwrap().files {
             let tiers = index::all_tiers(f.n, f.k, &Variant::ASSAULT);
-            let listed = crate::build::window_peak_bytes(&Variant::ASSAULT, &tiers);
+            let listed = crate::build::window_peak_bytes(&Variant::ASSAULT, &tiers, false);
             assert_eq!(f.window_bytes, listed, "{}o{}s", f.n, f.k);
+            let wdl = complete_window_bytes(&Variant::ASSAULT, f.n, f.k, true);
+            let listed = crate::build::window_peak_bytes(&Variant::ASSAULT, &tiers, true);
+            assert_eq!(wdl, listed, "{}o{}s WDL-only", f.n, f.k);
             assert!(f.window_bytes > 0 && f.memory_bytes() >= f.least_memory_bytes());
         }
         // The complete assaut tables measured by the bench record:

@@ -324,7 +324,7 @@ fn the_window_peaks_at_what_its_files_tiers_predict() {
             .collect();
         own.sort();
         own.dedup();
-        let want = build::window_peak_bytes(&Variant::ASSAUT, &own);
+        let want = build::window_peak_bytes(&Variant::ASSAUT, &own, false);
         assert_eq!(r.window_peak_bytes, want, "{}o{}s", r.n, r.k);
     }
     assert!(last_report(&reports).window_peak_bytes > 0);

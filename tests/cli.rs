@@ -339,10 +339,42 @@ fn plan_says_what_a_memory_budget_holds() {
         assert!(at("memory_bytes") > at("window_bytes") + (1 << 30), "{f}");
         assert!(at("least_memory_bytes") < at("memory_bytes"), "{f}");
     }
+    // WDL-only: two bits a value (a byte per tier's half at most over a
+    // quarter), so that 2GiB, which with distances reads back (below),
+    // holds every window.
+    let o = asalto(&[
+        "plan",
+        "--soldiers",
+        "9",
+        "--rate",
+        "1e7",
+        "--memory",
+        "2GiB",
+        "--wdl-only",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let w: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(w["wdl_only"], true);
+    for (f, g) in files.iter().zip(w["files"].as_array().unwrap()) {
+        let (bytes, quarter) = (
+            g["window_bytes"].as_u64().unwrap(),
+            f["window_bytes"].as_u64().unwrap() / 4,
+        );
+        assert!(bytes >= quarter && bytes <= quarter + f["tiers"].as_u64().unwrap());
+        assert!(
+            g["memory_bytes"].as_u64() < f["memory_bytes"].as_u64(),
+            "{g}"
+        );
+        assert_eq!(g["window_in_memory"], true, "{g}");
+    }
     // Too small to start, too small to hold 2o9s's window, enough.
     for (memory, says) in [
         ("1GiB", "would be refused"),
-        ("2GiB", "1 file reads some of its own solved tiers back"),
+        (
+            "2GiB",
+            "1 file (marked *) reads some of its own solved tiers back",
+        ),
         ("3GiB", "keeps every file's solved tiers in memory"),
     ] {
         let o = asalto(&[

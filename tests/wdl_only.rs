@@ -310,3 +310,30 @@ fn verify_passes_wdl_only_tables_and_catches_a_wrong_result() {
     let bad = check_tier_as(&key, &mut look, &codes, true).unwrap();
     assert!(bad.iter().any(|b| b.index as usize == i), "{bad:?}");
 }
+
+#[test]
+fn the_window_of_a_wdl_only_build_holds_two_bits_a_value() {
+    // With a budget that never binds, each file's window holds at its peak
+    // exactly what `window_peak_bytes` counts for a WDL-only build: two
+    // bits a value, a quarter of what a build with distances holds.
+    let v = Variant::ASSAUT;
+    let t = tiers(&v);
+    let dir = tempfile::tempdir().unwrap();
+    let reports = build::build_tiers(dir.path(), &v, &t, &opts(true), &Quiet).unwrap();
+    let mut held = 0;
+    for r in &reports {
+        let mut own: Vec<TierKey> = t
+            .iter()
+            .filter(|t| (t.n, t.k) == (r.n, r.k))
+            .map(|t| t.canonical())
+            .collect();
+        own.sort();
+        own.dedup();
+        let want = build::window_peak_bytes(&v, &own, true);
+        assert_eq!(r.window_peak_bytes, want, "{}o{}s", r.n, r.k);
+        let bytes = build::window_peak_bytes(&v, &own, false);
+        assert!(4 * want >= bytes && 4 * want < bytes + 4 * own.len() as u64);
+        held += r.window_peak_bytes;
+    }
+    assert!(held > 0);
+}

@@ -45,9 +45,9 @@ use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
-pub use window::peak_bytes as window_peak_bytes;
 pub(crate) use window::peak_over_levels;
 use window::{Back, FileSoFar, Spill};
+pub use window::{held_bytes as window_held_bytes, peak_bytes as window_peak_bytes};
 
 /// What went wrong in a build.
 #[derive(Debug, thiserror::Error)]

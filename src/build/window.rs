@@ -6,9 +6,10 @@
 //! [`FileSoFar`] serves them: from memory while the build's memory budget
 //! allows (the officers-to-move half of each tier, the only positions of
 //! the same file a move from another tier reaches, one byte per value
-//! where the values allow), and otherwise read back from the part of the
-//! file already written ([`TableWriter::read_codes`]), through a small
-//! cache. Which tiers are in memory changes only how fast a build runs,
+//! where the values allow, and in a WDL-only build two bits: its win, draw,
+//! loss or loss in 0, all the file keeps and all the solver needs of it),
+//! and otherwise read back from the part of the file already written
+//! ([`TableWriter::read_codes`]), through a small cache. Which tiers are in memory changes only how fast a build runs,
 //! never what it writes.
 //!
 //! The ranks of a cluster build other than rank 0 have no file: what does
@@ -19,7 +20,7 @@
 use crate::index::TierKey;
 use crate::rules::Variant;
 use crate::solve::{SolveError, TierCache, TierStore};
-use crate::table::TableWriter;
+use crate::table::{TableWriter, format};
 use rustc_hash::FxHashMap;
 use std::fs::File;
 use std::io::Write;
@@ -92,11 +93,16 @@ impl<'a> FileSoFar<'a> {
     /// from the spill, where it goes now).
     pub fn add(&self, key: &TierKey, codes: &[u16]) -> Result<(), SolveError> {
         let half = key.size_per_side() as usize;
-        let narrow = codes[..half].iter().all(|&c| c < 256);
-        let bytes = if narrow { half } else { 2 * half } as u64;
-        if self.memory.bytes() + bytes <= self.budget {
+        let packing = if self.wdl_only {
+            Packing::Wdl
+        } else if codes[..half].iter().all(|&c| c < 256) {
+            Packing::Byte
+        } else {
+            Packing::Wide
+        };
+        if self.memory.bytes() + packing.bytes(half) as u64 <= self.budget {
             let level = key.progress(&self.variant);
-            self.memory.insert(key, level, &codes[..half], narrow);
+            self.memory.insert(key, level, &codes[..half], packing);
         } else if let Back::Spill(s) = &self.back {
             s.put(key, key.progress(&self.variant), &codes[..half])?;
         }
@@ -194,11 +200,34 @@ struct Slabs {
     held: RwLock<SlabsHeld>,
 }
 
+/// How [`Slabs`] keeps a tier's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Packing {
+    /// Two bytes a value, little-endian.
+    Wide,
+    /// One byte a value (every code fits one).
+    Byte,
+    /// Two bits a value: the WDL-only table's field of its code
+    /// ([`format::wdl_only_bits`]), four to a byte, read back as the code
+    /// a WDL-only table gives ([`format::wdl_only_code`]).
+    Wdl,
+}
+
+impl Packing {
+    /// Bytes of `values` values.
+    fn bytes(self, values: usize) -> usize {
+        match self {
+            Packing::Wide => 2 * values,
+            Packing::Byte => values,
+            Packing::Wdl => values.div_ceil(4),
+        }
+    }
+}
+
 #[derive(Default)]
 struct SlabsHeld {
-    /// Each tier's level, block, first byte and number of values, and
-    /// whether it is kept one byte per value (otherwise two, little-endian).
-    index: FxHashMap<TierKey, (u32, u32, usize, usize, bool)>,
+    /// Each tier's level, block, first byte, number of values and packing.
+    index: FxHashMap<TierKey, (u32, u32, usize, usize, Packing)>,
     /// Each level's blocks.
     blocks: FxHashMap<u32, Vec<Vec<u8>>>,
     /// Bytes of values held.
@@ -206,11 +235,12 @@ struct SlabsHeld {
 }
 
 impl Slabs {
-    /// Keep `codes` of `key`, a tier of level `level`: one byte a value
-    /// when `narrow` (every code fits one, as the caller found).
-    fn insert(&self, key: &TierKey, level: u32, codes: &[u16], narrow: bool) {
-        debug_assert_eq!(narrow, codes.iter().all(|&c| c < 256));
-        let len = if narrow { codes.len() } else { 2 * codes.len() };
+    /// Keep `codes` of `key`, a tier of level `level`, as `packing` says
+    /// (one byte a value only where every code fits one, as the caller
+    /// found).
+    fn insert(&self, key: &TierKey, level: u32, codes: &[u16], packing: Packing) {
+        debug_assert!(packing != Packing::Byte || codes.iter().all(|&c| c < 256));
+        let len = packing.bytes(codes.len());
         let mut held = self.held.write().unwrap_or_else(|e| e.into_inner());
         let blocks = held.blocks.entry(level).or_default();
         if blocks.last().is_none_or(|b| b.capacity() - b.len() < len) {
@@ -219,28 +249,34 @@ impl Slabs {
         let b = blocks.len() - 1;
         let block = &mut blocks[b];
         let at = block.len();
-        if narrow {
-            block.extend(codes.iter().map(|&c| c as u8));
-        } else {
-            block.extend(codes.iter().flat_map(|c| c.to_le_bytes()));
+        match packing {
+            Packing::Wide => block.extend(codes.iter().flat_map(|c| c.to_le_bytes())),
+            Packing::Byte => block.extend(codes.iter().map(|&c| c as u8)),
+            Packing::Wdl => block.extend(codes.chunks(4).map(|four| {
+                four.iter()
+                    .enumerate()
+                    .fold(0u8, |b, (i, &c)| b | format::wdl_only_bits(c) << (2 * i))
+            })),
         }
         held.index
-            .insert(*key, (level, b as u32, at, codes.len(), narrow));
+            .insert(*key, (level, b as u32, at, codes.len(), packing));
         held.bytes += len as u64;
     }
 
     /// The codes of `key`, if held.
     fn tier(&self, key: &TierKey) -> Option<Arc<[u16]>> {
         let held = self.held.read().unwrap_or_else(|e| e.into_inner());
-        let &(level, b, at, n, narrow) = held.index.get(key)?;
-        let block = &held.blocks[&level][b as usize];
-        Some(if narrow {
-            block[at..at + n].iter().map(|&c| c as u16).collect()
-        } else {
-            block[at..at + 2 * n]
+        let &(level, b, at, n, packing) = held.index.get(key)?;
+        let block = &held.blocks[&level][b as usize][at..at + packing.bytes(n)];
+        Some(match packing {
+            Packing::Wide => block
                 .chunks_exact(2)
                 .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .collect()
+                .collect(),
+            Packing::Byte => block.iter().map(|&c| c as u16).collect(),
+            Packing::Wdl => (0..n)
+                .map(|i| format::wdl_only_code(block[i / 4] >> (2 * (i % 4)) & 3))
+                .collect(),
         })
     }
 
@@ -369,15 +405,23 @@ fn spill_error(path: &Path, e: std::io::Error) -> SolveError {
 /// solving order) holds when its budget never binds: at the end of a level,
 /// the officers-to-move halves of that level's tiers and of the
 /// [`super::window_levels`] levels below it (what [`FileSoFar::forget_below`]
-/// keeps), at one byte per value. A tier with a code past a byte (a
-/// distance beyond about 250 plies, not known before solving) takes two,
-/// so there the build may hold more.
-pub fn peak_bytes(variant: &Variant, tiers: &[TierKey]) -> u64 {
+/// keeps), at one byte per value, or two bits in a WDL-only build
+/// ([`held_bytes`]). A tier with a code past a byte (a distance beyond
+/// about 250 plies, not known before solving) takes two bytes a value in
+/// a build with distances, so there the build may hold more.
+pub fn peak_bytes(variant: &Variant, tiers: &[TierKey], wdl_only: bool) -> u64 {
     let mut per_level = std::collections::BTreeMap::<u32, u64>::new();
     for t in tiers {
-        *per_level.entry(t.progress(variant)).or_default() += t.size_per_side() as u64;
+        *per_level.entry(t.progress(variant)).or_default() +=
+            held_bytes(t.size_per_side() as u64, wdl_only);
     }
     peak_over_levels(&per_level, super::window_levels(variant))
+}
+
+/// Bytes the window holds of a tier half of `values` values: one a value,
+/// or in a WDL-only build two bits ([`Packing::Wdl`]).
+pub fn held_bytes(values: u64, wdl_only: bool) -> u64 {
+    if wdl_only { values.div_ceil(4) } else { values }
 }
 
 /// The largest sum of `per_level` over the levels `L - keep ..= L` of a
@@ -428,7 +472,8 @@ mod tests {
             let wide = i % 2 == 1;
             let c = codes(1000 + 37 * i, i as u16, wide);
             bytes += if wide { 2 * c.len() } else { c.len() } as u64;
-            slabs.insert(&key(o), (i / 2) as u32, &c, !wide);
+            let packing = if wide { Packing::Wide } else { Packing::Byte };
+            slabs.insert(&key(o), (i / 2) as u32, &c, packing);
             kept.push(c);
         }
         assert_eq!(slabs.bytes(), bytes);
@@ -453,10 +498,36 @@ mod tests {
             key(board::points(board::OUTSIDE).next().unwrap().bit()),
             key(0),
         );
-        slabs.insert(&b, 0, &small, true);
-        slabs.insert(&a, 0, &big, false);
+        slabs.insert(&b, 0, &small, Packing::Byte);
+        slabs.insert(&a, 0, &big, Packing::Wide);
         assert_eq!(&*slabs.tier(&a).unwrap(), &big[..]);
         assert_eq!(&*slabs.tier(&b).unwrap(), &small[..]);
         assert_eq!(slabs.held.read().unwrap().blocks[&0].len(), 2);
+    }
+
+    #[test]
+    fn wdl_packing_gives_back_what_a_wdl_only_table_reads() {
+        // Every kind of value: draws, wins and losses of every length,
+        // losses in 0, at lengths that leave a byte part-filled.
+        let slabs = Slabs::default();
+        let outs: Vec<Bitboard> = board::points(board::OUTSIDE)
+            .take(4)
+            .map(|p| p.bit())
+            .collect();
+        for (i, &o) in outs.iter().enumerate() {
+            let c = codes(997 + i, i as u16, true);
+            slabs.insert(&key(o), 0, &c, Packing::Wdl);
+            let want: Vec<u16> = c
+                .iter()
+                .map(|&c| format::wdl_only_code(format::wdl_only_bits(c)))
+                .collect();
+            assert_eq!(&*slabs.tier(&key(o)).unwrap(), &want[..]);
+            assert!(
+                want.contains(&2) && want.contains(&0),
+                "a loss in 0, a draw"
+            );
+        }
+        let held: u64 = (0..4).map(|i| (997 + i as u64).div_ceil(4)).sum();
+        assert_eq!(slabs.bytes(), held);
     }
 }

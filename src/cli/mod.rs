@@ -884,7 +884,8 @@ impl BuildJob {
             let mut the_plan = match &target {
                 Some(p) => asalto_tb::plan::for_position(&variant, p)?,
                 None => asalto_tb::plan::complete(&variant, k_min, k_max)?,
-            };
+            }
+            .wdl_only(opts.write.wdl_only);
             the_plan.mark_built(tables);
             if !json && root {
                 eprintln!(

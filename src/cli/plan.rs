@@ -41,6 +41,10 @@ pub struct PlanArgs {
     /// plan says whether each file's solved tiers stay in memory under it.
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     memory: Option<u64>,
+    /// Plan a WDL-only build (as `asalto build --wdl-only`): its windows
+    /// of solved tiers hold two bits a value instead of a byte.
+    #[arg(long)]
+    wdl_only: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -156,7 +160,7 @@ pub fn memory_line(the_plan: &Plan, budget: u64) -> Option<String> {
         )
     } else {
         format!(
-            "memory: under a budget of {}, {short} file{} {may}read{} some of {} own solved tiers back from disk, slower ({wants}; --memory {} or more keeps them all)",
+            "memory: under a budget of {}, {short} file{} (marked *) {may}read{} some of {} own solved tiers back from disk, slower ({wants}; --memory {} or more keeps them all)",
             bytes(budget),
             if short == 1 { "" } else { "s" },
             if short == 1 && may.is_empty() {
@@ -181,7 +185,8 @@ pub fn run(args: PlanArgs) -> Result<()> {
     let mut plan = match &args.only_for {
         Some(text) => plan::for_position(&variant, &parse_position(text, &variant)?)?,
         None => plan::complete(&variant, args.soldiers.0, args.soldiers.1)?,
-    };
+    }
+    .wdl_only(args.wdl_only);
     super::check_tables_dir(&args.tables)?;
     plan.mark_built(&args.tables);
     let estimate = plan.estimate();
@@ -226,6 +231,7 @@ pub fn run(args: PlanArgs) -> Result<()> {
                     "built": f.built, "disk_bytes": d, "disk_bytes_wdl_only": w,
                     "window_bytes": f.window_bytes, "memory_bytes": f.memory_bytes(),
                     "least_memory_bytes": f.least_memory_bytes(),
+                    "window_in_memory": f.memory_bytes() <= budget,
                     "checkpoint": f.checkpoint.map(|c| json!({
                         "positions_done": c.positions_done, "wdl_only": c.wdl_only,
                     })),
@@ -237,6 +243,7 @@ pub fn run(args: PlanArgs) -> Result<()> {
             json!({
                 "variant": variant.to_string(),
                 "scope": scope_text(&plan),
+                "wdl_only": args.wdl_only,
                 "tables": args.tables.display().to_string(),
                 "files": files,
                 "tiers": plan.tiers(),
@@ -265,14 +272,19 @@ pub fn run(args: PlanArgs) -> Result<()> {
         );
         return Ok(());
     }
-    outln!("plan for {variant}: {}", scope_text(&plan));
     outln!(
-        "  {:<7} {:>11} {:>16} {:>14} {:>14}",
+        "plan for {variant}: {}{}",
+        scope_text(&plan),
+        if args.wdl_only { ", WDL-only" } else { "" }
+    );
+    outln!(
+        "  {:<7} {:>11} {:>16} {:>14} {:>14} {:>14}",
         "file",
         "tiers",
         "positions",
         "disk",
-        "WDL only"
+        "WDL only",
+        "memory"
     );
     for f in &plan.files {
         let (d, w) = plan::disk_bytes(std::slice::from_ref(f));
@@ -284,13 +296,21 @@ pub fn run(args: PlanArgs) -> Result<()> {
             ),
             None => String::new(),
         };
+        // The memory its build wants to keep its window, and whether the
+        // budget holds it ("reads back": some tiers come from disk).
+        let memory = format!(
+            "{}{}",
+            bytes(f.memory_bytes()),
+            if f.memory_bytes() <= budget { "" } else { "*" }
+        );
         outln!(
-            "  {:<7} {:>11} {:>16} {:>14} {:>14}{}{}{checkpoint}",
+            "  {:<7} {:>11} {:>16} {:>14} {:>14} {:>14}{}{}{checkpoint}",
             format!("{}o{}s", f.n, f.k),
             f.tiers,
             f.positions,
             bytes(d),
             bytes(w),
+            memory,
             if f.complete { "" } else { "  partial" },
             if f.built { "  (built: skipped)" } else { "" }
         );

@@ -10,7 +10,7 @@ use asalto_tb::table::{TableSet, table_path};
 use asalto_tb::{Position, Variant, verify};
 use clap::Args;
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
@@ -55,7 +55,8 @@ pub struct BenchArgs {
     /// default: the build's default, 60% of the machine's memory).
     #[arg(long, value_name = "SIZE", value_parser = super::parse_bytes)]
     memory: Option<u64>,
-    /// Folder for the results (a subfolder <date>-<host> is made). Default:
+    /// Folder for the results (a subfolder <date>-<host> is made, or
+    /// <date>-<host>-2, -3, ... for later runs of the day). Default:
     /// scripts/bench-runs when run from a checkout of asalto-tb (that folder
     /// exists here), else <tables>/bench-runs. The path written is printed.
     #[arg(long)]
@@ -482,13 +483,32 @@ pub fn run(args: BenchArgs) -> Result<()> {
         .as_str()
         .unwrap_or("host")
         .to_string();
-    let dir = out_dir(args.out.as_deref(), &args.tables).join(format!("{date}-{host}"));
-    std::fs::create_dir_all(&dir).with_context(|| format!("create {}", dir.display()))?;
+    let dir = run_dir(&out_dir(args.out.as_deref(), &args.tables), &date, &host)?;
     let path = dir.join("bench.json");
     std::fs::write(&path, serde_json::to_string_pretty(&result)? + "\n")
         .with_context(|| format!("write {}", path.display()))?;
     outln!("results: {}", path.display());
     Ok(())
+}
+
+/// A new folder for this run under `out`: `<date>-<host>`, or for a later
+/// run of the same day `<date>-<host>-2`, `-3`, ... (an earlier run's
+/// record is never overwritten).
+fn run_dir(out: &Path, date: &str, host: &str) -> Result<PathBuf> {
+    std::fs::create_dir_all(out).with_context(|| format!("create {}", out.display()))?;
+    for n in 1u32.. {
+        let name = match n {
+            1 => format!("{date}-{host}"),
+            n => format!("{date}-{host}-{n}"),
+        };
+        let dir = out.join(name);
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e).with_context(|| format!("create {}", dir.display())),
+        }
+    }
+    unreachable!("a free run number below 2^32")
 }
 
 /// Named figures of a bench record (`seconds_to_9`, `peak_rss_bytes_9`, ..).
@@ -649,6 +669,22 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("finish no"), "{e}");
+    }
+
+    #[test]
+    fn a_second_run_of_the_day_gets_a_folder_of_its_own() {
+        let out = tempfile::tempdir().unwrap();
+        let first = run_dir(out.path(), "2026-11-25", "vm").unwrap();
+        std::fs::write(first.join("bench.json"), "{}").unwrap();
+        let second = run_dir(out.path(), "2026-11-25", "vm").unwrap();
+        let third = run_dir(out.path(), "2026-11-25", "vm").unwrap();
+        assert_eq!(first, out.path().join("2026-11-25-vm"));
+        assert_eq!(second, out.path().join("2026-11-25-vm-2"));
+        assert_eq!(third, out.path().join("2026-11-25-vm-3"));
+        assert_eq!(
+            std::fs::read_to_string(first.join("bench.json")).unwrap(),
+            "{}"
+        );
     }
 
     #[test]

@@ -379,7 +379,7 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
             f.positions,
             f.seconds,
             if f.wdl_only {
-                " (WDL-only: win/draw/loss checked, a weaker check than with distances)"
+                " (WDL-only: win/draw/loss re-derived as each tier's least fixed point)"
             } else {
                 ""
             }
@@ -397,13 +397,13 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
     if r.bad_count == 0 && r.stopped.is_none() {
         let wdl = r.files.iter().filter(|f| f.wdl_only).count();
         outln!(
-            "verified {variant}: {} tables, {} tiers, {} positions, every value equals the best of its moves{}",
+            "verified {variant}: {} tables, {} tiers, {} positions, every value proved from its moves{}",
             r.files.len(),
             r.tiers,
             r.positions,
             match wdl {
                 0 => String::new(),
-                n => format!(" ({n} WDL-only: in win/draw/loss)"),
+                n => format!(" ({n} WDL-only: win/draw/loss, draws included)"),
             }
         );
     }

@@ -430,3 +430,73 @@ fn plan_counts_and_estimates() {
         assert_eq!(o.status.code(), Some(2), "{rate}");
     }
 }
+
+#[test]
+fn options_after_the_position_are_options() {
+    // The position's words end where an option begins.
+    let o = asalto(&["query", "SSS/SSS/O1SS3/4S2/6O/3/3 s", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["position"], "SSS/SSS/O1SS3/4S2/6O/3/3 s -");
+    let o = asalto(&["show", "start", "--variant", "asalto"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Separate words, then an option.
+    let o = asalto(&["moves", "SSS/SSS/O1SS3/4S2/6O/3/3", "s", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).trim_start().starts_with('{'));
+}
+
+#[test]
+fn perft_json_has_the_counts_of_its_lines() {
+    let text = stdout(&asalto(&["perft", "--depth", "3", "start"]));
+    let o = asalto(&["perft", "--depth", "3", "start", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let lines: Vec<String> = v["perft"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| format!("perft {} {}", c["depth"], c["nodes"]))
+        .collect();
+    assert_eq!(lines.join("\n"), text.trim());
+    assert_eq!(lines.len(), 3);
+}
+
+#[test]
+fn info_fails_on_a_missing_folder_and_on_a_flipped_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nothing-here");
+    let o = asalto(&["info", "--tables", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stderr(&o).contains("no such folder"), "{}", stderr(&o));
+    // A small table, then one byte of a block flipped.
+    let tables = dir.path().join("t");
+    let t = tables.to_str().unwrap();
+    let o = asalto(&[
+        "build",
+        "--for",
+        "SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s",
+        "--tables",
+        t,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(asalto(&["info", "--tables", t]).status.success());
+    let file = tables.join("assaut").join("2o10s.atb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0xff;
+    std::fs::write(&file, bytes).unwrap();
+    let o = asalto(&["info", "--tables", t]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("2o10s") || stderr(&o).contains("2o10s"));
+    assert!(stderr(&o).contains("cannot be read"), "{}", stderr(&o));
+}
+
+#[test]
+fn repack_refuses_a_zstd_level_out_of_range() {
+    for level in ["--level=999", "--level=0", "--level=-3"] {
+        let o = asalto(&["repack", "--tables", "/nonexistent", level]);
+        assert_eq!(o.status.code(), Some(2), "{level}");
+        assert!(stderr(&o).contains("--level"), "{}", stderr(&o));
+    }
+}

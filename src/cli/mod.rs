@@ -100,7 +100,7 @@ enum Command {
   asalto moves --json start")]
     Moves(PositionArgs),
     /// Count move sequences: one line `perft <d> <nodes>` for d = 1..=DEPTH
-    /// (`perft 0 1` for depth 0).
+    /// (`perft 0 1` for depth 0); with --json one object with the counts.
     #[command(after_help = "Examples:
   asalto perft --depth 3 start              perft 1 9, perft 2 48, perft 3 ...
   asalto perft --depth 4 --variant assaut-mdj start")]
@@ -315,8 +315,9 @@ enum Command {
     Plan(plan::PlanArgs),
     /// List the table files present, with their variant, sizes and counts.
     ///
-    /// Exit 1 when a file cannot be read (truncated, corrupt, another
-    /// format) or --tables is not a folder.
+    /// Every block's checksum is checked (the files are read whole, a few
+    /// seconds per GB). Exit 1 when a file cannot be read (truncated,
+    /// corrupt, another format) or --tables is missing or not a folder.
     #[command(after_help = "Examples:
   asalto info
   asalto info --tables /data/tables --json")]
@@ -466,7 +467,7 @@ struct PositionArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
-    #[arg(required = true, num_args = 1.., allow_hyphen_values = true, help = POSITION_HELP)]
+    #[arg(required = true, num_args = 1.., help = POSITION_HELP)]
     position: Vec<String>,
 }
 
@@ -527,8 +528,23 @@ fn dispatch(command: Command) -> Result<()> {
         }
         Command::Perft { pos, depth } => {
             let (variant, p) = pos.parse()?;
-            for d in depth.min(1)..=depth {
-                outln!("perft {d} {}", rules::perft(&p, &variant, d));
+            let counts: Vec<(u32, u64)> = (depth.min(1)..=depth)
+                .map(|d| (d, rules::perft(&p, &variant, d)))
+                .collect();
+            if pos.json {
+                let perft: Vec<_> = counts
+                    .iter()
+                    .map(|&(d, n)| serde_json::json!({"depth": d, "nodes": n}))
+                    .collect();
+                outln!(
+                    "{}",
+                    serde_json::json!({"position": p.to_string(),
+                        "variant": variant.to_string(), "perft": perft})
+                );
+            } else {
+                for (d, n) in counts {
+                    outln!("perft {d} {n}");
+                }
             }
             Ok(())
         }
@@ -685,6 +701,9 @@ fn dispatch(command: Command) -> Result<()> {
         Command::Repack(args) => repack::run(args),
         Command::Info { tables, json } => {
             check_tables_dir(&tables)?;
+            if !tables.exists() {
+                bail!("--tables {}: no such folder", tables.display());
+            }
             let bad = output::info(&tables, json);
             if bad > 0 {
                 bail!(

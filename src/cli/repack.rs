@@ -31,7 +31,8 @@ pub struct RepackArgs {
     #[arg(long, default_value_t = asalto_tb::table::WriteOptions::default().distance_block_positions)]
     distance_block: u32,
     /// zstd compression level.
-    #[arg(long, default_value_t = asalto_tb::table::WriteOptions::default().zstd_level)]
+    #[arg(long, default_value_t = asalto_tb::table::WriteOptions::default().zstd_level,
+          value_parser = clap::value_parser!(i32).range(1..=22))]
     level: i32,
     /// Drop the distances: write win/draw/loss only (a fraction of the
     /// size). A WDL-only table cannot be repacked with distances.

@@ -175,7 +175,8 @@ impl TierStore for TableSet {
 /// Every table file (`*.atb`) in the variant folders under `dir`, sorted by
 /// path, each with its info or what is wrong with it (including a header
 /// naming another variant than its folder or other material than its
-/// name). Unreadable folders are skipped.
+/// name, and a block failing its checksum: every block is checked, which
+/// reads the files whole). Unreadable folders are skipped.
 pub fn list(dir: &Path) -> Vec<(PathBuf, Result<TableInfo, TableError>)> {
     let mut out = Vec::new();
     for folder in sorted_entries(dir) {
@@ -195,7 +196,8 @@ pub fn list(dir: &Path) -> Vec<(PathBuf, Result<TableInfo, TableError>)> {
             }
             let r = match parse_file_name(name) {
                 Some((n, k)) if file_name(n, k) == name => {
-                    open_checked(&path, Some(&slug), Some((n, k))).map(|t| t.info().clone())
+                    open_checked(&path, Some(&slug), Some((n, k)))
+                        .and_then(|t| t.verify_checksums().map(|()| t.info().clone()))
                 }
                 _ => Err(TableError::new(&path, Problem::BadName)),
             };

@@ -14,18 +14,30 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Decompressed blocks kept per thread and per stream (32 blocks: about 6 MB
-/// a thread with the default block sizes; a tier's neighbours were written
-/// close to it, so solving and verifying mostly hit).
-const CACHE_BLOCKS: usize = 32;
+/// Decompressed blocks kept per thread and per stream: at most 256 blocks
+/// and [`CACHE_BYTES`] (with the default block sizes 1 MiB of WDL and 2 MiB
+/// of distances a thread; a tier's neighbours were written close to it, so
+/// solving and verifying mostly hit). With 32 blocks, a build on lower
+/// WDL-only tables repacked with 2^18-position blocks took 15 % more CPU
+/// than on the default blocks; with 256, the same
+/// (`scripts/bench-runs/2026-11-25-engine/README.txt`).
+const CACHE_BLOCKS: usize = 256;
+
+/// The most bytes of decompressed blocks kept per thread and per stream.
+const CACHE_BYTES: usize = 32 << 20;
 
 /// Identity of an open table in the block cache (never reused, unlike an
 /// address).
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
-type Lru<T> = Vec<(u64, u64, Arc<T>)>;
+/// Blocks by (table, block), the most recently used first, and the bytes
+/// they hold.
+struct Lru<T: ?Sized> {
+    entries: Vec<(u64, u64, Arc<T>)>,
+    bytes: usize,
+}
 
-/// The per-thread cache: the most recently used blocks first.
+/// The per-thread cache.
 struct Cache {
     wdl: Lru<[u8]>,
     dist: Lru<[u16]>,
@@ -34,28 +46,34 @@ struct Cache {
 thread_local! {
     static CACHE: RefCell<Cache> = const {
         RefCell::new(Cache {
-            wdl: Vec::new(),
-            dist: Vec::new(),
+            wdl: Lru { entries: Vec::new(), bytes: 0 },
+            dist: Lru { entries: Vec::new(), bytes: 0 },
         })
     };
 }
 
-/// The entry `(id, block)` of `lru`, made by `make` on a miss.
+/// The entry `(id, block)` of `lru`, made by `make` on a miss; the least
+/// recently used go while there are more than [`CACHE_BLOCKS`] or more
+/// than [`CACHE_BYTES`] (the newest always stays).
 fn cached<T: ?Sized>(
     lru: &mut Lru<T>,
     id: u64,
     block: u64,
     make: impl FnOnce() -> Result<Arc<T>, TableError>,
 ) -> Result<Arc<T>, TableError> {
-    if let Some(i) = lru.iter().position(|e| e.0 == id && e.1 == block) {
-        lru[..=i].rotate_right(1);
-        return Ok(lru[0].2.clone());
+    let entries = &mut lru.entries;
+    if let Some(i) = entries.iter().position(|e| e.0 == id && e.1 == block) {
+        entries[..=i].rotate_right(1);
+        return Ok(entries[0].2.clone());
     }
     let v = make()?;
-    if lru.len() == CACHE_BLOCKS {
-        lru.pop();
+    lru.bytes += std::mem::size_of_val(&*v);
+    entries.insert(0, (id, block, v.clone()));
+    while entries.len() > CACHE_BLOCKS || (lru.bytes > CACHE_BYTES && entries.len() > 1) {
+        if let Some((_, _, old)) = entries.pop() {
+            lru.bytes -= std::mem::size_of_val(&*old);
+        }
     }
-    lru.insert(0, (id, block, v.clone()));
     Ok(v)
 }
 
@@ -726,5 +744,39 @@ impl Table {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod cache_tests {
+    use super::*;
+
+    #[test]
+    fn the_cache_keeps_at_most_its_blocks_and_its_bytes() {
+        let mut lru: Lru<[u8]> = Lru {
+            entries: Vec::new(),
+            bytes: 0,
+        };
+        let block = |n: usize| -> Result<Arc<[u8]>, TableError> { Ok(vec![7u8; n].into()) };
+        // Small blocks: the count binds; the most recent stay, in order.
+        for b in 0..300u64 {
+            cached(&mut lru, 1, b, || block(100)).unwrap();
+        }
+        assert_eq!(lru.entries.len(), CACHE_BLOCKS);
+        assert_eq!(lru.entries[0].1, 299);
+        assert_eq!(lru.bytes, 100 * CACHE_BLOCKS);
+        // A hit comes back without making anything, and goes first.
+        let hit = cached(&mut lru, 1, 200, || panic!("made again")).unwrap();
+        assert_eq!(hit.len(), 100);
+        assert_eq!(lru.entries[0].1, 200);
+        // Large blocks: the bytes bind, but the newest always stays.
+        for b in 0..4u64 {
+            cached(&mut lru, 2, b, || block(CACHE_BYTES / 3)).unwrap();
+        }
+        assert!(lru.bytes <= CACHE_BYTES, "{}", lru.bytes);
+        assert_eq!(lru.entries[0].1, 3);
+        cached(&mut lru, 3, 0, || block(CACHE_BYTES + 1)).unwrap();
+        assert_eq!(lru.entries.len(), 1);
+        assert_eq!(lru.bytes, CACHE_BYTES + 1);
     }
 }

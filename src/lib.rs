@@ -9,7 +9,8 @@
 //! moves, game end) -> [`Position`] and its notation -> [`index`] (tiers,
 //! ranking) -> [`solve`] (retrograde analysis) -> [`table`] (files) ->
 //! [`probe`], [`plan`] and [`ondemand`] (solving what a query needs) ->
-//! [`build`], [`verify`] -> [`analysis`]. Nothing in the library prints;
+//! [`build`], [`verify`] -> [`analysis`]; [`json`] builds the objects the
+//! commands print. Nothing in the library prints;
 //! the `asalto` binary is thin glue over it.
 //!
 //! # The public API
@@ -35,6 +36,7 @@ pub mod analysis;
 pub mod board;
 pub mod build;
 pub mod index;
+pub mod json;
 pub mod ondemand;
 pub mod plan;
 pub mod probe;

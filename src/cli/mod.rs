@@ -779,8 +779,13 @@ fn on_demand(
     };
     bar.0.finish_and_clear();
     let solved = match solved {
-        Err(ondemand::OnDemandError::TooLarge { position, .. }) => {
-            bail!("{}", too_large(&position, variant, tables, threads))
+        Err(ondemand::OnDemandError::TooLarge {
+            position, limit, ..
+        }) => {
+            bail!(
+                "{}",
+                asalto_tb::plan::refusal(&position, variant, limit, tables, threads)
+            )
         }
         other => other?,
     };
@@ -793,40 +798,6 @@ fn on_demand(
         None => summary(&stats),
     });
     Ok((solved.analysis, note))
-}
-
-/// The refusal of a query or solve that needs too much: what its tables
-/// would cost instead, on one line.
-fn too_large(
-    pos: &Position,
-    variant: &Variant,
-    tables: Option<&std::path::Path>,
-    threads: usize,
-) -> String {
-    let quoted = format!("'{pos}'");
-    let head = format!(
-        "valuing {pos} needs more than {} positions solved in memory",
-        ondemand::MAX_IN_MEMORY
-    );
-    let Ok(mut the_plan) = asalto_tb::plan::for_position(variant, pos) else {
-        return head;
-    };
-    if let Some(dir) = tables {
-        the_plan.mark_built(dir);
-    }
-    let cores = if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    };
-    // The bench's two-thread rate, scaled to the threads to be used.
-    let rate = asalto_tb::plan::RECORDED_RATE * cores as f64 / 2.0;
-    format!(
-        "{head}; its tables instead: {}, about {} to build on {cores} core{} at the bench record's rate (asalto plan --for {quoted} --variant {variant} for the details; asalto build --for {quoted} --variant {variant} builds them)",
-        plan::summary_line(&the_plan),
-        plan::duration(the_plan.estimate().seconds(rate)),
-        if cores == 1 { "" } else { "s" },
-    )
 }
 
 /// Refuse a build whose estimated disk does not fit the free disk of

@@ -84,3 +84,27 @@ pub fn moves(pos: &Position, variant: &Variant) -> Json {
         .collect();
     json!({"position": pos.to_string(), "variant": variant.to_string(), "moves": list})
 }
+
+/// A best move of an analysed position, for playing against the perfect
+/// opponent (`asalto serve`'s `/api/v1/bestmove`): `position`, `variant`,
+/// `move` (the first of [`Analysis::moves`]: the shortest win, else a
+/// drawing move, else the longest loss; ties in notation order; `null`
+/// when the game is over), `result` and `plies` (its value, as in
+/// [`analysis`]) and `after` (the position it leads to, `null` with no
+/// move).
+pub fn best_move(a: &Analysis, variant: &Variant) -> Json {
+    let best = a.moves.first();
+    let plies = if a.distances || a.over.is_some() {
+        json!(a.value.plies())
+    } else {
+        Json::Null
+    };
+    json!({
+        "position": a.position.to_string(),
+        "variant": variant.to_string(),
+        "move": best.map(|m| m.mv.to_string()),
+        "result": a.value.result(),
+        "plies": plies,
+        "after": best.map(|m| rules::play(&a.position, variant, &m.mv).to_string()),
+    })
+}

@@ -10,7 +10,8 @@
 //! ranking) -> [`solve`] (retrograde analysis) -> [`table`] (files) ->
 //! [`probe`], [`plan`] and [`ondemand`] (solving what a query needs) ->
 //! [`build`], [`verify`] -> [`analysis`]; [`json`] builds the objects the
-//! commands print. Nothing in the library prints;
+//! commands print and [`serve`] answers with (a local HTTP server over
+//! probe and ondemand, with an explorer page). Nothing in the library prints;
 //! the `asalto` binary is thin glue over it.
 //!
 //! # The public API
@@ -42,6 +43,7 @@ pub mod plan;
 pub mod probe;
 pub mod progress;
 pub mod rules;
+pub mod serve;
 pub mod solve;
 pub mod table;
 pub mod verify;

@@ -37,6 +37,29 @@ pub struct ServeArgs {
     limit: Option<u64>,
 }
 
+/// A future that completes on Ctrl-C (SIGINT) or SIGTERM, listening from
+/// the call on (inside the runtime).
+fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        let mut terminate = signal(SignalKind::terminate())?;
+        Ok(async move {
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+    }
+}
+
 /// Serve until Ctrl-C.
 pub fn run(args: ServeArgs) -> Result<()> {
     let variant: Variant = args.variant.parse()?;
@@ -57,22 +80,19 @@ pub fn run(args: ServeArgs) -> Result<()> {
             .await
             .with_context(|| format!("cannot listen on {at}"))?;
         let addr = listener.local_addr().context("the address listened on")?;
+        let (stop, mut stopping) = tokio::sync::watch::channel(false);
+        let signal = stop_signal().context("cannot listen for Ctrl-C")?;
+        let signal = async move {
+            signal.await;
+            let _ = stop.send(true);
+        };
+        // Printed once Ctrl-C is listened for: from then on it stops cleanly.
         outln!(
             "asalto serve: http://{addr}/ (tables under {}, variant {variant}; Ctrl-C stops)",
             args.tables.display()
         );
-        let (stop, stopping) = tokio::sync::watch::channel(false);
-        let signal = async move {
-            // Without a signal handler the server runs until killed.
-            if tokio::signal::ctrl_c().await.is_ok() {
-                let _ = stop.send(true);
-            } else {
-                std::future::pending::<()>().await;
-            }
-        };
-        let mut stopping_rx = stopping.clone();
         let grace = async move {
-            let _ = stopping_rx.wait_for(|s| *s).await;
+            let _ = stopping.wait_for(|s| *s).await;
             tokio::time::sleep(GRACE).await;
         };
         tokio::select! {

@@ -182,6 +182,14 @@ function renderList() {
     value.className = "value";
     value.textContent = m.result ? valueText(m.result, m.plies) : "?";
     b.append(name, value);
+    const legal = state.moves.find((x) => x.move === m.move);
+    if (legal && legal.fault) {
+      const tag = document.createElement("span");
+      tag.className = "fault";
+      tag.textContent = "fault";
+      tag.title = `a fault: the soldiers may then huff ${legal.huffable.join(" or ")}`;
+      b.insertBefore(tag, value);
+    }
     b.addEventListener("click", () => play(m.move));
     li.appendChild(b);
     list.appendChild(li);

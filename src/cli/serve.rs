@@ -80,6 +80,12 @@ pub fn run(args: ServeArgs) -> Result<()> {
             .await
             .with_context(|| format!("cannot listen on {at}"))?;
         let addr = listener.local_addr().context("the address listened on")?;
+        if !addr.ip().is_loopback() {
+            eprintln!(
+                "note: listening on {} (not this machine only): whoever reaches it can query and load it",
+                addr.ip()
+            );
+        }
         let (stop, mut stopping) = tokio::sync::watch::channel(false);
         let signal = stop_signal().context("cannot listen for Ctrl-C")?;
         let signal = async move {

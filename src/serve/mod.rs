@@ -155,3 +155,40 @@ pub async fn serve(
         .await
         .map_err(|source| ServeError::Io { addr, source })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn app(limit: u64) -> App {
+        App::new(Options {
+            limit,
+            ..Options::default()
+        })
+    }
+
+    #[test]
+    fn solves_take_their_share_of_the_limit() {
+        // 3e9 positions: 2,862 units of 2^20; a solve of 5,400 positions
+        // takes one, one of the whole limit takes them all.
+        let a = app(crate::ondemand::MAX_IN_MEMORY);
+        assert_eq!(a.units, 2_862);
+        assert_eq!(a.memory.available_permits(), 2_862);
+        assert_eq!(a.units_for(5_400), 1);
+        assert_eq!(a.units_for(UNIT + 1), 2);
+        assert_eq!(a.units_for(crate::ondemand::MAX_IN_MEMORY), 2_862);
+        // A limit below one unit: one solve at a time.
+        let a = app(5_400);
+        assert_eq!((a.units, a.units_for(5_400)), (1, 1));
+    }
+
+    #[test]
+    fn one_table_set_per_variant() {
+        let a = app(1);
+        let s1 = a.set(&Variant::ASSAUT);
+        let s2 = a.set(&Variant::ASSAUT);
+        let s3 = a.set(&Variant::ASSAULT);
+        assert!(Arc::ptr_eq(&s1, &s2));
+        assert!(!Arc::ptr_eq(&s1, &s3));
+    }
+}

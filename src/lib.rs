@@ -9,7 +9,9 @@
 //! moves, game end) -> [`Position`] and its notation -> [`index`] (tiers,
 //! ranking) -> [`solve`] (retrograde analysis) -> [`table`] (files) ->
 //! [`probe`], [`plan`] and [`ondemand`] (solving what a query needs) ->
-//! [`build`], [`verify`] -> [`analysis`]. Nothing in the library prints;
+//! [`build`], [`verify`] -> [`analysis`]; [`json`] builds the objects the
+//! commands print and [`serve`] answers with (a local HTTP server over
+//! probe and ondemand, with an explorer page). Nothing in the library prints;
 //! the `asalto` binary is thin glue over it.
 //!
 //! # The public API
@@ -35,11 +37,13 @@ pub mod analysis;
 pub mod board;
 pub mod build;
 pub mod index;
+pub mod json;
 pub mod ondemand;
 pub mod plan;
 pub mod probe;
 pub mod progress;
 pub mod rules;
+pub mod serve;
 pub mod solve;
 pub mod table;
 pub mod verify;

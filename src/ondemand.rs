@@ -161,6 +161,26 @@ pub fn solve_observed(
     })
 }
 
+/// The tiers [`query`] solves in memory to value `pos` and its moves
+/// from the tables of `set` (those no table holds; a table that cannot be
+/// opened counts as holding its tiers), in solving order;
+/// [`OnDemandError::TooLarge`] when they hold more than `limit` positions.
+/// A front end serving several queries at once counts a query's memory
+/// with it before solving.
+pub fn missing_tiers(
+    pos: &Position,
+    variant: &Variant,
+    set: &TableSet,
+    limit: u64,
+) -> Result<Vec<TierKey>, OnDemandError> {
+    let have = |t: &TierKey| match set.table(t.n, t.k) {
+        Ok(Some(table)) => table.contains(t).unwrap_or(true),
+        Ok(None) => false,
+        Err(_) => true,
+    };
+    needed_tiers(pos, variant, have, limit)
+}
+
 /// Value `pos` and its moves from the tables of `set`, solving in memory
 /// the tiers no table holds (a table that cannot be opened counts as
 /// holding its tiers, so that reading it reports what is wrong).
@@ -171,12 +191,7 @@ pub fn query(
     options: &Options,
     observer: &dyn Observer,
 ) -> Result<Solved, OnDemandError> {
-    let have = |t: &TierKey| match set.table(t.n, t.k) {
-        Ok(Some(table)) => table.contains(t).unwrap_or(true),
-        Ok(None) => false,
-        Err(_) => true,
-    };
-    let missing = needed_tiers(pos, variant, have, options.limit)?;
+    let missing = missing_tiers(pos, variant, set, options.limit)?;
     if missing.is_empty() {
         return Ok(Solved {
             analysis: probe::analyse(set, variant, pos)?,

@@ -777,6 +777,94 @@ pub fn free_bytes(dir: &Path) -> std::io::Result<u64> {
     fs4::available_space(at)
 }
 
+/// A byte count for people: decimal units (`684.4 GB`).
+pub fn human_bytes(b: u64) -> String {
+    let b = b as f64;
+    match b {
+        b if b >= 1e12 => format!("{:.2} TB", b / 1e12),
+        b if b >= 1e9 => format!("{:.1} GB", b / 1e9),
+        b if b >= 1e6 => format!("{:.1} MB", b / 1e6),
+        b if b >= 1e3 => format!("{:.1} kB", b / 1e3),
+        b => format!("{b:.0} B"),
+    }
+}
+
+/// A duration in seconds for people (`31.3 hours`).
+pub fn human_duration(s: f64) -> String {
+    match s {
+        s if s >= 2.0 * 86_400.0 => format!("{:.1} days", s / 86_400.0),
+        s if s >= 2.0 * 3600.0 => format!("{:.1} hours", s / 3600.0),
+        s if s >= 120.0 => format!("{:.0} min", s / 60.0),
+        s => format!("{s:.0} s"),
+    }
+}
+
+/// One line: the files to build, their positions and disk (for `asalto
+/// build` and the refusal of a query that needs too much, [`refusal`]).
+pub fn summary_line(plan: &Plan) -> String {
+    let e = plan.estimate();
+    let names: Vec<String> = plan
+        .to_build()
+        .iter()
+        .map(|f| format!("{}o{}s", f.n, f.k))
+        .collect();
+    let shown = if names.len() > 6 {
+        format!(
+            "{} .. {}",
+            names[..3].join(", "),
+            names[names.len() - 2..].join(", ")
+        )
+    } else {
+        names.join(", ")
+    };
+    format!(
+        "{} file{} ({shown}), {} tiers, {} positions ({:.3e}), about {} on disk ({} without distances)",
+        e.files,
+        if e.files == 1 { "" } else { "s" },
+        e.tiers,
+        e.positions,
+        e.positions as f64,
+        human_bytes(e.disk_bytes),
+        human_bytes(e.disk_bytes_wdl_only),
+    )
+}
+
+/// The one-line refusal of a query or solve of `pos` whose tiers hold
+/// more than `limit` positions to solve in memory (what `asalto query`
+/// prints and `asalto serve` answers): what its tables would cost instead,
+/// the tables already built under `tables` left out, the time at the
+/// bench record's rate scaled to `threads` (0: one per core), and the
+/// commands that plan and build them.
+pub fn refusal(
+    pos: &Position,
+    variant: &Variant,
+    limit: u64,
+    tables: Option<&Path>,
+    threads: usize,
+) -> String {
+    let quoted = format!("'{pos}'");
+    let head = format!("valuing {pos} needs more than {limit} positions solved in memory");
+    let Ok(mut the_plan) = for_position(variant, pos) else {
+        return head;
+    };
+    if let Some(dir) = tables {
+        the_plan.mark_built(dir);
+    }
+    let cores = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    // The bench's two-thread rate, scaled to the threads to be used.
+    let rate = RECORDED_RATE * cores as f64 / 2.0;
+    format!(
+        "{head}; its tables instead: {}, about {} to build on {cores} core{} at the bench record's rate (asalto plan --for {quoted} --variant {variant} for the details; asalto build --for {quoted} --variant {variant} builds them)",
+        summary_line(&the_plan),
+        human_duration(the_plan.estimate().seconds(rate)),
+        if cores == 1 { "" } else { "s" },
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

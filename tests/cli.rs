@@ -279,7 +279,7 @@ fn build_prints_its_plan_and_progress_lines_first() {
 fn every_command_has_examples_and_help_works() {
     let commands = [
         "rules", "show", "moves", "perft", "solve", "query", "build", "verify", "bench", "report",
-        "repack", "plan", "info", "help",
+        "repack", "plan", "info", "serve", "help",
     ];
     for cmd in commands {
         let o = asalto(&[cmd, "--help"]);

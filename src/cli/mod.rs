@@ -18,6 +18,7 @@ mod output;
 mod plan;
 mod repack;
 mod report;
+mod serve;
 
 use anyhow::{Context, Result, bail};
 use asalto_tb::probe;
@@ -63,6 +64,7 @@ const EXAMPLES: &str = "Examples:
   asalto perft --depth 3 start                  count move sequences
   asalto query 'SSS/SSS/O1SS3/4S2/6O/3/3 s'     value of a position and its moves
   asalto plan --for start                       what the whole game's tables would take
+  asalto serve                                  explore positions in a browser (http://127.0.0.1:8080/)
   asalto help build                             the options and examples of one command
 
 Exit codes: 0 success, 1 error (bad input, unknown variant, table problem), 2 usage error.";
@@ -329,6 +331,26 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// A local web server: the position explorer (a board, every legal
+    /// move with its value, play against the perfect opponent) and a JSON
+    /// API.
+    ///
+    /// Values come from the tables under --tables; tiers without a file
+    /// are solved on demand within the limit of `asalto query` (3e9
+    /// positions, for all requests at once), and a position needing more
+    /// is refused with the same line. Routes: / (the page),
+    /// /api/v1/query?variant=V&position=P (the object of `asalto query
+    /// --json`), /api/v1/moves (that of `asalto moves --json`),
+    /// /api/v1/bestmove (a best move and the position after it),
+    /// /api/v1/board. Bad input gets HTTP 400, a position too large HTTP
+    /// 422, each with {"error": "..."}. Listens on 127.0.0.1 (this machine
+    /// only) unless --bind says otherwise; Ctrl-C stops it.
+    #[command(after_help = "Examples:
+  asalto serve                              then open http://127.0.0.1:8080/
+  asalto serve --tables /data/tables --port 9000
+  asalto serve --port 0                     any free port (the URL printed says which)
+  curl 'http://127.0.0.1:8080/api/v1/query?variant=assaut&position=SSS/SSS/O1SS3/4S2/6O/3/3+s'")]
+    Serve(serve::ServeArgs),
     /// Print the help of asalto or of one command.
     #[command(after_help = "Examples:
   asalto help
@@ -431,7 +453,8 @@ impl std::str::FromStr for Soldiers {
 /// spawning threads until memory runs out.
 pub(crate) const MAX_THREADS: usize = 1024;
 
-const THREADS_HELP: &str = "Worker threads: 0 for one per core, 1 for serial, at most 1024";
+pub(crate) const THREADS_HELP: &str =
+    "Worker threads: 0 for one per core, 1 for serial, at most 1024";
 
 /// Parse a thread count: 0 (one per core) to [`MAX_THREADS`]; a bad one is
 /// a usage error (exit 2).
@@ -715,6 +738,7 @@ fn dispatch(command: Command) -> Result<()> {
             Ok(())
         }
         Command::Plan(args) => plan::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Help { command } => {
             use clap::CommandFactory;
             let mut cli = Cli::command();
@@ -798,8 +822,13 @@ fn on_demand(
     };
     bar.0.finish_and_clear();
     let solved = match solved {
-        Err(ondemand::OnDemandError::TooLarge { position, .. }) => {
-            bail!("{}", too_large(&position, variant, tables, threads))
+        Err(ondemand::OnDemandError::TooLarge {
+            position, limit, ..
+        }) => {
+            bail!(
+                "{}",
+                asalto_tb::plan::refusal(&position, variant, limit, tables, threads)
+            )
         }
         other => other?,
     };
@@ -812,40 +841,6 @@ fn on_demand(
         None => summary(&stats),
     });
     Ok((solved.analysis, note))
-}
-
-/// The refusal of a query or solve that needs too much: what its tables
-/// would cost instead, on one line.
-fn too_large(
-    pos: &Position,
-    variant: &Variant,
-    tables: Option<&std::path::Path>,
-    threads: usize,
-) -> String {
-    let quoted = format!("'{pos}'");
-    let head = format!(
-        "valuing {pos} needs more than {} positions solved in memory",
-        ondemand::MAX_IN_MEMORY
-    );
-    let Ok(mut the_plan) = asalto_tb::plan::for_position(variant, pos) else {
-        return head;
-    };
-    if let Some(dir) = tables {
-        the_plan.mark_built(dir);
-    }
-    let cores = if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    };
-    // The bench's two-thread rate, scaled to the threads to be used.
-    let rate = asalto_tb::plan::RECORDED_RATE * cores as f64 / 2.0;
-    format!(
-        "{head}; its tables instead: {}, about {} to build on {cores} core{} at the bench record's rate (asalto plan --for {quoted} --variant {variant} for the details; asalto build --for {quoted} --variant {variant} builds them)",
-        plan::summary_line(&the_plan),
-        plan::duration(the_plan.estimate().seconds(rate)),
-        if cores == 1 { "" } else { "s" },
-    )
 }
 
 /// Refuse a build whose estimated disk does not fit the free disk of

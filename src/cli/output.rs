@@ -113,26 +113,11 @@ pub fn show(pos: &Position, variant: &Variant, json: bool) {
 
 /// `asalto moves`.
 pub fn moves(pos: &Position, variant: &Variant, json: bool) {
-    let moves = rules::legal_moves(pos, variant);
     if json {
-        let list: Vec<Json> = moves
-            .iter()
-            .map(|m| {
-                json!({
-                    "move": m.to_string(),
-                    "taken": m.taken().count_ones(),
-                    "fault": m.is_fault(),
-                    "huffable": names(m.offenders()),
-                    "result": rules::play(pos, variant, m).to_string(),
-                })
-            })
-            .collect();
-        outln!(
-            "{}",
-            json!({"position": pos.to_string(), "variant": variant.to_string(), "moves": list})
-        );
+        outln!("{}", asalto_tb::json::moves(pos, variant));
         return;
     }
+    let moves = rules::legal_moves(pos, variant);
     for m in &moves {
         if m.is_fault() {
             outln!("{m}  fault: may huff {}", names(m.offenders()).join(","));
@@ -150,15 +135,12 @@ pub fn moves(pos: &Position, variant: &Variant, json: bool) {
 
 /// `asalto query` / `asalto solve`.
 pub fn analysis(a: &Analysis, variant: &Variant, json: bool) {
+    if json {
+        outln!("{}", asalto_tb::json::analysis(a, variant));
+        return;
+    }
     // Without distances (WDL-only tables), plies are known only for a game
     // already over.
-    let plies = |v: Value, over: bool| -> Json {
-        if a.distances || over {
-            json!(v.plies())
-        } else {
-            Json::Null
-        }
-    };
     let text = |v: Value, over: bool| -> String {
         if a.distances || over {
             v.to_string()
@@ -166,31 +148,6 @@ pub fn analysis(a: &Analysis, variant: &Variant, json: bool) {
             v.result().to_string()
         }
     };
-    if json {
-        let moves: Vec<Json> = a
-            .moves
-            .iter()
-            .map(|m| {
-                json!({
-                    "move": m.mv.to_string(),
-                    "result": m.value.result(),
-                    "plies": plies(m.value, false),
-                })
-            })
-            .collect();
-        outln!(
-            "{}",
-            json!({
-                "position": a.position.to_string(),
-                "variant": variant.to_string(),
-                "result": a.value.result(),
-                "plies": plies(a.value, a.over.is_some()),
-                "distances": a.distances,
-                "moves": moves,
-            })
-        );
-        return;
-    }
     let side = a.position.side().name();
     match a.over {
         Some(w) => outln!("{}: game over, {}", a.position, winner_text(w)),

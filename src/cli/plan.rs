@@ -58,27 +58,7 @@ fn parse_rate(text: &str) -> Result<f64, String> {
     }
 }
 
-/// A byte count for people: decimal units.
-pub fn bytes(b: u64) -> String {
-    let b = b as f64;
-    match b {
-        b if b >= 1e12 => format!("{:.2} TB", b / 1e12),
-        b if b >= 1e9 => format!("{:.1} GB", b / 1e9),
-        b if b >= 1e6 => format!("{:.1} MB", b / 1e6),
-        b if b >= 1e3 => format!("{:.1} kB", b / 1e3),
-        b => format!("{b:.0} B"),
-    }
-}
-
-/// A duration for people.
-pub fn duration(s: f64) -> String {
-    match s {
-        s if s >= 2.0 * 86_400.0 => format!("{:.1} days", s / 86_400.0),
-        s if s >= 2.0 * 3600.0 => format!("{:.1} hours", s / 3600.0),
-        s if s >= 120.0 => format!("{:.0} min", s / 60.0),
-        s => format!("{s:.0} s"),
-    }
-}
+pub use asalto_tb::plan::{human_bytes as bytes, human_duration as duration, summary_line};
 
 /// What the plan covers, in words.
 fn scope_text(plan: &Plan) -> String {
@@ -88,36 +68,6 @@ fn scope_text(plan: &Plan) -> String {
             format!("the closure of {p} (every tier it and its moves can lead to)")
         }
     }
-}
-
-/// One line: the files to build, their positions and disk (for `asalto
-/// build` and the refusal of a query that needs too much).
-pub fn summary_line(plan: &Plan) -> String {
-    let e = plan.estimate();
-    let names: Vec<String> = plan
-        .to_build()
-        .iter()
-        .map(|f| format!("{}o{}s", f.n, f.k))
-        .collect();
-    let shown = if names.len() > 6 {
-        format!(
-            "{} .. {}",
-            names[..3].join(", "),
-            names[names.len() - 2..].join(", ")
-        )
-    } else {
-        names.join(", ")
-    };
-    format!(
-        "{} file{} ({shown}), {} tiers, {} positions ({:.3e}), about {} on disk ({} without distances)",
-        e.files,
-        if e.files == 1 { "" } else { "s" },
-        e.tiers,
-        e.positions,
-        e.positions as f64,
-        bytes(e.disk_bytes),
-        bytes(e.disk_bytes_wdl_only),
-    )
 }
 
 /// What the memory budget `budget` means for the files still to build, in

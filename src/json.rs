@@ -1,0 +1,110 @@
+//! The JSON objects that `asalto query --json`, `asalto solve --json` and
+//! `asalto moves --json` print and that `asalto serve` answers with: built
+//! here, once, so that the command line and the server give the same
+//! object for the same position.
+//!
+//! Objects are [`serde_json::Value`]s; printed with `to_string` their keys
+//! come in alphabetical order, on one line.
+//!
+//! ```
+//! use asalto_tb::{Position, Variant, json, ondemand};
+//! let p: Position = "SSS/SSS/O1SS3/4S2/6O/3/3 s".parse().unwrap();
+//! let solved = ondemand::solve(&p, &Variant::ASSAUT, &ondemand::Options::default()).unwrap();
+//! let object = json::analysis(&solved.analysis, &Variant::ASSAUT);
+//! assert_eq!(object["moves"][0]["move"], "e4-e5");
+//! assert!(object.to_string().starts_with(r#"{"distances":true,"moves":[{"move":"e4-e5","plies":1,"result":"win"}"#));
+//! ```
+
+use crate::board::{self, Bitboard};
+use crate::position::Position;
+use crate::probe::Analysis;
+use crate::rules::{self, Variant};
+use crate::value::Value;
+use serde_json::{Value as Json, json};
+
+/// The names of the points of `b`, sorted.
+fn names(b: Bitboard) -> Vec<&'static str> {
+    let mut v: Vec<_> = board::points(b).map(|p| p.name()).collect();
+    v.sort();
+    v
+}
+
+/// The value of a position and of each of its moves, best first (what
+/// `asalto query --json` prints): `position`, `variant`, `result`
+/// (`"win"`, `"draw"` or `"loss"` for the side to move), `plies` (`null`
+/// when the tables are WDL-only), `distances`, and `moves`, each with
+/// `move`, `result` and `plies`.
+pub fn analysis(a: &Analysis, variant: &Variant) -> Json {
+    // Without distances (WDL-only tables), plies are known only for a game
+    // already over.
+    let plies = |v: Value, over: bool| -> Json {
+        if a.distances || over {
+            json!(v.plies())
+        } else {
+            Json::Null
+        }
+    };
+    let moves: Vec<Json> = a
+        .moves
+        .iter()
+        .map(|m| {
+            json!({
+                "move": m.mv.to_string(),
+                "result": m.value.result(),
+                "plies": plies(m.value, false),
+            })
+        })
+        .collect();
+    json!({
+        "position": a.position.to_string(),
+        "variant": variant.to_string(),
+        "result": a.value.result(),
+        "plies": plies(a.value, a.over.is_some()),
+        "distances": a.distances,
+        "moves": moves,
+    })
+}
+
+/// The legal moves of a position (what `asalto moves --json` prints):
+/// `position`, `variant` and `moves`, each with `move`, `taken` (soldiers
+/// captured), `fault`, `huffable` (the officers a fault exposes to a huff)
+/// and `result` (the position after it).
+pub fn moves(pos: &Position, variant: &Variant) -> Json {
+    let list: Vec<Json> = rules::legal_moves(pos, variant)
+        .iter()
+        .map(|m| {
+            json!({
+                "move": m.to_string(),
+                "taken": m.taken().count_ones(),
+                "fault": m.is_fault(),
+                "huffable": names(m.offenders()),
+                "result": rules::play(pos, variant, m).to_string(),
+            })
+        })
+        .collect();
+    json!({"position": pos.to_string(), "variant": variant.to_string(), "moves": list})
+}
+
+/// A best move of an analysed position, for playing against the perfect
+/// opponent (`asalto serve`'s `/api/v1/bestmove`): `position`, `variant`,
+/// `move` (the first of [`Analysis::moves`]: the shortest win, else a
+/// drawing move, else the longest loss; ties in notation order; `null`
+/// when the game is over), `result` and `plies` (its value, as in
+/// [`analysis`]) and `after` (the position it leads to, `null` with no
+/// move).
+pub fn best_move(a: &Analysis, variant: &Variant) -> Json {
+    let best = a.moves.first();
+    let plies = if a.distances || a.over.is_some() {
+        json!(a.value.plies())
+    } else {
+        Json::Null
+    };
+    json!({
+        "position": a.position.to_string(),
+        "variant": variant.to_string(),
+        "move": best.map(|m| m.mv.to_string()),
+        "result": a.value.result(),
+        "plies": plies,
+        "after": best.map(|m| rules::play(&a.position, variant, &m.mv).to_string()),
+    })
+}

@@ -1,0 +1,234 @@
+//! The JSON API of `asalto serve`: a request's variant and position
+//! parsed (bad ones answered with HTTP 400), valued from the tables or
+//! solved on demand within the server's memory limit (refused with HTTP
+//! 422 above it), and every error as `{"error": "..."}` on one line.
+
+use super::{App, UNIT};
+use crate::board::{self, Point};
+use crate::ondemand::{self, OnDemandError};
+use crate::probe::{self, Analysis};
+use crate::progress::Quiet;
+use crate::{Position, Variant, json};
+use axum::Json;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value as JsonValue, json};
+use std::sync::Arc;
+
+/// The positions whose solving holds about as much memory as the plan
+/// behind a refusal (its walk over every tier holds 64 MiB of bits).
+const REFUSAL_POSITIONS: u64 = 32 * UNIT;
+
+/// Why a request gets no answer; each has its HTTP status.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum ApiError {
+    /// A malformed position, an unknown variant, a missing parameter (400).
+    #[error("{0}")]
+    BadInput(String),
+    /// The position needs more than the on-demand limit: the refusal's line,
+    /// with what its tables would cost (422).
+    #[error("{0}")]
+    TooLarge(String),
+    /// Reading the tables or solving failed (500).
+    #[error("{0}")]
+    Failed(String),
+    /// No such route (404).
+    #[error("no such page: {0}")]
+    NotFound(String),
+}
+
+impl ApiError {
+    fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadInput(_) => StatusCode::BAD_REQUEST,
+            ApiError::TooLarge(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        // One line, whatever the message.
+        let message = self.to_string().replace(['\n', '\r'], " ");
+        (self.status(), Json(json!({ "error": message }))).into_response()
+    }
+}
+
+/// The query string of the position routes.
+#[derive(Debug, Deserialize)]
+pub(super) struct Params {
+    /// A variant (a preset or switches); the server's when absent.
+    variant: Option<String>,
+    /// A position: notation, `start` or `start:c7,e5`.
+    position: Option<String>,
+}
+
+/// The variant and position of a request, checked as the command line
+/// checks them (and with its messages).
+fn parse(
+    app: &App,
+    params: Result<Query<Params>, QueryRejection>,
+) -> Result<(Variant, Position), ApiError> {
+    let Query(params) = params.map_err(|e| ApiError::BadInput(e.body_text()))?;
+    let variant = match params.variant.as_deref().map(str::trim) {
+        None | Some("") => app.options.variant,
+        Some(text) => text
+            .parse()
+            .map_err(|e: crate::rules::VariantError| ApiError::BadInput(e.to_string()))?,
+    };
+    let text = params.position.ok_or_else(|| {
+        ApiError::BadInput("no position: add ?position=<notation> (or start)".to_string())
+    })?;
+    let pos = Position::from_arg(&text)
+        .map_err(|e| ApiError::BadInput(format!("bad position '{text}': {e}")))?;
+    probe::check_position(&pos, &variant).map_err(|e| ApiError::BadInput(e.to_string()))?;
+    Ok((variant, pos))
+}
+
+/// Run `f` on tokio's blocking threads; a panic in it is an error of this
+/// request only.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiError::Failed(format!("the request failed: {e}")))
+}
+
+/// `units` permits of the memory semaphore, waiting for them.
+async fn permits(app: &App, units: u32) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+    app.memory
+        .clone()
+        .acquire_many_owned(units)
+        .await
+        .map_err(|e| ApiError::Failed(format!("the server is stopping: {e}")))
+}
+
+/// The refusal of `pos`: the command line's line, with the plan's figures.
+async fn refuse(app: &App, pos: Position, variant: Variant) -> ApiError {
+    let permit = match permits(app, app.units_for(REFUSAL_POSITIONS)).await {
+        Ok(p) => p,
+        Err(e) => return e,
+    };
+    let (tables, threads, limit) = (
+        app.options.tables.clone(),
+        app.options.threads,
+        app.options.limit,
+    );
+    let line = blocking(move || {
+        let _permit = permit;
+        crate::plan::refusal(&pos, &variant, limit, Some(&tables), threads)
+    })
+    .await;
+    match line {
+        Ok(line) => ApiError::TooLarge(line),
+        Err(e) => e,
+    }
+}
+
+/// Value `pos` and its moves from the tables, solving what they lack in
+/// memory once the semaphore grants that many positions (the permits go
+/// with the solve, so a request given up by its client still holds them
+/// until its solve ends).
+async fn analyse(app: Arc<App>, variant: Variant, pos: Position) -> Result<Analysis, ApiError> {
+    let set = app.set(&variant);
+    let limit = app.options.limit;
+    let counted = {
+        let set = set.clone();
+        blocking(move || ondemand::missing_tiers(&pos, &variant, &set, limit)).await?
+    };
+    let positions: u64 = match counted {
+        Ok(tiers) => tiers.iter().map(|t| t.size()).sum(),
+        Err(OnDemandError::TooLarge { .. }) => return Err(refuse(&app, pos, variant).await),
+        Err(e) => return Err(ApiError::Failed(e.to_string())),
+    };
+    let permit = match positions {
+        0 => None,
+        n => Some(permits(&app, app.units_for(n)).await?),
+    };
+    let options = ondemand::Options {
+        threads: app.options.threads,
+        limit,
+    };
+    let solved = blocking(move || {
+        let _permit = permit;
+        ondemand::query(&pos, &variant, &set, &options, &Quiet)
+    })
+    .await?;
+    match solved {
+        Ok(solved) => Ok(solved.analysis),
+        // The tables changed between the count and the solve.
+        Err(OnDemandError::TooLarge { .. }) => Err(refuse(&app, pos, variant).await),
+        Err(e) => Err(ApiError::Failed(e.to_string())),
+    }
+}
+
+/// `GET /api/v1/query`: [`json::analysis`], the object of `asalto query
+/// --json`.
+pub(super) async fn query(
+    State(app): State<Arc<App>>,
+    params: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<JsonValue>, ApiError> {
+    let (variant, pos) = parse(&app, params)?;
+    let analysis = analyse(app, variant, pos).await?;
+    Ok(Json(json::analysis(&analysis, &variant)))
+}
+
+/// `GET /api/v1/moves`: [`json::moves`], the object of `asalto moves
+/// --json` (no values: nothing is solved).
+pub(super) async fn moves(
+    State(app): State<Arc<App>>,
+    params: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<JsonValue>, ApiError> {
+    let (variant, pos) = parse(&app, params)?;
+    Ok(Json(json::moves(&pos, &variant)))
+}
+
+/// `GET /api/v1/bestmove`: [`json::best_move`], the perfect opponent's
+/// move.
+pub(super) async fn best_move(
+    State(app): State<Arc<App>>,
+    params: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<JsonValue>, ApiError> {
+    let (variant, pos) = parse(&app, params)?;
+    let analysis = analyse(app, variant, pos).await?;
+    Ok(Json(json::best_move(&analysis, &variant)))
+}
+
+/// `GET /api/v1/board`: the points (`name`, `file` 0..=6, `rank` 1..=7,
+/// `fortress`), the lines between neighbouring points, the presets, and
+/// the server's variant.
+pub(super) async fn board(State(app): State<Arc<App>>) -> Json<JsonValue> {
+    let points: Vec<JsonValue> = Point::all()
+        .map(|p| {
+            json!({"name": p.name(), "file": p.file(), "rank": p.rank(), "fortress": p.in_fortress()})
+        })
+        .collect();
+    let lines: Vec<JsonValue> = Point::all()
+        .flat_map(|p| {
+            board::points(p.adjacent())
+                .filter(move |q| q.index() > p.index())
+                .map(move |q| json!([p.name(), q.name()]))
+        })
+        .collect();
+    let presets: Vec<JsonValue> = Variant::PRESETS
+        .iter()
+        .map(|(n, v, src)| json!({"name": n, "switches": v.switches(), "source": src}))
+        .collect();
+    Json(json!({
+        "points": points,
+        "lines": lines,
+        "presets": presets,
+        "variant": app.options.variant.to_string(),
+    }))
+}
+
+/// Any other route: 404 with `{"error": ...}`.
+pub(super) async fn not_found(uri: Uri) -> ApiError {
+    ApiError::NotFound(uri.path().to_string())
+}

@@ -29,7 +29,7 @@ pub trait TierStore: Sync {
 
     /// Whether every value served so far carries its exact distance:
     /// `false` once a value came from a WDL-only table, whose wins and
-    /// losses stand in [`crate::table::UNKNOWN_PLIES`] for the distance
+    /// losses stand in one ply for the distance
     /// (values solved on top of them are exact in win/draw/loss only).
     fn has_distances(&self) -> bool {
         true

@@ -23,7 +23,6 @@ use crate::index::{self, TierKey};
 use crate::position::Position;
 use crate::progress::{Observer, Progress, Throttle};
 use crate::rules::Variant;
-use crate::table::TableError;
 use rayon::prelude::*;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -41,10 +40,11 @@ pub enum SolveError {
     /// The position is over or otherwise in no tier.
     #[error("position {0} belongs to no tier (the game is over)")]
     NotInTier(Position),
-    /// Reading a stored tier failed: the table file and what is wrong with
-    /// it (unreadable, corrupt, of another variant ...).
+    /// Reading a stored tier failed: the store's own error (for table
+    /// files, the file and what is wrong with it: unreadable, corrupt, of
+    /// another variant ...).
     #[error(transparent)]
-    Table(#[from] TableError),
+    Store(#[from] StoreError),
     /// A store handed over fewer values than a tier has (it holds it only
     /// in part, as a build's window holds officers-to-move halves).
     #[error("the tier with outside soldiers {outside:#x} is held only in part ({found} values)")]
@@ -66,6 +66,25 @@ pub enum SolveError {
         /// The system's error (shared: solve errors are cloned).
         error: std::sync::Arc<std::io::Error>,
     },
+}
+
+/// The error a [`TierStore`] met reading a stored tier, kept whole: the
+/// solver defines the shape of what its stores return, and each store
+/// (the table files, a build's window) brings its own error inside.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct StoreError(std::sync::Arc<dyn std::error::Error + Send + Sync>);
+
+impl StoreError {
+    /// Wrap a store's error.
+    pub fn new(error: impl std::error::Error + Send + Sync + 'static) -> StoreError {
+        StoreError(std::sync::Arc::new(error))
+    }
+
+    /// The store's error, if it is a `T`.
+    pub fn downcast_ref<T: std::error::Error + 'static>(&self) -> Option<&T> {
+        self.0.downcast_ref()
+    }
 }
 
 /// Summary of a solve.

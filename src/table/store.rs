@@ -5,7 +5,7 @@
 use super::{Problem, Table, TableError, TableInfo, file_name, parse_file_name, table_path};
 use crate::index::TierKey;
 use crate::rules::Variant;
-use crate::solve::{SolveError, TierCache, TierStore};
+use crate::solve::{SolveError, StoreError, TierCache, TierStore};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
@@ -140,6 +140,13 @@ impl TableSet {
             Err(e) if e.is_not_found() => Ok(None),
             Err(e) => Err(e),
         }
+    }
+}
+
+/// A table file's error, where the solver reads through a [`TableSet`].
+impl From<TableError> for SolveError {
+    fn from(error: TableError) -> SolveError {
+        SolveError::Store(StoreError::new(error))
     }
 }
 

@@ -669,7 +669,7 @@ fn table_set_serves_tiers() {
     assert!(e.to_string().contains("(wrong variant)"), "{e}");
     let e = other.tier(&tiers[0].0).unwrap_err();
     assert!(
-        matches!(&e, SolveError::Table(t) if matches!(t.problem(), Problem::WrongVariant { .. })),
+        matches!(&e, SolveError::Store(s) if s.downcast_ref::<TableError>().is_some_and(|t| matches!(t.problem(), Problem::WrongVariant { .. }))),
         "{e}"
     );
     fs::copy(&path, set.path(1, 23)).unwrap();
@@ -689,7 +689,7 @@ fn table_set_serves_tiers() {
         )
         .unwrap_err();
     assert!(
-        matches!(&e, SolveError::Table(t) if matches!(t.problem(), Problem::TooShort { .. }) && t.path() == set.path(2, 23)),
+        matches!(&e, SolveError::Store(s) if s.downcast_ref::<TableError>().is_some_and(|t| matches!(t.problem(), Problem::TooShort { .. }) && t.path() == set.path(2, 23))),
         "{e}"
     );
 

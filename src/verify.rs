@@ -21,7 +21,6 @@
 //! verification run again with `resume` goes on from there.
 
 use crate::Value;
-use crate::build::BuildError;
 use crate::index::{self, TierKey};
 use crate::position::Position;
 use crate::progress::{Observer, Progress, Throttle};
@@ -34,6 +33,44 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+/// Why a verification could not be carried out (an inconsistent value is
+/// not an error: it is reported in [`VerifyReport`]).
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// Reading the tables failed (a checksum, a truncated or unreadable
+    /// file, a missing lower tier).
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// A table file cannot be opened or read.
+    #[error(transparent)]
+    Table(#[from] crate::table::TableError),
+    /// No table file to verify.
+    #[error(
+        "no tables of variant {variant} with {}..={} soldiers under {}",
+        soldiers.0, soldiers.1, dir.display()
+    )]
+    NoTables {
+        /// The variant.
+        variant: Variant,
+        /// The soldier range asked for.
+        soldiers: (u8, u8),
+        /// The folder of tables.
+        dir: PathBuf,
+    },
+    /// A file, or a tier its directory lists, is no longer there while
+    /// it is read.
+    #[error("{}: vanished while it was read", .0.display())]
+    Vanished(PathBuf),
+    /// A verify record beside a table cannot be written.
+    #[error("cannot write {}: {error}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        error: std::io::Error,
+    },
+}
 
 /// A stored value that disagrees with its successors.
 #[derive(Clone, Debug)]
@@ -193,13 +230,13 @@ fn read_record(path: &Path, table: &Table) -> Option<Record> {
     (r.file_bytes == table.info().file_bytes && r.index_crc == table.index_crc()).then_some(r)
 }
 
-fn write_record(path: &Path, r: &Record) -> Result<(), BuildError> {
+fn write_record(path: &Path, r: &Record) -> Result<(), VerifyError> {
     let to = record_path(path);
     let tmp = PathBuf::from(format!("{}.tmp", to.display()));
     let text = serde_json::to_string(r).expect("a record serialises");
     std::fs::write(&tmp, text)
         .and_then(|_| std::fs::rename(&tmp, &to))
-        .map_err(|error| BuildError::Write { path: to, error })
+        .map_err(|error| VerifyError::Write { path: to, error })
 }
 
 /// Verify every table of `variant` under `dir` chosen by `opts`. Checksum
@@ -211,7 +248,7 @@ pub fn verify(
     variant: &Variant,
     opts: &VerifyOptions,
     progress: &dyn Observer,
-) -> Result<VerifyReport, BuildError> {
+) -> Result<VerifyReport, VerifyError> {
     let tables = TableSet::open(dir, variant);
     let mut files: Vec<(PathBuf, Arc<Table>)> = Vec::new();
     for k in opts.soldiers.0.max(9)..=opts.soldiers.1.min(24) {
@@ -220,13 +257,13 @@ pub fn verify(
             if path.exists() {
                 let t = tables
                     .table(n, k)?
-                    .ok_or_else(|| BuildError::Vanished(path.clone()))?;
+                    .ok_or_else(|| VerifyError::Vanished(path.clone()))?;
                 files.push((path, t));
             }
         }
     }
     if files.is_empty() {
-        return Err(BuildError::NoTables {
+        return Err(VerifyError::NoTables {
             variant: *variant,
             soldiers: opts.soldiers,
             dir: dir.to_path_buf(),
@@ -307,10 +344,10 @@ pub fn verify(
             pool.install(|| {
                 // One tier per job, so both threads stay busy to the end.
                 keys[at..end].par_iter().with_max_len(1).try_for_each(
-                    |key| -> Result<(), BuildError> {
+                    |key| -> Result<(), VerifyError> {
                         let codes = table
                             .tier(key)?
-                            .ok_or_else(|| BuildError::Vanished(path.clone()))?;
+                            .ok_or_else(|| VerifyError::Vanished(path.clone()))?;
                         let mut look = Lookup::new(&tables, *variant);
                         let found = check_tier_as(key, &mut look, &codes, wdl_only)?;
                         if !found.is_empty() {

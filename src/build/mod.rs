@@ -101,31 +101,6 @@ pub enum BuildError {
         /// with distances, and the other way round).
         wdl_only: bool,
     },
-    /// No table file to work on (verify).
-    #[error(
-        "no tables of variant {variant} with {}..={} soldiers under {}",
-        soldiers.0, soldiers.1, dir.display()
-    )]
-    NoTables {
-        /// The variant.
-        variant: Variant,
-        /// The soldier range asked for.
-        soldiers: (u8, u8),
-        /// The folder of tables.
-        dir: PathBuf,
-    },
-    /// A file, or a tier its directory lists, is no longer there while
-    /// it is read.
-    #[error("{}: vanished while it was read", .0.display())]
-    Vanished(PathBuf),
-    /// A file beside a table (a verify record) cannot be written.
-    #[error("cannot write {}: {error}", path.display())]
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// The system's error.
-        error: std::io::Error,
-    },
     /// The memory budget cannot hold what a build needs.
     #[error(
         "a memory budget of {budget} bytes is too small: this file needs {needed} bytes besides its window (at least {} MiB); give more with --memory",

@@ -191,7 +191,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
             },
             ..build::BuildOptions::threads(0)
         };
-        let timed = build::build_tiers(&dir, &variant, &tiers, &opts, &Quiet).and_then(|_| {
+        let timed = (|| -> Result<Vec<(f64, u64, u64)>> {
+            build::build_tiers(&dir, &variant, &tiers, &opts, &Quiet)?;
             let opts = verify::VerifyOptions {
                 threads: 1,
                 ..verify::VerifyOptions::default()
@@ -203,7 +204,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 secs.push((t.elapsed().as_secs_f64(), r.positions, r.bad_count));
             }
             Ok(secs)
-        });
+        })();
         let _ = std::fs::remove_dir_all(&dir);
         let timed = timed?;
         if let Some(&(_, _, bad)) = timed.iter().find(|t| t.2 != 0) {

@@ -4,15 +4,18 @@
 //! Officers and Sepoys): two officers defend a nine-point fortress against
 //! twenty-four soldiers.
 //!
-//! The crate is layered, data flowing one way (see `docs/DESIGN.md`):
-//! [`board`] (points, lines, jumps, tables) -> [`rules`] (variants, legal
-//! moves, game end) -> [`Position`] and its notation -> [`index`] (tiers,
-//! ranking) -> [`solve`] (retrograde analysis) -> [`table`] (files) ->
-//! [`probe`], [`plan`] and [`ondemand`] (solving what a query needs) ->
-//! [`build`], [`verify`] -> [`analysis`]; [`json`] builds the objects the
-//! commands print and [`serve`] answers with (a local HTTP server over
-//! probe and ondemand, with an explorer page). Nothing in the library prints;
-//! the `asalto` binary is thin glue over it.
+//! The crate is layered, each module using only those before it (see
+//! `docs/DESIGN.md`): [`board`] (points, lines, jumps, tables) ->
+//! [`rules`] (variants, legal moves, game end) -> [`Position`] and its
+//! notation -> [`index`] (tiers, ranking) -> [`solve`] (retrograde
+//! analysis over a store it defines, and the checker verify runs) ->
+//! [`table`] (files, a store for the solver) -> [`probe`] and [`ondemand`]
+//! (solving what a query needs) -> [`build`] (files built level by level)
+//! and [`verify`] -> [`plan`] (counts and estimates, from build's memory
+//! rule and ondemand's closures) -> [`analysis`]; [`json`] builds the
+//! objects the commands print and [`serve`] answers with (a local HTTP
+//! server over probe, ondemand and plan, with an explorer page). Nothing in
+//! the library prints; the `asalto` binary is thin glue over it.
 //!
 //! # The public API
 //!
@@ -20,7 +23,7 @@
 //! [`Setup`], [`Side`] and [`PositionError`]), [`Variant`], [`Move`],
 //! [`Value`], [`Point`] and [`Bitboard`]. Each subsystem is a public module
 //! with its own typed error ([`table::TableError`], [`solve::SolveError`],
-//! [`build::BuildError`], ...); long operations report to one
+//! [`build::BuildError`], [`verify::VerifyError`], ...); long operations report to one
 //! [`progress::Observer`]. Everything else is private.
 //!
 //! ```

@@ -404,7 +404,7 @@ fn spill_error(path: &Path, e: std::io::Error) -> SolveError {
 /// The most bytes the window of a file built from `tiers` (its tiers in
 /// solving order) holds when its budget never binds: at the end of a level,
 /// the officers-to-move halves of that level's tiers and of the
-/// [`super::window_levels`] levels below it (what [`FileSoFar::forget_below`]
+/// [`super::window_levels`] levels below it (what `FileSoFar::forget_below`
 /// keeps), at one byte per value, or two bits in a WDL-only build
 /// ([`held_bytes`]). A tier with a code past a byte (a distance beyond
 /// about 250 plies, not known before solving) takes two bytes a value in
@@ -419,7 +419,7 @@ pub fn peak_bytes(variant: &Variant, tiers: &[TierKey], wdl_only: bool) -> u64 {
 }
 
 /// Bytes the window holds of a tier half of `values` values: one a value,
-/// or in a WDL-only build two bits ([`Packing::Wdl`]).
+/// or in a WDL-only build two bits (`Packing::Wdl`).
 pub fn held_bytes(values: u64, wdl_only: bool) -> u64 {
     if wdl_only { values.div_ceil(4) } else { values }
 }

@@ -26,6 +26,18 @@ pub(crate) enum Fault {
     /// such a loss and each such loss moves only to such wins, so a check
     /// of win/draw/loss against the successors alone passes it.
     DrawsRelabelled,
+    /// In the solver's retrograde pass (`solve::retro`): a resolved
+    /// position does not tell its in-tier parents whose index is a
+    /// multiple of 7.
+    ParentNotNotified,
+    /// In the solver's un-moves (`solve::retro`): the last soldier un-move
+    /// of each fortress mask is left out, so those parents are never
+    /// told.
+    LastUnmoveMissing,
+    /// In the solver's officer moves (`solve::retro`): the capture duty of
+    /// the huff rule is ignored, a step by officers who could capture is
+    /// no fault (docs/RULES.md section 5 makes it one).
+    CaptureDutyIgnored,
 }
 
 thread_local! {

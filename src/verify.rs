@@ -424,9 +424,11 @@ fn bad_values(
 #[cfg(test)]
 mod tests {
     //! The checker is independent of the solver: a solver with a fault
-    //! planted in its huff or capture code ([`crate::planted`]) writes
-    //! tables that `verify` rejects, naming wrong positions, while the
-    //! tables of the unmodified solver pass. The last step of each planted
+    //! planted ([`crate::planted`]: in its huff fold, its capture chains,
+    //! the capture duty, its retrograde pass, its un-moves, or every draw
+    //! relabelled) writes tables that `verify` rejects, with distances and
+    //! WDL-only, naming wrong positions, while the tables of the
+    //! unmodified solver pass. The last step of each planted
     //! test runs the checker on the test's own thread with the fault still
     //! planted, as a build with the fault would: the checker this one
     //! replaced (commit a684bc9, sharing `capture_ends` and `fold_huffs`
@@ -612,5 +614,23 @@ mod tests {
     #[test]
     fn planted_relabelled_draws_are_caught_in_tables_with_distances() {
         planted_fault_is_caught(Fault::DrawsRelabelled, false);
+    }
+
+    #[test]
+    fn a_planted_fault_in_the_retrograde_pass_is_caught() {
+        planted_fault_is_caught(Fault::ParentNotNotified, false);
+        planted_fault_is_caught(Fault::ParentNotNotified, true);
+    }
+
+    #[test]
+    fn a_planted_fault_in_the_unmoves_is_caught() {
+        planted_fault_is_caught(Fault::LastUnmoveMissing, false);
+        planted_fault_is_caught(Fault::LastUnmoveMissing, true);
+    }
+
+    #[test]
+    fn a_planted_fault_in_the_capture_duty_is_caught() {
+        planted_fault_is_caught(Fault::CaptureDutyIgnored, false);
+        planted_fault_is_caught(Fault::CaptureDutyIgnored, true);
     }
 }

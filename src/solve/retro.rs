@@ -554,7 +554,12 @@ impl<'v> Tier<'v> {
                 // Steps.
                 let mut count = 0u8;
                 let steps_legal = m == 0 || variant.capture != CaptureRule::Mandatory;
-                let faults = m > 0 && variant.capture == CaptureRule::Huff;
+                #[allow(unused_mut)]
+                let mut faults = m > 0 && variant.capture == CaptureRule::Huff;
+                #[cfg(test)]
+                if crate::planted::planted(crate::planted::Fault::CaptureDutyIgnored) {
+                    faults = false;
+                }
                 if steps_legal {
                     for &f in &from[..n_off] {
                         let to_set = ADJACENT[f.trailing_zeros() as usize] & empty;
@@ -851,7 +856,15 @@ impl<'v> Tier<'v> {
                         continue;
                     }
                     nodes[node].code = c as u16;
-                    self.for_each_parent(node, |p| notify(&mut nodes, &mut buckets, p, c, back));
+                    self.for_each_parent(node, |p| {
+                        #[cfg(test)]
+                        if p % 7 == 0
+                            && crate::planted::planted(crate::planted::Fault::ParentNotNotified)
+                        {
+                            return;
+                        }
+                        notify(&mut nodes, &mut buckets, p, c, back)
+                    });
                     if node >= self.n_side && !self.buf.huffs.is_empty() {
                         let i = node - self.n_side;
                         huffs = self.buf.hstart[i] as usize..self.buf.hstart[i + 1] as usize;
@@ -923,7 +936,13 @@ impl<'v> Tier<'v> {
             // Officers to move: a fortress soldier stepped here.
             let (fi, oi) = self.split(node);
             let officers = self.officers(fi, oi);
-            let range = self.buf.unmove_start[fi] as usize..self.buf.unmove_start[fi + 1] as usize;
+            #[allow(unused_mut)]
+            let mut range =
+                self.buf.unmove_start[fi] as usize..self.buf.unmove_start[fi + 1] as usize;
+            #[cfg(test)]
+            if crate::planted::planted(crate::planted::Fault::LastUnmoveMissing) {
+                range.end = range.end.saturating_sub(1).max(range.start);
+            }
             for &(s, first, free) in &self.buf.unmoves[range] {
                 if s & officers == 0 {
                     f(n_side + (first + officer_rank(officers, free)) as usize);

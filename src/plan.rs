@@ -655,10 +655,10 @@ pub const MEASURED_WDL_ONLY: [(u8, u8, f64); 8] = [
 ];
 
 /// Where the disk estimates come from, in one sentence.
-pub const DISK_BASIS: &str = "with distances: bits/position measured on the complete assaut tables \
+pub const DISK_BASIS: &str = "bits/position measured: with distances, on the complete assaut tables \
 with 9 soldiers (scripts/bench-runs/2026-11-21-vm/bench.json) and 10 and 11 soldiers \
 (2026-11-21-assaut10, -assaut11, written with larger blocks and scaled by the growth the current \
-blocks showed at 9 soldiers), the 11-soldier figure above 11; WDL-only: the WDL-only files of the \
+blocks showed at 9 soldiers), the 11-soldier figure above 11; WDL-only, on the WDL-only files of the \
 complete assaut tables with 9 to 12 soldiers (2026-11-25-build12), the 12-soldier figure above 12 \
 (both grew with the soldiers, so larger tables may take more)";
 

@@ -15,7 +15,6 @@ mod common;
 use common::asalto;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value as Json, json};
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -42,30 +41,7 @@ impl Drop for Kill {
 
 /// `asalto serve --port 0` without tables; its URL.
 fn start_server() -> (Kill, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_asalto"))
-        .args([
-            "serve",
-            "--port",
-            "0",
-            "--threads",
-            "1",
-            "--tables",
-            "/nonexistent",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start asalto serve");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL in {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
+    let (child, url) = common::serve(&["--tables", "/nonexistent"], Stdio::null());
     (Kill(child), url)
 }
 

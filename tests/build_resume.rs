@@ -7,6 +7,8 @@
 //! short holds at its peak what its tiers predict; a budget too small to
 //! build is refused before anything is written.
 
+mod common;
+
 use asalto_tb::build::{self, BuildError, BuildObserver, BuildOptions, FileReport, Quiet};
 use asalto_tb::index::TierKey;
 use asalto_tb::solve::Solver;
@@ -317,13 +319,7 @@ fn the_window_peaks_at_what_its_files_tiers_predict() {
     let reports =
         build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers, &opts(), &Quiet).unwrap();
     for r in &reports {
-        let mut own: Vec<TierKey> = tiers
-            .iter()
-            .filter(|t| (t.n, t.k) == (r.n, r.k))
-            .map(|t| t.canonical())
-            .collect();
-        own.sort();
-        own.dedup();
+        let own = common::own_tiers(&tiers, r.n, r.k);
         let want = build::window_peak_bytes(&Variant::ASSAUT, &own, false);
         assert_eq!(r.window_peak_bytes, want, "{}o{}s", r.n, r.k);
     }

@@ -12,8 +12,7 @@ use common::asalto;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use serde_json::Value as Json;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 
 /// Nine soldiers, eight in the fortress: e4-e5 fills it (5,400 positions
 /// to solve).
@@ -32,23 +31,7 @@ struct Server {
 impl Server {
     /// Start `asalto serve --port 0` with `args`; its URL.
     fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_asalto"))
-            .args(["serve", "--port", "0", "--threads", "1"])
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start asalto serve");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://127.0.0.1:"))
-            .unwrap_or_else(|| panic!("no URL in {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
+        let (child, url) = common::serve(args, Stdio::piped());
         Server { child, url }
     }
 

@@ -5,6 +5,8 @@
 //! back from disk writes the same bytes; a build with distances refuses
 //! WDL-only lower tables; queries on them say "win"/"loss" without plies.
 
+mod common;
+
 use asalto_tb::build::{self, BuildError, BuildOptions, Quiet};
 use asalto_tb::index::TierKey;
 use asalto_tb::solve::Solver;
@@ -322,13 +324,7 @@ fn the_window_of_a_wdl_only_build_holds_two_bits_a_value() {
     let reports = build::build_tiers(dir.path(), &v, &t, &opts(true), &Quiet).unwrap();
     let mut held = 0;
     for r in &reports {
-        let mut own: Vec<TierKey> = t
-            .iter()
-            .filter(|t| (t.n, t.k) == (r.n, r.k))
-            .map(|t| t.canonical())
-            .collect();
-        own.sort();
-        own.dedup();
+        let own = common::own_tiers(&t, r.n, r.k);
         let want = build::window_peak_bytes(&v, &own, true);
         assert_eq!(r.window_peak_bytes, want, "{}o{}s", r.n, r.k);
         let bytes = build::window_peak_bytes(&v, &own, false);

@@ -21,6 +21,48 @@ pub fn asalto(args: &[&str]) -> std::process::Output {
         .expect("run asalto")
 }
 
+/// Start `asalto serve --port 0 --threads 1` with `args` (stderr as
+/// `stderr` says) and read the URL it prints first: the child and the URL
+/// without its final `/`.
+pub fn serve(args: &[&str], stderr: std::process::Stdio) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_asalto"))
+        .args(["serve", "--port", "0", "--threads", "1"])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("start asalto serve");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("piped"))
+        .read_line(&mut line)
+        .expect("read the URL");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    (child, url)
+}
+
+/// The canonical tiers of the file `(n, k)` among `tiers`, sorted, once
+/// each.
+pub fn own_tiers(
+    tiers: &[asalto_tb::index::TierKey],
+    n: u8,
+    k: u8,
+) -> Vec<asalto_tb::index::TierKey> {
+    let mut own: Vec<_> = tiers
+        .iter()
+        .filter(|t| (t.n, t.k) == (n, k))
+        .map(|t| t.canonical())
+        .collect();
+    own.sort();
+    own.dedup();
+    own
+}
+
 /// The JSON a successful run printed (a failed run panics with its stderr).
 pub fn json(o: &std::process::Output) -> serde_json::Value {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

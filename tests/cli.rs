@@ -323,6 +323,13 @@ fn verify_leaves_no_records_without_resume() {
     assert_eq!(records().len(), 2, "{:?}", records());
 }
 
+/// `asalto plan --soldiers 9 --rate 1e7` with `more`.
+fn plan_nine(more: &[&str]) -> Output {
+    let mut args = vec!["plan", "--soldiers", "9", "--rate", "1e7"];
+    args.extend_from_slice(more);
+    asalto(&args)
+}
+
 #[test]
 fn plan_says_what_a_memory_budget_holds() {
     // The window of each 9-soldier file is the one the complete build to
@@ -342,17 +349,7 @@ fn plan_says_what_a_memory_budget_holds() {
     // WDL-only: two bits a value (a byte per tier's half at most over a
     // quarter), so that 2GiB, which with distances reads back (below),
     // holds every window.
-    let o = asalto(&[
-        "plan",
-        "--soldiers",
-        "9",
-        "--rate",
-        "1e7",
-        "--memory",
-        "2GiB",
-        "--wdl-only",
-        "--json",
-    ]);
+    let o = plan_nine(&["--memory", "2GiB", "--wdl-only", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let w: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(w["wdl_only"], true);
@@ -377,15 +374,7 @@ fn plan_says_what_a_memory_budget_holds() {
         ),
         ("3GiB", "keeps every file's solved tiers in memory"),
     ] {
-        let o = asalto(&[
-            "plan",
-            "--soldiers",
-            "9",
-            "--rate",
-            "1e7",
-            "--memory",
-            memory,
-        ]);
+        let o = plan_nine(&["--memory", memory]);
         assert!(o.status.success(), "{}", stderr(&o));
         let out = stdout(&o);
         assert!(out.contains(says), "{memory}: {out}");

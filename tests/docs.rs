@@ -216,3 +216,87 @@ fn the_board_of_rules_md_is_the_codes() {
     assert!(flat.contains("points c5, d5, e5, c6, d6, e6, c7, d7, e7."));
     assert_eq!(fortress, board::FORTRESS);
 }
+
+/// A figure as the README writes it: `x` over `10^e` with two decimals,
+/// then `e<e>` (9.03e9, 11.89e9).
+fn at_power(x: f64, e: i32) -> String {
+    format!("{:.2}e{e}", x / 10f64.powi(e))
+}
+
+/// `n` with a comma between thousands (10,751).
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[test]
+fn readme_figures_are_those_of_their_bench_records() {
+    // Each figure of the README's Figures section, formatted from the
+    // record it cites: a figure edited by hand, or a record replaced
+    // without the README, fails here.
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let record = |dir: &str| -> serde_json::Value {
+        assert!(
+            readme.contains(&format!("scripts/bench-runs/{dir}/")),
+            "{dir}"
+        );
+        let path = root()
+            .join("scripts/bench-runs")
+            .join(dir)
+            .join("bench.json");
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let r = record("2026-11-25-build12");
+    let f = |key: &str| r[key].as_f64().unwrap_or_else(|| panic!("{key}"));
+    let shown = [
+        format!("| {:.2e} positions/s (", f("rate_per_core")),
+        format!("| {:.2}x |", f("speedup_2_threads")),
+        format!("| {:.0} s (`seconds_to_9`)", f("seconds_to_9")),
+        format!("| {} s, ", thousands(f("seconds_to_12").round() as u64)),
+        format!("| {} bytes anonymous", at_power(f("peak_anon_bytes_12"), 9)),
+        format!("; {} resident", at_power(f("peak_rss_bytes_12"), 9)),
+        format!("| {:.3} bits/position |", f("wdl_only_bits_per_position")),
+        format!(
+            "| {:.2e} positions/s with distances, {:.2e} WDL-only",
+            f("verify_rate_per_core"),
+            f("verify_rate_wdl_only_per_core")
+        ),
+        format!("| {:.2} us |", f("probe_median_us")),
+        format!(
+            "| {:.2} ms / {:.2} ms |",
+            f("query_warm_ms"),
+            f("query_cold_ms")
+        ),
+    ];
+    // The bench of the fixed-point verify, told in docs/FIGURES.md.
+    let n = record("2026-11-26-vm");
+    let g = |key: &str| n[key].as_f64().unwrap_or_else(|| panic!("{key}"));
+    let figures = std::fs::read_to_string(root().join("docs/FIGURES.md")).unwrap();
+    let figures = figures.split_whitespace().collect::<Vec<_>>().join(" ");
+    for s in [
+        format!(
+            "solving {:.2e} positions/s on one thread",
+            g("rate_per_core")
+        ),
+        format!(
+            "gives verify {:.2e} positions/s with distances and {:.2e} WDL-only",
+            g("verify_rate_per_core"),
+            g("verify_rate_wdl_only_per_core")
+        ),
+    ] {
+        assert!(figures.contains(&s), "docs/FIGURES.md does not show {s:?}");
+    }
+    for s in &shown {
+        assert!(
+            readme.contains(s.as_str()),
+            "the README does not show {s:?}"
+        );
+    }
+}

@@ -489,3 +489,22 @@ fn repack_refuses_a_zstd_level_out_of_range() {
         assert!(stderr(&o).contains("--level"), "{}", stderr(&o));
     }
 }
+
+#[test]
+fn a_window_of_zero_bytes_reads_everything_back_and_writes_the_same_file() {
+    // The hidden --window-bytes takes 0, as its help says.
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str| {
+        let t = dir.path().join(name);
+        let mut args = vec!["build", "--for", "SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s"];
+        let tables = t.to_str().unwrap().to_string();
+        args.extend(["--tables", &tables]);
+        if name == "zero" {
+            args.extend(["--window-bytes", "0"]);
+        }
+        let o = asalto(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read(t.join("assaut").join("2o10s.atb")).unwrap()
+    };
+    assert_eq!(file("zero"), file("memory"));
+}

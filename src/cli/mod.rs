@@ -217,7 +217,7 @@ enum Command {
         ignore_disk: bool,
         /// Cap on the window's share of the memory budget (tests and
         /// experiments: 0 reads every tier of the file back from disk).
-        #[arg(long, value_name = "SIZE", value_parser = parse_bytes, hide = true)]
+        #[arg(long, value_name = "SIZE", value_parser = parse_bytes_or_zero, hide = true)]
         window_bytes: Option<u64>,
         /// Print the summary as JSON.
         #[arg(long)]
@@ -382,6 +382,15 @@ impl VariantChoice {
 
 /// A size in bytes: a number with an optional unit (B, KiB, MiB, GiB,
 /// TiB; K, M, G, T and KB, MB, GB, TB mean the same powers of 1024).
+/// [`parse_bytes`], or 0.
+fn parse_bytes_or_zero(text: &str) -> Result<u64, String> {
+    if text.trim() == "0" {
+        Ok(0)
+    } else {
+        parse_bytes(text)
+    }
+}
+
 fn parse_bytes(text: &str) -> Result<u64, String> {
     let t = text.trim();
     let split = t

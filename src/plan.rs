@@ -79,10 +79,7 @@ impl FilePlan {
         crate::build::bytes_besides_window(
             self.tiers,
             self.positions,
-            &crate::table::WriteOptions {
-                wdl_only: self.wdl_only,
-                ..crate::table::WriteOptions::default()
-            },
+            &crate::table::WriteOptions::of_kind(self.wdl_only),
         )
     }
 

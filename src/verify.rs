@@ -467,10 +467,7 @@ mod tests {
             files.entry((key.n, key.k)).or_default().push(*key);
         }
         for ((n, k), keys) in files {
-            let opts = WriteOptions {
-                wdl_only,
-                ..WriteOptions::default()
-            };
+            let opts = WriteOptions::of_kind(wdl_only);
             let mut w = TableWriter::create_with(dir, variant, n, k, &opts).unwrap();
             for key in &keys {
                 w.push_tier(key, &store.tier(key).unwrap().unwrap())

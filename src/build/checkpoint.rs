@@ -9,18 +9,20 @@
 //! up to that point are durable, under a temporary name, synced and renamed
 //! (so it is either the old or the new one, never half of one).
 //!
-//! # File layout (version 2)
+//! # File layout (version 3)
 //!
 //! | bytes | field |
 //! |------:|-------|
 //! | 8 | magic: the ASCII bytes `ASALTOCK` |
-//! | 4 | checkpoint version, `2` (little-endian) |
+//! | 4 | checkpoint version, `3` (little-endian) |
 //! | .. | the [`Checkpoint`] fields, bincode 2, fixed-width little-endian integers |
 //! | 4 | CRC-32 (as in the table format) of every byte before it |
 //!
 //! Version 2 added the file's [`History`] (the time and peak memory of the
-//! runs up to the checkpoint). A version 1 checkpoint is still taken up,
-//! with an unknown history (zeros).
+//! runs up to the checkpoint), version 3 the stream order of the file
+//! ([`crate::table::Order`]) to the writer's state. Checkpoints of
+//! versions 1 and 2 are still taken up: mask-major (the only order then),
+//! and with an unknown history (zeros) from version 1.
 //!
 //! A checkpoint that fails any of these checks, or that describes another
 //! build, is discarded (the build says so in one line) and never trusted:
@@ -28,15 +30,15 @@
 
 use crate::index::TierKey;
 use crate::rules::Variant;
-use crate::table::WriterState;
+use crate::table::{WriterState, WriterStateV2};
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The magic bytes of a checkpoint file.
 const MAGIC: [u8; 8] = *b"ASALTOCK";
-/// The checkpoint format version this build writes (it reads 1 too).
-const VERSION: u32 = 2;
+/// The checkpoint format version this build writes (it reads 1 and 2 too).
+const VERSION: u32 = 3;
 
 fn config() -> impl bincode::config::Config {
     bincode::config::standard().with_fixed_int_encoding()
@@ -108,12 +110,21 @@ pub struct History {
     pub peak_rss_bytes: u64,
 }
 
-/// A version 1 checkpoint: one without a history.
+/// A version 1 checkpoint: one without a history, nor the stream order.
 #[derive(bincode::Decode)]
 struct CheckpointV1 {
     identity: Identity,
     done: u64,
-    writer: WriterState,
+    writer: WriterStateV2,
+}
+
+/// A version 2 checkpoint: one without the stream order.
+#[derive(bincode::Decode)]
+struct CheckpointV2 {
+    identity: Identity,
+    done: u64,
+    writer: WriterStateV2,
+    history: History,
 }
 
 /// Why a checkpoint was not used.
@@ -183,14 +194,25 @@ impl Checkpoint {
                 let c = Checkpoint {
                     identity: c.identity,
                     done: c.done,
-                    writer: c.writer,
+                    writer: c.writer.into(),
                     history: History::default(),
+                };
+                (c, used)
+            }
+            2 => {
+                let (c, used): (CheckpointV2, usize) =
+                    bincode::decode_from_slice(&body[12..], config()).map_err(undecodable)?;
+                let c = Checkpoint {
+                    identity: c.identity,
+                    done: c.done,
+                    writer: c.writer.into(),
+                    history: c.history,
                 };
                 (c, used)
             }
             _ => {
                 return Err(damaged(&format!(
-                    "checkpoint version {version}, this build reads 1 and {VERSION}"
+                    "checkpoint version {version}, this build reads 1 to {VERSION}"
                 )));
             }
         };
@@ -240,7 +262,7 @@ impl Checkpoint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::{TableWriter, WriteOptions};
+    use crate::table::{Order, TableWriter, WriteOptions};
 
     /// A checkpoint of a writer that has written nothing yet.
     fn sample(dir: &Path) -> Checkpoint {
@@ -268,22 +290,68 @@ mod tests {
     }
 
     #[test]
+    fn the_stream_order_reads_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let v = Variant::ASSAUT;
+        let opts = WriteOptions::wdl_only();
+        let mut w = TableWriter::create_with(dir.path(), &v, 2, 9, &opts).unwrap();
+        let c = Checkpoint {
+            identity: Identity::of(&v, 2, 9, &[], true),
+            done: 1,
+            writer: w.checkpoint().unwrap(),
+            history: History::default(),
+        };
+        let path = dir.path().join("x.ckpt");
+        c.save(&path).unwrap();
+        let read = Checkpoint::load(&path).unwrap().unwrap();
+        assert_eq!(read.writer.options(), opts);
+        assert_eq!(read.writer.options().order, Order::PlacementMajor);
+    }
+
+    /// The bytes of a checkpoint of `version` (1 or 2) holding `c`, as the
+    /// builds of then wrote it.
+    fn old_checkpoint(version: u32, c: &Checkpoint) -> Vec<u8> {
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&version.to_le_bytes());
+        let w = c.writer.as_v2();
+        if version == 1 {
+            let fields = (c.identity.clone(), c.done, w);
+            bincode::encode_into_std_write(&fields, &mut bytes, config()).unwrap();
+        } else {
+            let fields = (c.identity.clone(), c.done, w, c.history);
+            bincode::encode_into_std_write(&fields, &mut bytes, config()).unwrap();
+        }
+        let crc = crc32fast::hash(&bytes);
+        bytes.extend_from_slice(&crc.to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn a_version_2_checkpoint_is_taken_up_mask_major() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = sample(dir.path());
+        let path = dir.path().join("v2.ckpt");
+        std::fs::write(&path, old_checkpoint(2, &c)).unwrap();
+        let read = Checkpoint::load(&path).unwrap().unwrap();
+        assert_eq!(read, c);
+        assert_eq!(read.writer.options().order, Order::MaskMajor);
+    }
+
+    #[test]
     fn a_version_1_checkpoint_is_taken_up_without_a_history() {
         // Version 1 is version 2 without the history at the end: the
         // same fields written one after the other.
         let dir = tempfile::tempdir().unwrap();
         let c = sample(dir.path());
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend_from_slice(&1u32.to_le_bytes());
-        let fields = (c.identity.clone(), c.done, c.writer.clone());
-        bincode::encode_into_std_write(&fields, &mut bytes, config()).unwrap();
-        let crc = crc32fast::hash(&bytes);
-        bytes.extend_from_slice(&crc.to_le_bytes());
+        let mut bytes = old_checkpoint(1, &c);
         let path = dir.path().join("v1.ckpt");
         std::fs::write(&path, &bytes).unwrap();
         let read = Checkpoint::load(&path).unwrap().unwrap();
         assert_eq!(read.history, History::default());
-        assert_eq!((read.identity, read.done, read.writer), fields);
+        assert_eq!(
+            (read.identity, read.done, read.writer),
+            (c.identity, c.done, c.writer)
+        );
         // Another version is refused, saying which.
         bytes[8] = 7;
         let n = bytes.len() - 4;

@@ -855,7 +855,10 @@ fn resume_or_create(
         Ok(Some(c)) => {
             let done = c.done as usize;
             let positions = c.writer.positions();
-            match TableWriter::resume(dir, variant, n, k, &opts.write, c.writer, &tiers[..done]) {
+            // The file goes on with the options it was started with (an
+            // earlier binary's defaults may differ from this one's).
+            let write = c.writer.options();
+            match TableWriter::resume(dir, variant, n, k, &write, c.writer, &tiers[..done]) {
                 Ok(w) => {
                     observer.note(&format!(
                         "{}: resuming from its checkpoint, {positions} positions done",

@@ -9,7 +9,7 @@
 //! where the values allow, and in a WDL-only build two bits: its win, draw,
 //! loss or loss in 0, all the file keeps and all the solver needs of it),
 //! and otherwise read back from the part of the file already written
-//! ([`TableWriter::read_codes`]), through a small cache. Which tiers are in memory changes only how fast a build runs,
+//! ([`TableWriter::read_first_half`]), through a small cache. Which tiers are in memory changes only how fast a build runs,
 //! never what it writes.
 //!
 //! The ranks of a cluster build other than rank 0 have no file: what does
@@ -159,11 +159,10 @@ impl TierStore for FileSoFar<'_> {
                 let Some(i) = self.find(key) else {
                     return Ok(None);
                 };
-                let half = key.size_per_side() as u64;
                 writer
                     .read()
                     .unwrap_or_else(|e| e.into_inner())
-                    .read_codes(self.firsts[i], half)?
+                    .read_first_half(self.firsts[i], key)?
                     .into()
             }
             Back::Spill(s) => match s.get(key)? {

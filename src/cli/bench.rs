@@ -185,10 +185,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         let dir =
             std::env::temp_dir().join(format!("asalto-bench-verify-{}-{i}", std::process::id()));
         let opts = build::BuildOptions {
-            write: asalto_tb::table::WriteOptions {
-                wdl_only,
-                ..Default::default()
-            },
+            write: asalto_tb::table::WriteOptions::of_kind(wdl_only),
             ..build::BuildOptions::threads(0)
         };
         let timed = (|| -> Result<Vec<(f64, u64, u64)>> {
@@ -296,10 +293,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         let wdl_dir = std::env::temp_dir().join(format!("asalto-bench-wdl-{}", std::process::id()));
         let mut wdl_only_bytes = 0;
         for t in &present {
-            let opts = asalto_tb::table::WriteOptions {
-                wdl_only: true,
-                ..Default::default()
-            };
+            let opts = asalto_tb::table::WriteOptions::wdl_only();
             wdl_only_bytes += asalto_tb::table::repack(t, &wdl_dir, &opts, &Quiet)?.file_bytes;
         }
         let _ = std::fs::remove_dir_all(&wdl_dir);
@@ -313,6 +307,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 "positions": t.info().positions, "wdl_bytes": t.info().wdl_bytes,
                 "file_bytes": t.info().file_bytes, "format_version": t.info().format_version,
                 "wdl_block_positions": t.info().wdl_block_positions,
+                "order": t.info().order.to_string(),
                 "distance_block_positions": t.info().distance_block_positions}))
                     .collect::<Vec<_>>()
             ),

@@ -623,10 +623,7 @@ fn dispatch(command: Command) -> Result<()> {
                 window_bytes,
                 checkpoint_secs,
                 stop_at: stop_after.map(|d| std::time::Instant::now() + d),
-                write: asalto_tb::table::WriteOptions {
-                    wdl_only,
-                    ..Default::default()
-                },
+                write: asalto_tb::table::WriteOptions::of_kind(wdl_only),
                 ..build::BuildOptions::default()
             };
             let job = BuildJob {

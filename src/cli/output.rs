@@ -382,7 +382,8 @@ pub fn info(dir: &std::path::Path, json: bool) -> usize {
                     "wdl_bits_per_position": i.wdl_bits_per_position(),
                     "bits_per_position": i.bits_per_position(),
                     "format_version": i.format_version, "tool_version": i.tool_version,
-                    "wdl_only": i.wdl_only,
+                    "wdl_only": i.wdl_only, "order": i.order.to_string(),
+                    "wdl_block_positions": i.wdl_block_positions, "zstd_level": i.zstd_level,
                 }),
                 Err(e) => json!({"file": p.display().to_string(), "error": e.to_string()}),
             })

@@ -24,9 +24,11 @@ pub struct RepackArgs {
     /// Default: every table present.
     #[arg(long, short)]
     soldiers: Option<Soldiers>,
-    /// Positions per WDL block (a multiple of 4, at most 2^22).
-    #[arg(long, default_value_t = asalto_tb::table::WriteOptions::default().wdl_block_positions)]
-    wdl_block: u32,
+    /// Positions per WDL block (a multiple of 4, at most 2^22). Default:
+    /// 262144 (2^18) with --wdl-only, else 16384 (2^14), as a build
+    /// writes them.
+    #[arg(long)]
+    wdl_block: Option<u32>,
     /// Positions per distance block (at most 2^22).
     #[arg(long, default_value_t = asalto_tb::table::WriteOptions::default().distance_block_positions)]
     distance_block: u32,
@@ -38,9 +40,24 @@ pub struct RepackArgs {
     /// size). A WDL-only table cannot be repacked with distances.
     #[arg(long)]
     wdl_only: bool,
+    /// The order of each tier's positions in the file: `placement`
+    /// (officers' placement major, smaller) or `mask` (the index's own
+    /// order, as files before format version 4). Default: placement with
+    /// --wdl-only, else mask, as a build writes them.
+    #[arg(long, value_enum)]
+    order: Option<OrderArg>,
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// The values of `--order`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum OrderArg {
+    /// Fortress mask major (the index's own order).
+    Mask,
+    /// Officers' placement major.
+    Placement,
 }
 
 /// Run `asalto repack`.
@@ -49,11 +66,22 @@ pub fn run(args: RepackArgs) -> Result<()> {
     let variant: Variant = args.variant.parse()?;
     let (lo, hi) = args.soldiers.map_or((9, 24), |s| (s.0, s.1));
     let out = args.out.clone().unwrap_or_else(|| args.tables.clone());
+    use asalto_tb::table::Order;
+    let kind = if args.wdl_only {
+        WriteOptions::wdl_only()
+    } else {
+        WriteOptions::default()
+    };
     let opts = WriteOptions {
-        wdl_block_positions: args.wdl_block,
+        wdl_block_positions: args.wdl_block.unwrap_or(kind.wdl_block_positions),
         distance_block_positions: args.distance_block,
         zstd_level: args.level,
         wdl_only: args.wdl_only,
+        order: match args.order {
+            None => kind.order,
+            Some(OrderArg::Mask) => Order::MaskMajor,
+            Some(OrderArg::Placement) => Order::PlacementMajor,
+        },
     };
     let mut done = Vec::new();
     for k in lo..=hi {
@@ -104,7 +132,7 @@ pub fn run(args: RepackArgs) -> Result<()> {
         outln!(
             "{}",
             serde_json::json!({"variant": variant.to_string(), "wdl_block": opts.wdl_block_positions,
-                "distance_block": opts.distance_block_positions, "level": opts.zstd_level, "wdl_only": opts.wdl_only, "files": done})
+                "distance_block": opts.distance_block_positions, "level": opts.zstd_level, "wdl_only": opts.wdl_only, "order": opts.order.to_string(), "files": done})
         );
     }
     Ok(())

@@ -208,8 +208,27 @@ fn check_tier_with(
             found: codes.len() as u64,
         });
     }
+    // The fixed point's graph, or not, fixed at compile time: the check
+    // with distances then pays nothing for the graph in its inner loops.
+    if mode == Mode::FixedPoint {
+        check_tier_in::<true>(key, look, codes, mode, generic)
+    } else {
+        check_tier_in::<false>(key, look, codes, mode, generic)
+    }
+}
+
+/// [`check_tier_with`], with `FIXED` true exactly when `mode` is
+/// [`Mode::FixedPoint`].
+fn check_tier_in<const FIXED: bool>(
+    key: &TierKey,
+    look: &mut Lookup<'_>,
+    codes: &[u16],
+    mode: Mode,
+    generic: bool,
+) -> Result<Vec<Inconsistency>, SolveError> {
+    let n_side = key.size_per_side() as usize;
     let wdl_only = mode != Mode::Values;
-    let mut c = Checker {
+    let mut c: Checker<'_, '_, FIXED> = Checker {
         key: *key,
         variant: *look.variant(),
         codes,
@@ -221,7 +240,7 @@ fn check_tier_with(
         moves: Vec::new(),
         faults: Vec::new(),
         stop_at_win: wdl_only && !generic,
-        graph: (mode == Mode::FixedPoint).then(|| Graph::new(n_side)),
+        graph: FIXED.then(|| Graph::new(n_side)),
     };
     let placements = key.officer_placements() as usize;
     let masks = fortress_masks(key.m());
@@ -243,13 +262,17 @@ fn check_tier_with(
             for_each_officers(free, key.n, |oi, officers| {
                 let node = first + fi * placements + oi;
                 let pos = Position::from_parts_unchecked(soldiers, officers, side, 0);
-                let edges_before = c.graph.as_ref().map_or(0, |g| g.succ.len());
+                let edges_before = if FIXED {
+                    c.graph.as_ref().map_or(0, |g| g.succ.len())
+                } else {
+                    0
+                };
                 let derived = match side {
                     Side::Soldiers if !generic => c.derive_soldiers(&pos, &steps)?,
                     Side::Soldiers => c.derive_soldiers_generic(&pos)?,
                     Side::Officers => c.derive_officers(&pos, landing)?,
                 };
-                if let Some(g) = &mut c.graph {
+                if FIXED && let Some(g) = &mut c.graph {
                     // The moves that stay are edges; the value is the
                     // fixed point's, compared below.
                     let has_edges = g.succ.len() > edges_before;
@@ -537,7 +560,7 @@ pub fn stuck_value(side: Side, variant: &Variant) -> Value {
 }
 
 /// The checking state of one tier.
-struct Checker<'c, 'l> {
+struct Checker<'c, 'l, const FIXED: bool> {
     key: TierKey,
     variant: Variant,
     /// The tier's stored values.
@@ -646,7 +669,7 @@ impl Chains {
     }
 }
 
-impl Checker<'_, '_> {
+impl<const FIXED: bool> Checker<'_, '_, FIXED> {
     /// The steps of the soldiers `soldiers` (soldiers to move, no huff
     /// rights) as the rules' generator gives them with no officer on the
     /// board, each with where its successor's value is, into `steps`.
@@ -891,13 +914,11 @@ impl Checker<'_, '_> {
     /// edge instead.
     #[inline]
     fn in_tier(&mut self, node: usize) -> Option<Value> {
-        match &mut self.graph {
-            None => Some(Value::from_code(self.codes[node])),
-            Some(g) => {
-                g.succ.push(node as u32);
-                None
-            }
+        if FIXED && let Some(g) = &mut self.graph {
+            g.succ.push(node as u32);
+            return None;
         }
+        Some(Value::from_code(self.codes[node]))
     }
 
     /// The value of a position a move reached, for its side to move

@@ -3,17 +3,19 @@
 //! entries, and the decompressed form of blocks.
 
 use super::{BlockDefect, Problem, TableInfo};
+use crate::index::TierKey;
 use crate::rules::{CaptureRule, SoldierRule, TrappedRule, Variant};
+use std::borrow::Cow;
 use std::fmt;
 
 /// The magic bytes at offset 0 of every table file.
 pub const MAGIC: [u8; 8] = *b"ASALTOTB";
 
 /// The format version this build writes.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// The format versions this build reads.
-pub const READ_VERSIONS: [u32; 3] = [1, 2, 3];
+pub const READ_VERSIONS: [u32; 4] = [1, 2, 3, 4];
 
 /// Length of the preamble.
 pub(crate) const PREAMBLE_LEN: usize = 40;
@@ -31,6 +33,111 @@ pub(crate) const fn header_len(version: u32) -> usize {
 /// Header flag (version 3): the file holds win/draw/loss only, no
 /// distance stream.
 pub(crate) const FLAG_WDL_ONLY: u32 = 1;
+
+/// Header flag (version 4): each half of a tier lies in the stream with
+/// the officers' placement major ([`Order::PlacementMajor`]).
+pub(crate) const FLAG_PLACEMENT_MAJOR: u32 = 2;
+
+/// The header flags a file of format `version` may set.
+const fn known_flags(version: u32) -> u32 {
+    match version {
+        0..=2 => 0,
+        3 => FLAG_WDL_ONLY,
+        _ => FLAG_WDL_ONLY | FLAG_PLACEMENT_MAJOR,
+    }
+}
+
+/// The order of a tier's positions in a file's position stream.
+///
+/// A tier's index ([`crate::index::index_in_tier`]) runs side to move,
+/// then the rank of the fortress mask, then the rank of the officers'
+/// placement: `side * H + f * O + o`, with `H = M * O` positions a side,
+/// `M` fortress masks and `O` placements. A file keeps each side's half
+/// either in that order or transposed, `side * H + o * M + f`: with the
+/// placement major, the values of one placement over every fortress mask
+/// lie side by side, and they are alike far more often than those of one
+/// mask over every placement (the WDL-only files of 12 and 13 soldiers
+/// compressed 10-22 % smaller so).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// The index's own order (every file before format version 4).
+    #[default]
+    MaskMajor,
+    /// Each half transposed: the officers' placement major.
+    PlacementMajor,
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Order::MaskMajor => "mask-major",
+            Order::PlacementMajor => "placement-major",
+        })
+    }
+}
+
+impl Order {
+    /// Where position `index` of tier `key` lies among the tier's stream
+    /// positions (`0..key.size()`).
+    #[inline]
+    pub(crate) fn stream_offset(self, key: &TierKey, index: u32) -> u32 {
+        match self {
+            Order::MaskMajor => index,
+            Order::PlacementMajor => {
+                let half = key.size_per_side();
+                let (side, i) = (index / half, index % half);
+                let placements = key.officer_placements();
+                let masks = half / placements;
+                side * half + (i % placements) * masks + i / placements
+            }
+        }
+    }
+
+    /// The codes of whole halves of tier `key` (`codes.len()` a multiple
+    /// of its half) rearranged from index order into this stream order.
+    pub(crate) fn to_stream_order<'a>(self, key: &TierKey, codes: &'a [u16]) -> Cow<'a, [u16]> {
+        if self == Order::MaskMajor {
+            return Cow::Borrowed(codes);
+        }
+        let mut out = codes.to_vec();
+        {
+            let (placements, masks) = Self::dims(key);
+            for (src, dst) in codes
+                .chunks(key.size_per_side() as usize)
+                .zip(out.chunks_mut(key.size_per_side() as usize))
+            {
+                for f in 0..masks {
+                    for o in 0..placements {
+                        dst[o * masks + f] = src[f * placements + o];
+                    }
+                }
+            }
+        }
+        Cow::Owned(out)
+    }
+
+    /// The inverse of [`Order::to_stream_order`], in place.
+    pub(crate) fn to_index_order(self, key: &TierKey, codes: &mut [u16]) {
+        if self == Order::PlacementMajor {
+            let (placements, masks) = Self::dims(key);
+            let mut half = vec![0u16; key.size_per_side() as usize];
+            for part in codes.chunks_mut(half.len()) {
+                half.copy_from_slice(part);
+                for o in 0..placements {
+                    for f in 0..masks {
+                        part[f * placements + o] = half[o * masks + f];
+                    }
+                }
+            }
+        }
+    }
+
+    /// `(placements, masks)` of a half of tier `key`.
+    fn dims(key: &TierKey) -> (usize, usize) {
+        let placements = key.officer_placements() as usize;
+        (placements, key.size_per_side() as usize / placements)
+    }
+}
 
 /// Bytes of the index's tables (directory and block tables) covered by one
 /// checksum of the chunk table (format version 2).
@@ -249,7 +356,10 @@ impl TableInfo {
         out.extend_from_slice(&self.distance_blocks.to_le_bytes());
         out.extend_from_slice(&self.wdl_bytes.to_le_bytes());
         out.extend_from_slice(&self.distance_bytes.to_le_bytes());
-        let flags = if self.wdl_only { FLAG_WDL_ONLY } else { 0 };
+        let mut flags = if self.wdl_only { FLAG_WDL_ONLY } else { 0 };
+        if self.order == Order::PlacementMajor {
+            flags |= FLAG_PLACEMENT_MAJOR;
+        }
         out.extend_from_slice(&flags.to_le_bytes());
         out.extend_from_slice(version);
     }
@@ -308,12 +418,17 @@ impl TableInfo {
             wdl_bytes: if version >= 2 { u64_at(index, 80) } else { 0 },
             distance_bytes: if version >= 2 { u64_at(index, 88) } else { 0 },
             wdl_only: version >= 3 && u32_at(index, 96) & FLAG_WDL_ONLY != 0,
+            order: if version >= 4 && u32_at(index, 96) & FLAG_PLACEMENT_MAJOR != 0 {
+                Order::PlacementMajor
+            } else {
+                Order::MaskMajor
+            },
             tool_version,
             format_version: version,
             index_bytes: index.len() as u64,
             file_bytes: 0,
         };
-        if version >= 3 && u32_at(index, 96) & !FLAG_WDL_ONLY != 0 {
+        if version >= 3 && u32_at(index, 96) & !known_flags(version) != 0 {
             return Err(bad("unknown header flags"));
         }
         if !(1..=2).contains(&h.n) || !(9..=24).contains(&h.k) {
@@ -580,6 +695,7 @@ mod tests {
                 wdl_bytes: 40,
                 distance_bytes: 60,
                 wdl_only: false,
+                order: Order::MaskMajor,
                 tool_version: "0.1.0".into(),
                 format_version: FORMAT_VERSION,
                 index_bytes: 0,
@@ -615,6 +731,22 @@ mod tests {
                 TableInfo::decode_header(&b, FORMAT_VERSION).unwrap().0,
                 indexed(&w, &b)
             );
+            // The placement-major order round-trips in version 4; a version
+            // 3 header does not know its flag.
+            let t = TableInfo {
+                order: Order::PlacementMajor,
+                ..w.clone()
+            };
+            let mut b = Vec::new();
+            t.encode_header(&mut b);
+            assert_eq!(u32_at(&b, 96), FLAG_WDL_ONLY | FLAG_PLACEMENT_MAJOR);
+            b.resize(b.len() + 4 + 2 * BLOCK_ENTRY_LEN, 0);
+            assert_eq!(
+                TableInfo::decode_header(&b, FORMAT_VERSION).unwrap().0,
+                indexed(&t, &b)
+            );
+            let e = TableInfo::decode_header(&b, 3).unwrap_err();
+            assert!(e.to_string().contains("flags"), "{e}");
             // A WDL-only header that still counts distance blocks, and an
             // unknown flag, are refused.
             let mut b = Vec::new();
@@ -630,6 +762,68 @@ mod tests {
             b[97] = 1;
             b.resize(b.len() + 4 + 2 * BLOCK_ENTRY_LEN, 0);
             assert!(TableInfo::decode_header(&b, FORMAT_VERSION).is_err());
+        }
+    }
+
+    #[test]
+    fn the_placement_major_order_transposes_each_half() {
+        use crate::index::{TierKey, position_at};
+        // The `c` lowest points outside the fortress.
+        let lowest = |c: usize| {
+            crate::board::points(crate::board::OUTSIDE)
+                .take(c)
+                .fold(0, |s, p| s | p.bit())
+        };
+        let keys = [
+            TierKey {
+                n: 2,
+                k: 9,
+                outside: lowest(1),
+            }
+            .canonical(),
+            TierKey {
+                n: 1,
+                k: 10,
+                outside: lowest(6),
+            }
+            .canonical(),
+        ];
+        for key in keys {
+            assert!(key.is_valid());
+            let codes: Vec<u16> = (0..key.size() as u16).collect();
+            assert_eq!(
+                Order::MaskMajor.to_stream_order(&key, &codes)[..],
+                codes[..]
+            );
+            let stream = Order::PlacementMajor.to_stream_order(&key, &codes);
+            let half = key.size_per_side();
+            for i in 0..key.size() as u32 {
+                let p = Order::PlacementMajor.stream_offset(&key, i);
+                assert_eq!(stream[p as usize], codes[i as usize]);
+                assert_eq!(Order::MaskMajor.stream_offset(&key, i), i);
+            }
+            // The first run of each half of the stream: one placement rank
+            // of the officers, every fortress mask once, one side to move.
+            let masks = (half / key.officer_placements()) as usize;
+            for side in 0..2 {
+                let run = &stream[side * half as usize..][..masks];
+                let first = position_at(&key, run[0] as u32);
+                for &i in run {
+                    let p = position_at(&key, i as u32);
+                    assert_eq!(p.side(), first.side());
+                    assert_eq!(p.soldiers() & crate::board::OUTSIDE, key.outside);
+                }
+                let mut fortress: Vec<u64> = run
+                    .iter()
+                    .map(|&i| position_at(&key, i as u32).soldiers())
+                    .collect();
+                fortress.sort_unstable();
+                fortress.dedup();
+                assert_eq!(fortress.len(), masks);
+            }
+            let mut back = stream.into_owned();
+            Order::PlacementMajor.to_index_order(&key, &mut back);
+            assert_eq!(back, codes);
         }
     }
 

@@ -5,7 +5,7 @@
 //! `k` soldiers, at `<tables>/<variant slug>/<n>o<k>s.atb` (for example
 //! `tables/assaut/2o9s.atb`, see [`table_path`]).
 //!
-//! # The file format, version 3
+//! # The file format, version 4
 //!
 //! This section is the specification; it is enough to write a reader in
 //! another language. The format is stable: any change to it raises the
@@ -37,7 +37,7 @@
 //! | offset | size | field |
 //! |-------:|-----:|-------|
 //! | 0  | 8 | magic: the ASCII bytes `ASALTOTB` |
-//! | 8  | 4 | format version: `3` |
+//! | 8  | 4 | format version: `4` |
 //! | 12 | 4 | reserved, `0` |
 //! | 16 | 8 | `index_offset`: where the index starts |
 //! | 24 | 8 | `index_len`: the index's length in bytes |
@@ -74,7 +74,7 @@
 //! | 72 | 8 | `Nd = ceil(P / Bd)`, number of distance blocks |
 //! | 80 | 8 | compressed bytes of the WDL stream (sum of its blocks' lengths) |
 //! | 88 | 8 | compressed bytes of the distance stream |
-//! | 96 | 4 | flags: bit 0 set for a *WDL-only* table (below); other bits 0 |
+//! | 96 | 4 | flags: bit 0 set for a *WDL-only* table, bit 1 for a *placement-major* one (both below); other bits 0 |
 //! | 100 | L | the version of `asalto-tb` that built the file (UTF-8) |
 //!
 //! Counts are over the stored positions only (canonical tiers, both sides
@@ -104,10 +104,16 @@
 //! Entries are sorted by `outside`, strictly increasing: find a tier by
 //! binary search. A tier is `(n, k, outside)` with the file's `n` and `k`;
 //! only canonical tiers are stored (see [`crate::index`]), and `size` is
-//! [`TierKey::size`]. Position `i` of a tier (its index in
-//! [`crate::index`]) is position `first + i` of the stream. The tiers'
-//! ranges partition `0..P` (tiers lie in the stream in the order they were
-//! solved, not in directory order).
+//! [`TierKey::size`]. The tiers' ranges partition `0..P` (tiers lie in the
+//! stream in the order they were solved, not in directory order).
+//!
+//! Position `i` of a tier (its index in [`crate::index`]: `i = s H + f O +
+//! o`, with `s` 0 for the officers to move and 1 for the soldiers, `f` the
+//! rank of the fortress mask among the tier's `M` masks, `o` the rank of
+//! the officers' placement among its `O` placements, `H = M O`) is
+//! position `first + i` of the stream, unless flag bit 1 is set: then
+//! each half is transposed, and it is position `first + s H + o M + f`
+//! ([`Order`]).
 //!
 //! ## Index: block tables (`Nw` then `Nd` entries of 16 bytes)
 //!
@@ -135,6 +141,11 @@
 //! rules themselves look at, when a huff leaves the soldiers stuck). A
 //! reader gives a loss in 0 for field 3 and wins and losses in
 //! [`UNKNOWN_PLIES`] for fields 1 and 2; their true distance is unknown.
+//!
+//! ## Version 3
+//!
+//! Version 3 files are still read. They differ from version 4 only in the
+//! flags: bit 1 is unknown (always mask-major).
 //!
 //! ## Version 2
 //!
@@ -177,8 +188,10 @@
 //!
 //! ## Compression settings (measured)
 //!
-//! The writer's defaults are `Bw = 2^14` and `Bd = 2^12` positions and zstd
-//! level 9; see [`WriteOptions`] for the measurements behind them. A reader
+//! The writer's defaults are `Bw = 2^14` and `Bd = 2^12` positions, zstd
+//! level 9, mask-major; a WDL-only build writes `Bw = 2^18`,
+//! placement-major ([`WriteOptions::wdl_only`]). See [`WriteOptions`] for
+//! the measurements behind them. A reader
 //! must accept any block sizes (this one accepts up to 2^22 positions per
 //! block).
 //!
@@ -197,10 +210,11 @@ mod repack;
 mod store;
 mod writer;
 
-pub use format::{FORMAT_VERSION, MAGIC, READ_VERSIONS, Stream, UNKNOWN_PLIES};
+pub use format::{FORMAT_VERSION, MAGIC, Order, READ_VERSIONS, Stream, UNKNOWN_PLIES};
 pub use reader::Table;
 pub use repack::repack;
 pub use store::{TableSet, list};
+pub(crate) use writer::WriterStateV2;
 pub use writer::{TableWriter, WriteOptions, WriterState, temporary_path};
 
 use crate::Value;
@@ -317,6 +331,9 @@ pub struct TableInfo {
     /// read from such a table are wins and losses in
     /// [`UNKNOWN_PLIES`] (but a loss in 0 plies, which is exact).
     pub wdl_only: bool,
+    /// The order of each tier's positions in the stream (format version 4
+    /// on; mask-major before).
+    pub order: Order,
     /// Bytes of the index (header, directory, block tables).
     pub index_bytes: u64,
     /// Size of the file.

@@ -515,7 +515,9 @@ impl Table {
                 size: e.size as u64,
             }));
         }
-        Ok(Some(e.first + index as u64))
+        Ok(Some(
+            e.first + self.info.order.stream_offset(key, index) as u64,
+        ))
     }
 
     /// The value codes ([`Value::code`]) of canonical tier `key`, or `None`
@@ -541,6 +543,7 @@ impl Table {
                 }
                 Ok(())
             })?;
+            self.info.order.to_index_order(key, &mut out);
             return Ok(Some(out.into()));
         }
         // Distances first, then the WDL fields joined in.
@@ -563,6 +566,7 @@ impl Table {
             }
             Ok(())
         })?;
+        self.info.order.to_index_order(key, &mut out);
         Ok(Some(out.into()))
     }
 

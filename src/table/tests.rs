@@ -70,6 +70,7 @@ fn small_opts() -> WriteOptions {
         distance_block_positions: 700,
         zstd_level: 3,
         wdl_only: false,
+        order: Order::MaskMajor,
     }
 }
 
@@ -121,7 +122,11 @@ fn round_trip() {
             )
         })
         .collect();
-    for opts in [small_opts(), WriteOptions::default()] {
+    let placement_major = WriteOptions {
+        order: Order::PlacementMajor,
+        ..small_opts()
+    };
+    for opts in [small_opts(), WriteOptions::default(), placement_major] {
         let info = write(dir.path(), &Variant::ASSAUT, 2, 9, &opts, &tiers);
         let path = table_path(dir.path(), &Variant::ASSAUT, 2, 9);
         assert_eq!(path, dir.path().join("assaut").join("2o9s.atb"));
@@ -327,6 +332,7 @@ fn small_table(dir: &Path) -> (PathBuf, Vec<(TierKey, Vec<u16>)>) {
         distance_block_positions: 48,
         zstd_level: 1,
         wdl_only: false,
+        order: Order::MaskMajor,
     };
     write(dir, &Variant::ASSAUT, 1, 24, &opts, &tiers);
     (table_path(dir, &Variant::ASSAUT, 1, 24), tiers)
@@ -559,14 +565,14 @@ fn wrong_magic_and_version() {
     let (path, _) = small_table(dir.path());
     let good = fs::read(&path).unwrap();
     let mut b = good.clone();
-    b[8..12].copy_from_slice(&4u32.to_le_bytes());
+    b[8..12].copy_from_slice(&5u32.to_le_bytes());
     fs::write(&path, &b).unwrap();
     let e = Table::open(&path).unwrap_err();
-    assert!(matches!(e.problem(), Problem::Version { found: 4 }), "{e}");
+    assert!(matches!(e.problem(), Problem::Version { found: 5 }), "{e}");
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: table format version 4, but this build reads versions 1 to 3 only (use a matching asalto, or rebuild the table)",
+            "{}: table format version 5, but this build reads versions 1 to 4 only (use a matching asalto, or rebuild the table)",
             path.display()
         )
     );
@@ -782,6 +788,7 @@ fn measure_compression() {
                 distance_block_positions: 1 << bd,
                 zstd_level: level,
                 wdl_only: false,
+                order: Order::MaskMajor,
             };
             let t0 = Instant::now();
             let mut w =
@@ -854,6 +861,7 @@ fn version_1_files_are_read_and_repacked() {
         distance_block_positions: 100,
         zstd_level: 5,
         wdl_only: false,
+        order: Order::PlacementMajor,
     };
     let seen = std::sync::Mutex::new(Vec::new());
     let watch = |p: &crate::progress::Progress| {

@@ -6,7 +6,7 @@
 use super::format::{
     self, BlockEntry, DirEntry, FORMAT_VERSION, MAX_BLOCK_POSITIONS, PREAMBLE_LEN, Preamble,
 };
-use super::{BlockDefect, Problem, Stream, TableError, TableInfo, table_path};
+use super::{BlockDefect, Order, Problem, Stream, TableError, TableInfo, table_path};
 use crate::index::TierKey;
 use crate::rules::Variant;
 use rayon::prelude::*;
@@ -78,6 +78,8 @@ pub struct WriteOptions {
     pub zstd_level: i32,
     /// Write win/draw/loss only, no distance stream (the header says so).
     pub wdl_only: bool,
+    /// The order of each tier's positions in the stream.
+    pub order: Order,
 }
 
 impl Default for WriteOptions {
@@ -87,6 +89,34 @@ impl Default for WriteOptions {
             distance_block_positions: 1 << 12,
             zstd_level: 9,
             wdl_only: false,
+            order: Order::MaskMajor,
+        }
+    }
+}
+
+impl WriteOptions {
+    /// The options a build writes a table of this kind with:
+    /// [`WriteOptions::wdl_only`] or the defaults.
+    pub fn of_kind(wdl_only: bool) -> WriteOptions {
+        if wdl_only {
+            WriteOptions::wdl_only()
+        } else {
+            WriteOptions::default()
+        }
+    }
+
+    /// The options of a WDL-only table as `asalto build --wdl-only` writes
+    /// it: each half placement-major, `Bw = 2^18`, level 9. On the files of
+    /// the whole game's run both together took BWDL% less than `Bw = 2^14`
+    /// in the index's order (`scripts/bench-runs/2026-11-26-layout/`); a
+    /// random probe that misses the cache decompresses 64 KiB, and a build
+    /// reads its lower tables as fast through the reader's cache.
+    pub fn wdl_only() -> WriteOptions {
+        WriteOptions {
+            wdl_block_positions: 1 << 18,
+            wdl_only: true,
+            order: Order::PlacementMajor,
+            ..WriteOptions::default()
         }
     }
 }
@@ -130,7 +160,7 @@ pub struct TableWriter {
     /// the file so far need none).
     unsynced: bool,
     /// A second handle on the temporary file, for reading back what is
-    /// written ([`TableWriter::read_codes`]).
+    /// written ([`TableWriter::read_first_half`]).
     reader: Option<File>,
 }
 
@@ -143,6 +173,8 @@ pub struct TableWriter {
 pub struct WriterState {
     /// Block sizes, level and kind: `(Bw, Bd, zstd level, WDL only)`.
     opts: (u32, u32, i32, bool),
+    /// The stream order: 0 mask-major, 1 placement-major.
+    order: u8,
     /// Length of the temporary file (everything after it is cut off).
     offset: u64,
     /// WDL fields of the WDL block being filled.
@@ -165,6 +197,75 @@ impl WriterState {
     /// Positions pushed when the state was taken.
     pub fn positions(&self) -> u64 {
         self.positions
+    }
+
+    /// The options the file was started with (a resumed writer goes on
+    /// with them).
+    pub fn options(&self) -> WriteOptions {
+        let (wdl_block_positions, distance_block_positions, zstd_level, wdl_only) = self.opts;
+        WriteOptions {
+            wdl_block_positions,
+            distance_block_positions,
+            zstd_level,
+            wdl_only,
+            order: if self.order == 1 {
+                Order::PlacementMajor
+            } else {
+                Order::MaskMajor
+            },
+        }
+    }
+}
+
+/// A [`WriterState`] as checkpoints before version 3 hold it: without the
+/// stream order, which was then always mask-major.
+#[derive(bincode::Decode)]
+#[cfg_attr(test, derive(bincode::Encode))]
+pub(crate) struct WriterStateV2 {
+    opts: (u32, u32, i32, bool),
+    offset: u64,
+    wdl: Vec<u8>,
+    dist: Vec<u16>,
+    wdl_blocks: Vec<(u64, u32, u32)>,
+    dist_blocks: Vec<(u64, u32, u32)>,
+    positions: u64,
+    counts: (u64, u64, u64),
+    longest: (u16, u16),
+}
+
+#[cfg(test)]
+impl WriterState {
+    /// This state as a checkpoint before version 3 held it (its order
+    /// dropped).
+    pub(crate) fn as_v2(&self) -> WriterStateV2 {
+        WriterStateV2 {
+            opts: self.opts,
+            offset: self.offset,
+            wdl: self.wdl.clone(),
+            dist: self.dist.clone(),
+            wdl_blocks: self.wdl_blocks.clone(),
+            dist_blocks: self.dist_blocks.clone(),
+            positions: self.positions,
+            counts: self.counts,
+            longest: self.longest,
+        }
+    }
+}
+
+impl From<WriterStateV2> for WriterState {
+    fn from(s: WriterStateV2) -> WriterState {
+        WriterState {
+            opts: s.opts,
+            order: 0,
+            offset: s.offset,
+            wdl: s.wdl,
+            dist: s.dist,
+            wdl_blocks: s.wdl_blocks,
+            dist_blocks: s.dist_blocks,
+            positions: s.positions,
+            counts: s.counts,
+            longest: s.longest,
+        }
     }
 }
 
@@ -271,16 +372,9 @@ impl TableWriter {
     ) -> Result<TableWriter, TableError> {
         let mut w = TableWriter::create_paths(dir, variant, n, k, opts)?;
         let bad = |why: String| TableError::new(&w.path, Problem::CannotWrite(why));
-        if state.opts
-            != (
-                opts.wdl_block_positions,
-                opts.distance_block_positions,
-                opts.zstd_level,
-                opts.wdl_only,
-            )
-        {
+        if state.options() != *opts {
             return Err(bad(
-                "the checkpoint was written with other block sizes or kind".into(),
+                "the checkpoint was written with other block sizes, order or kind".into(),
             ));
         }
         let pushed_positions: u64 = pushed.iter().map(|t| t.size()).sum();
@@ -411,6 +505,7 @@ impl TableWriter {
             size: codes.len() as u32,
         });
         self.positions += codes.len() as u64;
+        let stream = self.opts.order.to_stream_order(key, codes);
         for &c in codes {
             let d = format::distance(c);
             match format::wdl_bits(c) {
@@ -425,7 +520,7 @@ impl TableWriter {
                 }
             }
         }
-        self.poisoning(|w| w.append(codes))
+        self.poisoning(|w| w.append(&stream))
     }
 
     /// Run a step that writes: refused once a write has failed, and marking
@@ -585,6 +680,10 @@ impl TableWriter {
                 self.opts.zstd_level,
                 self.opts.wdl_only,
             ),
+            order: match self.opts.order {
+                Order::MaskMajor => 0,
+                Order::PlacementMajor => 1,
+            },
             offset: self.offset,
             wdl: self.wdl.clone(),
             dist: self.dist.clone(),
@@ -606,11 +705,20 @@ impl TableWriter {
         Ok(())
     }
 
-    /// The value codes of stream positions `first..first + count`, read
-    /// back from the blocks written (checksums checked) and the blocks
-    /// being filled. Needs [`TableWriter::open_reader`] once and
-    /// [`TableWriter::sync`] after the last push.
-    pub fn read_codes(&self, first: u64, count: u64) -> Result<Vec<u16>, TableError> {
+    /// The value codes of the first half (officers to move) of tier `key`,
+    /// pushed at stream position `first`, in index order: read back from
+    /// the blocks written (checksums checked) and the blocks being filled.
+    /// Needs [`TableWriter::open_reader`] once and [`TableWriter::sync`]
+    /// after the last push.
+    pub fn read_first_half(&self, first: u64, key: &TierKey) -> Result<Vec<u16>, TableError> {
+        let mut codes = self.read_codes(first, key.size_per_side() as u64)?;
+        self.opts.order.to_index_order(key, &mut codes);
+        Ok(codes)
+    }
+
+    /// The value codes of stream positions `first..first + count` (see
+    /// [`TableWriter::read_first_half`]).
+    fn read_codes(&self, first: u64, count: u64) -> Result<Vec<u16>, TableError> {
         let err = |why: &str| TableError::new(&self.path, Problem::CannotWrite(why.to_string()));
         let Some(reader) = &self.reader else {
             return Err(err("read back before open_reader"));
@@ -767,6 +875,7 @@ impl TableWriter {
             wdl_bytes: self.wdl_blocks.iter().map(|e| e.len as u64).sum(),
             distance_bytes: self.dist_blocks.iter().map(|e| e.len as u64).sum(),
             wdl_only: self.opts.wdl_only,
+            order: self.opts.order,
             tool_version: env!("CARGO_PKG_VERSION").to_string(),
             format_version: FORMAT_VERSION,
             // Known once the index is encoded, below.

@@ -635,29 +635,34 @@ pub const MEASURED: [Measured; 8] = [
     },
 ];
 
-/// The sizes of WDL-only files (`build --wdl-only`), measured: the
-/// complete assaut tables with 9 to 12 soldiers built on 2026-11-25
-/// (`scripts/bench-runs/2026-11-25-build12/1-build.json` for all but
-/// 2o12s, `3-build.json` for 2o12s): each file's `bytes * 8 / positions`,
-/// by (officers, soldiers).
+/// The sizes of WDL-only files as `build --wdl-only` writes them (each
+/// tier's halves placement-major, `2^18`-position WDL blocks, level 9;
+/// [`crate::table::WriteOptions::wdl_only`]), by (officers, soldiers):
+/// each file's `bytes * 8 / positions`, index included. Measured on the
+/// files of the whole game's run (`scripts/bench-runs/2026-11-26-start/`),
+/// built with the earlier layout and rewritten with `asalto repack
+/// --wdl-only` (`scripts/bench-runs/2026-11-26-layout/`); but 2o12s, not
+/// yet built: its earlier-layout size (0.383724, 2026-11-25-build12) times
+/// the saving 2o11s measured (0.132572 / 0.230521).
 pub const MEASURED_WDL_ONLY: [(u8, u8, f64); 8] = [
-    (1, 9, 0.355_947),
-    (2, 9, 0.046_092),
-    (1, 10, 0.738_041),
-    (2, 10, 0.098_023),
-    (1, 11, 0.854_009),
-    (2, 11, 0.230_521),
-    (1, 12, 0.993_637),
-    (2, 12, 0.383_724),
+    (1, 9, 0.289_837),
+    (2, 9, 0.027_429),
+    (1, 10, 0.455_092),
+    (2, 10, 0.052_554),
+    (1, 11, 0.542_840),
+    (2, 11, 0.132_572),
+    (1, 12, 0.567_955),
+    (2, 12, 0.220_679),
 ];
 
 /// Where the disk estimates come from, in one sentence.
 pub const DISK_BASIS: &str = "bits/position measured: with distances, on the complete assaut tables \
 with 9 soldiers (scripts/bench-runs/2026-11-21-vm/bench.json) and 10 and 11 soldiers \
 (2026-11-21-assaut10, -assaut11, written with larger blocks and scaled by the growth the current \
-blocks showed at 9 soldiers), the 11-soldier figure above 11; WDL-only, on the WDL-only files of the \
-complete assaut tables with 9 to 12 soldiers (2026-11-25-build12), the 12-soldier figure above 12 \
-(both grew with the soldiers, so larger tables may take more)";
+blocks showed at 9 soldiers), the 11-soldier figure above 11; WDL-only, on the whole game's files \
+with 9 to 12 soldiers in the current layout (2026-11-26-layout; 2o12s scaled from the earlier \
+layout by the saving at 2o11s), the 12-soldier figure above 12 (both grew with the soldiers, so \
+larger tables may take more)";
 
 fn measured(n: u8, k: u8, current: bool) -> Option<&'static Measured> {
     MEASURED

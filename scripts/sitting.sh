@@ -6,6 +6,11 @@
 #
 #   scripts/sitting.sh K MINUTES        e.g. scripts/sitting.sh 12 150
 #
+# Raising K one level at a time (`sitting.sh 12 ..` until it exits 0, then
+# `sitting.sh 13 ..`) verifies each level before the next is built: files
+# already built are skipped, and files verified completely before are
+# taken as verified from their records (`verify --resume`).
+#
 # The build stops at a checkpoint (`build --stop-after`), the verification
 # at a record (`verify --resume --stop-after`); both take up their state
 # from the tables folder, so that folder must survive between sittings.

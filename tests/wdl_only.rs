@@ -23,12 +23,11 @@ fn tiers(v: &Variant) -> Vec<TierKey> {
     Solver::new(*v).closure_of(&p)
 }
 
+/// A build's options as `asalto build [--wdl-only]` sets them: a WDL-only
+/// file placement-major with 2^18-position WDL blocks.
 fn opts(wdl_only: bool) -> BuildOptions {
     BuildOptions {
-        write: WriteOptions {
-            wdl_only,
-            ..WriteOptions::default()
-        },
+        write: WriteOptions::of_kind(wdl_only),
         ..BuildOptions::threads(2)
     }
 }
@@ -104,7 +103,13 @@ fn a_wdl_only_file_on_lower_tables_with_distances_and_from_disk_is_the_same() {
     let t = tiers(&v);
     let wdl = tempfile::tempdir().unwrap();
     build::build_tiers(wdl.path(), &v, &t, &opts(true), &Quiet).unwrap();
-    let want = std::fs::read(table_path(wdl.path(), &v, 2, 10)).unwrap();
+    let path = table_path(wdl.path(), &v, 2, 10);
+    // As `build --wdl-only` writes it: its halves placement-major, so the
+    // file's own tiers read back below are transposed back on the way.
+    let info = Table::open(&path).unwrap().info().clone();
+    assert_eq!(info.order, asalto_tb::table::Order::PlacementMajor);
+    assert_eq!(info.wdl_block_positions, 1 << 18);
+    let want = std::fs::read(&path).unwrap();
     // Lower files with distances, the last file WDL-only.
     let mixed = tempfile::tempdir().unwrap();
     let lower: Vec<TierKey> = t.iter().copied().filter(|t| t.k == 9).collect();

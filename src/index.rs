@@ -142,6 +142,59 @@ pub fn fortress_masks(m: u32) -> &'static [u16] {
     all.get(m as usize).map_or(&[], Vec::as_slice)
 }
 
+/// A table file's material: `n` officers and `k` soldiers, written `2o9s`
+/// (the stem of the file's name, `2o9s.atb`; see
+/// [`crate::table::table_path`]). One file holds the canonical tiers of
+/// one variant with this material.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct FileKey {
+    /// Officers.
+    pub n: u8,
+    /// Soldiers.
+    pub k: u8,
+}
+
+impl FileKey {
+    /// The file of `n` officers and `k` soldiers.
+    pub const fn new(n: u8, k: u8) -> FileKey {
+        FileKey { n, k }
+    }
+}
+
+impl std::fmt::Display for FileKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}o{}s", self.n, self.k)
+    }
+}
+
+/// Why a text is not a file key (`2o9s`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a table file's material (officers 'o' soldiers 's', e.g. 2o9s)")]
+pub struct ParseFileKeyError(pub String);
+
+impl std::str::FromStr for FileKey {
+    type Err = ParseFileKeyError;
+
+    /// `<n>o<k>s`, both numbers in decimal digits (any values: whether
+    /// such a file can exist is not asked here).
+    fn from_str(s: &str) -> Result<FileKey, ParseFileKeyError> {
+        let bad = || ParseFileKeyError(s.to_string());
+        let (n, k) = s
+            .strip_suffix('s')
+            .and_then(|stem| stem.split_once('o'))
+            .ok_or_else(bad)?;
+        let number = |t: &str| {
+            (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| t.parse::<u8>().ok())
+                .flatten()
+        };
+        match (number(n), number(k)) {
+            (Some(n), Some(k)) => Ok(FileKey { n, k }),
+            _ => Err(bad()),
+        }
+    }
+}
+
 /// A tier: `n` officers, `k` soldiers, `outside` the soldiers outside the
 /// fortress.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -607,6 +660,21 @@ mod tests {
                 assert_eq!(index_in_tier(&key, p.soldiers(), p.officers(), p.side()), i);
                 assert!(seen.insert(p));
             }
+        }
+    }
+
+    #[test]
+    fn file_keys_print_and_parse_as_file_names_do() {
+        let key = FileKey::new(2, 9);
+        assert_eq!(key.to_string(), "2o9s");
+        assert_eq!("2o9s".parse::<FileKey>(), Ok(key));
+        assert_eq!("1o24s".parse::<FileKey>(), Ok(FileKey::new(1, 24)));
+        for bad in [
+            "", "2o9", "o9s", "2os", "2x9s", "2o9s.atb", "+2o9s", "2o-9s", "300o9s",
+        ] {
+            let e = bad.parse::<FileKey>().unwrap_err();
+            assert_eq!(e, ParseFileKeyError(bad.to_string()));
+            assert!(e.to_string().contains("e.g. 2o9s"), "{e}");
         }
     }
 

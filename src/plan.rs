@@ -24,7 +24,7 @@
 //! Everything here is an estimate and says where its figures come from.
 
 use crate::board::{self, Bitboard};
-use crate::index::{self, TierKey, binom};
+use crate::index::{self, FileKey, TierKey, binom};
 use crate::position::Position;
 use crate::rules::{CaptureRule, Variant};
 use crate::solve::SolveError;
@@ -808,7 +808,7 @@ pub fn summary_line(plan: &Plan) -> String {
     let names: Vec<String> = plan
         .to_build()
         .iter()
-        .map(|f| format!("{}o{}s", f.n, f.k))
+        .map(|f| FileKey::new(f.n, f.k).to_string())
         .collect();
     let shown = if names.len() > 6 {
         format!(

@@ -6,6 +6,7 @@
 
 use super::plots::{self, Pop};
 use super::{AnalysisError, Report, TableStats};
+use crate::index::FileKey;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -422,10 +423,9 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
         for t in r.tables.iter().filter(|t| !t.complete) {
             let _ = writeln!(
                 m,
-                "> - {} {}o{}s: {} of {} tiers, {} of {} stored positions",
+                "> - {} {}: {} of {} tiers, {} of {} stored positions",
                 cell(&t.variant),
-                t.n,
-                t.k,
+                FileKey::new(t.n, t.k),
                 t.tiers,
                 t.tiers_complete,
                 t.positions_stored,
@@ -795,7 +795,7 @@ pub fn summary_text(r: &Report) -> String {
                     &mut s,
                     [
                         &name,
-                        &format!("{n}o{k}s"),
+                        &FileKey::new(n, k).to_string(),
                         if t.complete { "complete" } else { "partial" },
                         &triple(Some(&t.soldiers_to_move)),
                         &triple(Some(&t.officers_to_move)),

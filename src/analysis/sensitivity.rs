@@ -10,6 +10,7 @@
 
 use super::AnalysisError;
 use super::stats::{chunk_len, mirror_weight};
+use crate::index::FileKey;
 use crate::progress::{Observer, Progress};
 use crate::rules::Variant;
 use crate::table::{Table, TableSet};
@@ -188,7 +189,12 @@ fn compare_tables(
         }
     }
     let total: u64 = keys.iter().map(|t| t.size()).sum();
-    let what = format!("{} vs {} {n}o{k}s: comparing", a.variant(), b.variant());
+    let what = format!(
+        "{} vs {} {}: comparing",
+        a.variant(),
+        b.variant(),
+        FileKey::new(n, k)
+    );
     let done = AtomicU64::new(0);
     progress.progress(&Progress {
         step: &what,

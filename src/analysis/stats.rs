@@ -9,7 +9,7 @@
 
 use super::AnalysisError;
 use crate::board::{self, Bitboard};
-use crate::index::{self, TierKey, binom};
+use crate::index::{self, FileKey, TierKey, binom};
 use crate::progress::{Observer, Progress};
 use crate::table::Table;
 use rayon::prelude::*;
@@ -285,7 +285,7 @@ pub fn table_stats(table: &Table, progress: &dyn Observer) -> Result<TableStats,
     // In the order they lie in the file: neighbouring tiers share blocks.
     let keys = table.tiers_in_stream_order()?;
     let masks: Vec<&[u16]> = (0..=9).map(index::fortress_masks).collect();
-    let what = format!("{} {n}o{k}s: counting", info.variant);
+    let what = format!("{} {}: counting", info.variant, FileKey::new(n, k));
     let done = AtomicU64::new(0);
     progress.progress(&Progress {
         step: &what,

@@ -30,7 +30,7 @@ pub use memory::{
     peak_rss_bytes, total_memory_bytes,
 };
 
-use crate::index::{self, TierKey};
+use crate::index::{self, FileKey, TierKey};
 use crate::progress::{Observer, Progress, Throttle};
 use crate::rules::Variant;
 use crate::solve::{CHUNK_POSITIONS, Layered, SolveError, Solver};
@@ -74,8 +74,9 @@ pub enum BuildError {
     /// A file is already where a file of the build goes, and its header
     /// names another variant or material.
     #[error(
-        "{} holds {} {}o{}s, not {} {}o{}s; remove it to build it again",
-        path.display(), found.0, found.1, found.2, expected.0, expected.1, expected.2
+        "{} holds {} {}, not {} {}; remove it to build it again",
+        path.display(), found.0, FileKey::new(found.1, found.2), expected.0,
+        FileKey::new(expected.1, expected.2)
     )]
     Foreign {
         /// The file.
@@ -151,12 +152,18 @@ pub struct Stop {
 impl std::fmt::Display for Stop {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.positions_done == 0 {
-            write!(f, "stopped before building {}o{}s", self.n, self.k)?;
+            write!(
+                f,
+                "stopped before building {}",
+                FileKey::new(self.n, self.k)
+            )?;
         } else {
             write!(
                 f,
-                "stopped at a checkpoint of {}o{}s, {} of {} positions done",
-                self.n, self.k, self.positions_done, self.positions
+                "stopped at a checkpoint of {}, {} of {} positions done",
+                FileKey::new(self.n, self.k),
+                self.positions_done,
+                self.positions
             )?;
         }
         write!(f, "; run the same build again to go on")

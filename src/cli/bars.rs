@@ -3,6 +3,7 @@
 
 use asalto_tb::Variant;
 use asalto_tb::build::{BuildObserver, FileReport};
+use asalto_tb::index::FileKey;
 use asalto_tb::progress::{Observer, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -128,7 +129,7 @@ impl BuildObserver for BuildBars {
             )
             .expect("valid template"),
         );
-        let label = format!("file {index}: {} {n}o{k}s", self.variant);
+        let label = format!("file {index}: {} {}", self.variant, FileKey::new(n, k));
         bar.set_message(label.clone());
         // Start at the checkpoint, so that the rate and eta are this run's.
         bar.set_position(resumed);
@@ -157,16 +158,17 @@ impl BuildObserver for BuildBars {
         let i = &r.info;
         if r.skipped {
             eprintln!(
-                "{} {}o{}s: already built ({} positions), skipped",
-                self.variant, r.n, r.k, i.positions
+                "{} {}: already built ({} positions), skipped",
+                self.variant,
+                FileKey::new(r.n, r.k),
+                i.positions
             );
         } else if r.resumed_positions > 0 {
             // The rate counts this run's positions only.
             eprintln!(
-                "{} {}o{}s: {} positions, {} of them from a checkpoint; {} in {:.1} s this run ({:.3e} positions/s), {:.1} s over all runs, {:.3} bits/position",
+                "{} {}: {} positions, {} of them from a checkpoint; {} in {:.1} s this run ({:.3e} positions/s), {:.1} s over all runs, {:.3} bits/position",
                 self.variant,
-                r.n,
-                r.k,
+                FileKey::new(r.n, r.k),
                 i.positions,
                 r.resumed_positions,
                 i.positions - r.resumed_positions,
@@ -177,10 +179,9 @@ impl BuildObserver for BuildBars {
             );
         } else {
             eprintln!(
-                "{} {}o{}s: {} positions in {:.1} s ({:.3e} positions/s), {:.3} bits/position",
+                "{} {}: {} positions in {:.1} s ({:.3e} positions/s), {:.3} bits/position",
                 self.variant,
-                r.n,
-                r.k,
+                FileKey::new(r.n, r.k),
                 i.positions,
                 r.seconds,
                 i.positions as f64 / r.seconds.max(1e-9),

@@ -4,6 +4,7 @@
 
 use anyhow::{Context, Result, bail};
 use asalto_tb::build::{self, Quiet};
+use asalto_tb::index::FileKey;
 use asalto_tb::index::{self, TierKey};
 use asalto_tb::solve::{Lookup, Solver, Stats};
 use asalto_tb::table::{TableSet, table_path};
@@ -259,7 +260,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
             "build_run".into(),
             json!({"soldiers": k, "seconds": secs, "positions": positions, "threads": "one per core",
                    "memory_budget_bytes": args.memory.unwrap_or_else(build::default_budget),
-                   "files": reports.iter().map(|r| json!({"file": format!("{}o{}s", r.n, r.k),
+                   "files": reports.iter().map(|r| json!({"file": FileKey::new(r.n, r.k).to_string(),
                         "positions": r.info.positions, "seconds": r.seconds,
                         "peak_rss_bytes": r.peak_rss_bytes, "peak_anon_bytes": r.peak_anon_bytes,
                         "window_peak_bytes": r.window_peak_bytes})).collect::<Vec<_>>()}),
@@ -613,7 +614,7 @@ mod tests {
         let list: Vec<serde_json::Value> = files
             .iter()
             .map(|&(n, k, skipped, s, e, anon)| {
-                json!({"file": format!("{n}o{k}s"), "officers": n, "soldiers": k,
+                json!({"file": FileKey::new(n, k).to_string(), "officers": n, "soldiers": k,
                        "skipped": skipped, "seconds": s, "earlier_seconds": e,
                        "peak_anon_bytes": anon, "peak_rss_bytes": 2 * anon, "positions": 10})
             })

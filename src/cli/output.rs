@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 use asalto_tb::board;
+use asalto_tb::index::FileKey;
 use asalto_tb::probe::Analysis;
 use asalto_tb::{Position, Side, Value, Variant, rules};
 use serde_json::{Value as Json, json};
@@ -180,7 +181,7 @@ pub fn build_summary(
     // Where a stopped build stopped.
     let stopped = stop.map(|s| {
         json!({
-            "file": format!("{}o{}s", s.n, s.k), "officers": s.n, "soldiers": s.k,
+            "file": FileKey::new(s.n, s.k).to_string(), "officers": s.n, "soldiers": s.k,
             "positions_done": s.positions_done, "positions": s.positions,
             "seconds": s.seconds, "earlier_seconds": s.earlier_seconds,
             "peak_anon_bytes": s.peak_anon_bytes, "peak_rss_bytes": s.peak_rss_bytes,
@@ -195,7 +196,7 @@ pub fn build_summary(
                     .map(|r| {
                         let i = &r.info;
                         json!({
-                            "file": format!("{}o{}s", r.n, r.k),
+                            "file": FileKey::new(r.n, r.k).to_string(),
                             "officers": r.n, "soldiers": r.k,
                             "skipped": r.skipped, "seconds": r.seconds,
                             "earlier_seconds": r.earlier_seconds,
@@ -249,7 +250,7 @@ pub fn build_summary(
             let pct = |x: u64| 100.0 * x as f64 / i.positions.max(1) as f64;
             outln!(
                 "  {:<6} {:>14} {:>7.2} {:>7.2} {:>7.2} {:>8} {:>12} {:>9.3} {:>9}",
-                format!("{}o{}s", r.n, r.k),
+                FileKey::new(r.n, r.k).to_string(),
                 i.positions,
                 pct(i.wins),
                 pct(i.draws),
@@ -413,7 +414,7 @@ pub fn info(dir: &std::path::Path, json: bool) -> usize {
                 "{:<40} {:<12} {:>5} {:>14} {:>8} {:>12} {:>9.3} {:>9} {:>8}",
                 p.display().to_string(),
                 i.variant.to_string(),
-                format!("{}o{}s", i.n, i.k),
+                FileKey::new(i.n, i.k).to_string(),
                 i.positions,
                 if i.wdl_only {
                     "-".to_string()

@@ -5,6 +5,7 @@
 use super::{Soldiers, parse_bytes, parse_position, parse_threads};
 use anyhow::Result;
 use asalto_tb::Variant;
+use asalto_tb::index::FileKey;
 use asalto_tb::plan::{self, Plan, Scope};
 use clap::Args;
 use serde_json::json;
@@ -78,7 +79,7 @@ pub fn memory_line(the_plan: &Plan, budget: u64) -> Option<String> {
     let todo = the_plan.to_build();
     let most = todo.iter().max_by_key(|f| f.memory_bytes())?;
     let least = todo.iter().max_by_key(|f| f.least_memory_bytes())?;
-    let name = |f: &plan::FilePlan| format!("{}o{}s", f.n, f.k);
+    let name = |f: &plan::FilePlan| FileKey::new(f.n, f.k).to_string();
     let wants = format!(
         "{} wants about {}: a window of solved tiers of {}{} plus {} besides",
         name(most),
@@ -176,7 +177,7 @@ pub fn run(args: PlanArgs) -> Result<()> {
             .map(|f| {
                 let (d, w) = plan::disk_bytes(std::slice::from_ref(f));
                 json!({
-                    "file": format!("{}o{}s", f.n, f.k), "officers": f.n, "soldiers": f.k,
+                    "file": FileKey::new(f.n, f.k).to_string(), "officers": f.n, "soldiers": f.k,
                     "tiers": f.tiers, "positions": f.positions, "complete": f.complete,
                     "built": f.built, "disk_bytes": d, "disk_bytes_wdl_only": w,
                     "window_bytes": f.window_bytes, "memory_bytes": f.memory_bytes(),
@@ -255,7 +256,7 @@ pub fn run(args: PlanArgs) -> Result<()> {
         );
         outln!(
             "  {:<7} {:>11} {:>16} {:>14} {:>14} {:>14}{}{}{checkpoint}",
-            format!("{}o{}s", f.n, f.k),
+            FileKey::new(f.n, f.k).to_string(),
             f.tiers,
             f.positions,
             bytes(d),

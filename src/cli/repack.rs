@@ -5,6 +5,7 @@
 use super::{Soldiers, VARIANT_HELP, progress_bar};
 use anyhow::{Result, bail};
 use asalto_tb::Variant;
+use asalto_tb::index::FileKey;
 use asalto_tb::progress::Progress;
 use clap::Args;
 use std::path::PathBuf;
@@ -92,7 +93,10 @@ pub fn run(args: RepackArgs) -> Result<()> {
             }
             let src = Table::open(&path)?;
             let before = src.info().clone();
-            let bar = progress_bar(before.positions, &format!("repacking {n}o{k}s"));
+            let bar = progress_bar(
+                before.positions,
+                &format!("repacking {}", FileKey::new(n, k)),
+            );
             let t = std::time::Instant::now();
             let after = asalto_tb::table::repack(&src, &out, &opts, &|p: &Progress| {
                 bar.set_position(p.done)
@@ -101,7 +105,8 @@ pub fn run(args: RepackArgs) -> Result<()> {
             let seconds = t.elapsed().as_secs_f64();
             if !args.json {
                 outln!(
-                    "{n}o{k}s: {} positions, {} -> {} bytes ({:.3} -> {:.3} bits/position; WDL {:.3} -> {:.3}) in {seconds:.1} s",
+                    "{}: {} positions, {} -> {} bytes ({:.3} -> {:.3} bits/position; WDL {:.3} -> {:.3}) in {seconds:.1} s",
+                    FileKey::new(n, k),
                     after.positions,
                     before.file_bytes,
                     after.file_bytes,

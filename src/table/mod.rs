@@ -218,7 +218,7 @@ pub(crate) use writer::WriterStateV2;
 pub use writer::{TableWriter, WriteOptions, WriterState, temporary_path};
 
 use crate::Value;
-use crate::index::TierKey;
+use crate::index::{FileKey, TierKey};
 use crate::rules::Variant;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -270,18 +270,13 @@ pub fn table_path(dir: &Path, variant: &Variant, n: u8, k: u8) -> PathBuf {
 
 /// `<n>o<k>s.atb`.
 fn file_name(n: u8, k: u8) -> String {
-    format!("{n}o{k}s.atb")
+    format!("{}.atb", FileKey::new(n, k))
 }
 
 /// `n` and `k` from a file name `<n>o<k>s.atb`.
 fn parse_file_name(name: &str) -> Option<(u8, u8)> {
-    let stem = name.strip_suffix("s.atb")?;
-    let (n, k) = stem.split_once('o')?;
-    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if !all_digits(n) || !all_digits(k) {
-        return None;
-    }
-    Some((n.parse().ok()?, k.parse().ok()?))
+    let key: FileKey = name.strip_suffix(".atb")?.parse().ok()?;
+    Some((key.n, key.k))
 }
 
 /// What a table file holds: its header (the fields of the file format's
@@ -521,8 +516,8 @@ pub enum Problem {
     },
     /// The header names other material than the file name.
     #[error(
-        "the table holds {}o{}s, the file name says {}o{}s (wrong material)",
-        found.0, found.1, expected.0, expected.1
+        "the table holds {}, the file name says {} (wrong material)",
+        FileKey::new(found.0, found.1), FileKey::new(expected.0, expected.1)
     )]
     WrongMaterial {
         /// Officers and soldiers of the header.

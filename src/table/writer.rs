@@ -7,7 +7,7 @@ use super::format::{
     self, BlockEntry, DirEntry, FORMAT_VERSION, MAX_BLOCK_POSITIONS, PREAMBLE_LEN, Preamble,
 };
 use super::{BlockDefect, Order, Problem, Stream, TableError, TableInfo, table_path};
-use crate::index::TierKey;
+use crate::index::{FileKey, TierKey};
 use crate::rules::Variant;
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -476,8 +476,9 @@ impl TableWriter {
         }
         let why = if key.n != self.n || key.k != self.k {
             Some(format!(
-                "this table holds {}o{}s, not {}o{}s",
-                self.n, self.k, key.n, key.k
+                "this table holds {}, not {}",
+                FileKey::new(self.n, self.k),
+                FileKey::new(key.n, key.k)
             ))
         } else if !key.is_valid() {
             Some("not a valid tier".to_string())

@@ -59,4 +59,4 @@ mod value;
 pub use board::{Bitboard, Point};
 pub use position::{Position, PositionError, Setup, Side};
 pub use rules::{Move, Variant};
-pub use value::Value;
+pub use value::{Value, Wdl};

@@ -83,7 +83,7 @@ pub fn analyse(
         let order = if distances {
             b.value.cmp(&a.value)
         } else {
-            crate::table::Wdl::from(b.value).cmp(&crate::table::Wdl::from(a.value))
+            crate::Wdl::from(b.value).cmp(&crate::Wdl::from(a.value))
         };
         order.then_with(|| a.mv.to_string().cmp(&b.mv.to_string()))
     });

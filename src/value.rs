@@ -1,6 +1,7 @@
 //! Game-theoretic values (docs/RULES.md section 8): win, draw or loss for the
 //! side to move with the distance to the end in plies, their order of
-//! preference, and their 16-bit code in tables.
+//! preference, their 16-bit code in tables, and win/draw/loss without the
+//! distance ([`Wdl`]).
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -118,6 +119,44 @@ impl fmt::Display for Value {
             Value::Draw => f.write_str("draw"),
             Value::Loss(d) => write!(f, "loss in {d} {}", plies_word(*d)),
         }
+    }
+}
+
+/// Win, draw or loss for the side to move, without the distance.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Wdl {
+    /// The side to move loses.
+    Loss,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move wins.
+    Win,
+}
+
+impl Wdl {
+    /// `"win"`, `"draw"` or `"loss"`.
+    pub fn result(self) -> &'static str {
+        match self {
+            Wdl::Win => "win",
+            Wdl::Draw => "draw",
+            Wdl::Loss => "loss",
+        }
+    }
+}
+
+impl From<Value> for Wdl {
+    fn from(v: Value) -> Wdl {
+        match v {
+            Value::Win(_) => Wdl::Win,
+            Value::Draw => Wdl::Draw,
+            Value::Loss(_) => Wdl::Loss,
+        }
+    }
+}
+
+impl fmt::Display for Wdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.result())
     }
 }
 

@@ -7,10 +7,11 @@
 
 mod common;
 
+use asalto_tb::Wdl;
 use asalto_tb::build::{self, BuildError, BuildOptions, Quiet};
 use asalto_tb::index::TierKey;
 use asalto_tb::solve::Solver;
-use asalto_tb::table::{Table, Wdl, WriteOptions, table_path};
+use asalto_tb::table::{Table, WriteOptions, table_path};
 use asalto_tb::{Position, Value, Variant};
 use std::path::Path;
 

@@ -832,7 +832,7 @@ mod tests {
         for c in 0..=2000u16 {
             let v = Value::from_code(c);
             let back = Value::from_code(wdl_only_code(wdl_only_bits(c)));
-            assert_eq!(crate::table::Wdl::from(back), crate::table::Wdl::from(v));
+            assert_eq!(crate::Wdl::from(back), crate::Wdl::from(v));
             assert_eq!(back == Value::Loss(0), v == Value::Loss(0), "{v:?}");
         }
     }

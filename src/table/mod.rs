@@ -183,7 +183,7 @@
 //!   plies to the end with best play (0 for draws). Blocks where every
 //!   distance is below 256 have one plane.
 //!
-//! A position's value code ([`Value::code`]) follows: 0 for a draw, `2d +
+//! A position's value code ([`crate::Value::code`]) follows: 0 for a draw, `2d +
 //! 1` for a win in `d` plies, `2d + 2` for a loss in `d` plies.
 //!
 //! ## Compression settings (measured)
@@ -217,50 +217,10 @@ pub use store::{TableSet, list};
 pub(crate) use writer::WriterStateV2;
 pub use writer::{TableWriter, WriteOptions, WriterState, temporary_path};
 
-use crate::Value;
 use crate::index::{FileKey, TierKey};
 use crate::rules::Variant;
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// Win, draw or loss for the side to move, without the distance.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum Wdl {
-    /// The side to move loses.
-    Loss,
-    /// Neither side can force a win.
-    Draw,
-    /// The side to move wins.
-    Win,
-}
-
-impl Wdl {
-    /// `"win"`, `"draw"` or `"loss"`.
-    pub fn result(self) -> &'static str {
-        match self {
-            Wdl::Win => "win",
-            Wdl::Draw => "draw",
-            Wdl::Loss => "loss",
-        }
-    }
-}
-
-impl From<Value> for Wdl {
-    fn from(v: Value) -> Wdl {
-        match v {
-            Value::Win(_) => Wdl::Win,
-            Value::Draw => Wdl::Draw,
-            Value::Loss(_) => Wdl::Loss,
-        }
-    }
-}
-
-impl fmt::Display for Wdl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.result())
-    }
-}
 
 /// The path of the table of `variant` with `n` officers and `k` soldiers
 /// under `dir`: `<dir>/<variant slug>/<n>o<k>s.atb`.

@@ -4,8 +4,9 @@
 use super::format::{
     self, BLOCK_ENTRY_LEN, BlockEntry, DIR_ENTRY_LEN, DirEntry, PREAMBLE_LEN, Preamble, Stream,
 };
-use super::{BlockDefect, Problem, TableError, TableInfo, Wdl};
+use super::{BlockDefect, Problem, TableError, TableInfo};
 use crate::Value;
+use crate::Wdl;
 use crate::index::TierKey;
 use memmap2::Mmap;
 use std::cell::RefCell;

@@ -3,6 +3,7 @@
 use super::*;
 use crate::board::{self, OUTSIDE};
 use crate::solve::{SolveError, TierStore};
+use crate::{Value, Wdl};
 use std::collections::BTreeMap;
 use std::fs;
 

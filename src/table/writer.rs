@@ -641,7 +641,7 @@ impl TableWriter {
     }
 
     /// Compress and write every filled block and flush the file's buffer,
-    /// so that [`TableWriter::read_codes`] can read back every position
+    /// so that [`TableWriter::read_first_half`] can read back every position
     /// pushed so far (the blocks being filled stay in memory).
     pub fn sync(&mut self) -> Result<(), TableError> {
         self.poisoning(TableWriter::sync_inner)
@@ -696,7 +696,7 @@ impl TableWriter {
         })
     }
 
-    /// Open the handle [`TableWriter::read_codes`] reads through (once).
+    /// Open the handle [`TableWriter::read_first_half`] reads through (once).
     pub fn open_reader(&mut self) -> Result<(), TableError> {
         if self.reader.is_none() {
             let f =

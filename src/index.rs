@@ -22,7 +22,7 @@
 
 use crate::board::{self, Bitboard, FORTRESS, OUTSIDE};
 use crate::position::{Position, Side};
-use crate::rules::{CaptureRule, Variant};
+use crate::rules::Variant;
 use std::collections::{BTreeSet, HashSet};
 
 /// Binomial coefficients C(n, k) for n, k <= 33.
@@ -327,7 +327,7 @@ impl TierKey {
                 });
             }
         }
-        if self.n == 2 && variant.capture == CaptureRule::Huff {
+        if self.n == 2 && variant.huffs() {
             out.push(TierKey { n: 1, ..*self });
         }
         out.retain(|t| t.is_valid());

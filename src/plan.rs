@@ -26,7 +26,7 @@
 use crate::board::{self, Bitboard};
 use crate::index::{self, FileKey, TierKey, binom};
 use crate::position::Position;
-use crate::rules::{CaptureRule, Variant};
+use crate::rules::Variant;
 use crate::solve::SolveError;
 use std::path::Path;
 
@@ -410,7 +410,7 @@ pub fn closure_counts(roots: &[TierKey], variant: &Variant) -> Vec<FileCount> {
 fn counts(roots: &[TierKey], variant: &Variant, shortcut: bool) -> Vec<FileCount> {
     let points = outside_points();
     let steps = Steps::new(variant);
-    let huff = variant.capture == CaptureRule::Huff;
+    let huff = variant.huffs();
     const SETS: usize = 1 << 24;
     let slot = |n: u8, k: u8| (n as usize - 1) * 16 + (k as usize - 9);
     let mut seen = vec![0u64; 32 * SETS / 64];

@@ -3,7 +3,7 @@
 
 use crate::Value;
 use crate::position::{Position, Side};
-use crate::rules::{self, CaptureRule, Move, Variant};
+use crate::rules::{self, Move, Variant};
 use crate::solve::{Lookup, SolveError, TierStore};
 
 /// A legal move and the value it leads to.
@@ -53,7 +53,7 @@ pub enum NotInVariant {
 /// Whether `pos` can arise under `variant`: huff rights only exist under
 /// `capture=huff`.
 pub fn check_position(pos: &Position, variant: &Variant) -> Result<(), NotInVariant> {
-    if pos.huff() != 0 && variant.capture != CaptureRule::Huff {
+    if pos.huff() != 0 && !variant.huffs() {
         return Err(NotInVariant::HuffRights { variant: *variant });
     }
     Ok(())
@@ -109,7 +109,7 @@ mod tests {
         let huffed: Position = "3/O1O/SS3SS/SSSSSSS/SSSSSSS/SSS/SSS s c6".parse().unwrap();
         for v in Variant::all() {
             let r = check_position(&huffed, &v);
-            if v.capture == CaptureRule::Huff {
+            if v.huffs() {
                 assert_eq!(r, Ok(()));
             } else {
                 assert_eq!(r, Err(NotInVariant::HuffRights { variant: v }));

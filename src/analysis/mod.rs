@@ -254,7 +254,7 @@ pub fn missing_tables(dir: &Path, variants: &[Variant], k_min: u8, k_max: u8) ->
     for v in variants {
         for k in k_min..=k_max {
             for n in 1..=2u8 {
-                if n == 1 && v.capture != crate::rules::CaptureRule::Huff {
+                if n == 1 && !v.huffs() {
                     continue;
                 }
                 let p = table_path(dir, v, n, k);

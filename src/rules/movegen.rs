@@ -436,7 +436,7 @@ impl Duty {
 /// The position after a legal move of `pos` (as produced by
 /// [`legal_moves`] or [`parse_move`](super::parse_move)).
 pub fn play(pos: &Position, variant: &Variant, mv: &Move) -> Position {
-    debug_assert!(variant.capture == CaptureRule::Huff || mv.offenders == 0);
+    debug_assert!(variant.huffs() || mv.offenders == 0);
     let mut soldiers = pos.soldiers();
     let mut officers = pos.officers();
     if let Some(h) = mv.huff {

@@ -151,6 +151,26 @@ impl Variant {
         out
     }
 
+    /// Whether the soldiers may huff an officer after a fault (`capture =
+    /// huff`): the only way a game loses an officer, so the only variants
+    /// with one-officer positions past the start.
+    pub fn huffs(&self) -> bool {
+        self.capture == CaptureRule::Huff
+    }
+
+    /// Whether a move that takes too few soldiers is illegal (`capture =
+    /// mandatory`).
+    pub fn captures_are_mandatory(&self) -> bool {
+        self.capture == CaptureRule::Mandatory
+    }
+
+    /// Whether an available capture binds the officers at all: a move that
+    /// takes too few soldiers is a fault (`huff`) or illegal (`mandatory`);
+    /// under `capture = free` it is neither.
+    pub fn has_capture_duty(&self) -> bool {
+        self.capture != CaptureRule::Free
+    }
+
     /// The preset name, if this variant is a preset.
     pub fn preset_name(&self) -> Option<&'static str> {
         Variant::PRESETS

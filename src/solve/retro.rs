@@ -553,9 +553,9 @@ impl<'v> Tier<'v> {
                 self.buf.caps[node] = caps;
                 // Steps.
                 let mut count = 0u8;
-                let steps_legal = m == 0 || variant.capture != CaptureRule::Mandatory;
+                let steps_legal = m == 0 || !variant.captures_are_mandatory();
                 #[allow(unused_mut)]
-                let mut faults = m > 0 && variant.capture == CaptureRule::Huff;
+                let mut faults = m > 0 && variant.huffs();
                 #[cfg(test)]
                 if crate::planted::planted(crate::planted::Fault::CaptureDutyIgnored) {
                     faults = false;
@@ -956,7 +956,7 @@ impl<'v> Tier<'v> {
             let officers = self.officers(fi, oi);
             let free = board::ALL & !(self.key.outside | fortress_bits(self.masks[fi]));
             let empty = free & !officers;
-            let filter = self.variant.capture != CaptureRule::Free;
+            let filter = self.variant.has_capture_duty();
             for o in board::points(officers) {
                 for from in board::points(ADJACENT[o.index()] & empty) {
                     let before = officers & !o.bit() | from.bit();

@@ -177,12 +177,20 @@ pub struct VerifyOptions {
     /// Stop at the first chunk done after this instant, or before the next
     /// file ([`VerifyReport::stopped`]).
     pub stop_at: Option<Instant>,
+    /// Stop as at [`VerifyOptions::stop_at`] once this is set (`asalto
+    /// verify` sets it on SIGINT or SIGTERM).
+    pub stop_flag: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl VerifyOptions {
-    /// Whether [`VerifyOptions::stop_at`] has passed.
+    /// Whether [`VerifyOptions::stop_at`] has passed or
+    /// [`VerifyOptions::stop_flag`] is set.
     fn late(&self) -> bool {
         self.stop_at.is_some_and(|t| Instant::now() >= t)
+            || self
+                .stop_flag
+                .as_ref()
+                .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
     }
 }
 
@@ -196,6 +204,7 @@ impl Default for VerifyOptions {
             // About a minute of checking on two cores.
             chunk_positions: 1 << 30,
             stop_at: None,
+            stop_flag: None,
         }
     }
 }

@@ -404,6 +404,55 @@ fn a_build_killed_with_sigkill_resumes_and_writes_the_same_bytes() {
     }
 }
 
+/// SIGTERM (as Ctrl-C) in the middle of the last file: the build stops at
+/// its next chunk with a checkpoint and exit status 75, as at
+/// `--stop-after`; run again, it goes on and writes the bytes of an
+/// uninterrupted build.
+#[test]
+fn a_build_stopped_by_sigterm_checkpoints_exits_75_and_goes_on() {
+    let bin = env!("CARGO_BIN_EXE_asalto");
+    let pos = "S1S/3/OSS1S1O/2SSS2/3S3/1S1/3 s";
+    let run = |dir: &Path| {
+        let mut c = std::process::Command::new(bin);
+        c.args(["build", "--for", pos, "--checkpoint-secs", "0"])
+            .arg("--tables")
+            .arg(dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        c
+    };
+    let clean = tempfile::tempdir().unwrap();
+    assert!(run(clean.path()).output().unwrap().status.success());
+
+    let dir = tempfile::tempdir().unwrap();
+    let child = run(dir.path()).spawn().unwrap();
+    let tmp = temporary_path(&last_file(dir.path()));
+    let start = std::time::Instant::now();
+    while !tmp.exists() {
+        assert!(
+            start.elapsed().as_secs() < 120,
+            "the last file never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    // SAFETY: kill(2) on the child's pid, which it still holds: it is not
+    // reaped before wait below.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(75), "{err}");
+    assert!(err.contains("run the same build again"), "{err}");
+    assert!(!last_file(dir.path()).exists());
+    assert!(build::checkpoint::path_for(&last_file(dir.path())).exists());
+
+    let again = run(dir.path()).output().unwrap();
+    assert!(again.status.success());
+    assert_eq!(
+        std::fs::read(last_file(dir.path())).unwrap(),
+        std::fs::read(last_file(clean.path())).unwrap()
+    );
+}
+
 #[test]
 fn a_build_meeting_a_corrupt_file_says_so_and_leaves_it() {
     let (dir, want) = clean();

@@ -42,8 +42,8 @@ use checkpoint::{Checkpoint, Identity};
 pub use ranks::{Cluster, RankShare, Ranks, Solo};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::RwLock;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, RwLock};
 use std::time::Instant;
 pub(crate) use window::peak_over_levels;
 use window::{Back, FileSoFar, Spill};
@@ -194,6 +194,9 @@ pub struct BuildOptions {
     /// checkpoint ([`BuildError::Stopped`]; rank 0's clock decides). A file
     /// finished after it is kept; the next file is not started.
     pub stop_at: Option<Instant>,
+    /// Stop as at [`BuildOptions::stop_at`] once this is set (`asalto
+    /// build` sets it on SIGINT or SIGTERM).
+    pub stop_flag: Option<Arc<AtomicBool>>,
 }
 
 impl Default for BuildOptions {
@@ -206,15 +209,20 @@ impl Default for BuildOptions {
             write: WriteOptions::default(),
             cluster: Cluster::default(),
             stop_at: None,
+            stop_flag: None,
         }
     }
 }
 
 impl BuildOptions {
     /// Whether [`BuildOptions::stop_at`] has passed (on this process's
-    /// clock).
+    /// clock) or [`BuildOptions::stop_flag`] is set.
     fn late(&self) -> bool {
         self.stop_at.is_some_and(|t| Instant::now() >= t)
+            || self
+                .stop_flag
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
     /// The defaults with `threads` worker threads.

@@ -204,7 +204,8 @@ enum Command {
         /// the same command run again goes on from there. For sessions and
         /// batch jobs with a time limit (leave a few minutes for the last
         /// chunk). The time each file took over all its runs is in the
-        /// summary (`earlier_seconds` + `seconds` in the JSON).
+        /// summary (`earlier_seconds` + `seconds` in the JSON). Ctrl-C or
+        /// SIGTERM stops a build the same way (a second one at once).
         #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
         stop_after: Option<std::time::Duration>,
         /// Write win/draw/loss only, without distances (about a tenth of
@@ -263,7 +264,8 @@ enum Command {
         /// next file. Prints what was checked and where it stopped, and
         /// exits with status 75; the same command with --resume goes on.
         /// The time each file took over all its runs is in the summary
-        /// (`earlier_seconds` + `seconds` in the JSON).
+        /// (`earlier_seconds` + `seconds` in the JSON). Ctrl-C or SIGTERM
+        /// stops a verify the same way (a second one at once).
         #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
         stop_after: Option<std::time::Duration>,
         /// Print the result as JSON.
@@ -623,6 +625,7 @@ fn dispatch(command: Command) -> Result<()> {
                 window_bytes,
                 checkpoint_secs,
                 stop_at: stop_after.map(|d| std::time::Instant::now() + d),
+                stop_flag: Some(stop_on_signals()?),
                 write: asalto_tb::table::WriteOptions::of_kind(wdl_only),
                 ..build::BuildOptions::default()
             };
@@ -682,6 +685,7 @@ fn dispatch(command: Command) -> Result<()> {
                 limit: show,
                 resume,
                 stop_at: stop_after.map(|d| std::time::Instant::now() + d),
+                stop_flag: Some(stop_on_signals()?),
                 ..verify::VerifyOptions::default()
             };
             let bar = progress_bar(0, "verifying");
@@ -764,6 +768,24 @@ fn dispatch(command: Command) -> Result<()> {
 }
 
 /// A progress bar over positions for a multi-tier solve.
+/// A flag the first Ctrl-C (SIGINT) or SIGTERM sets: a build or a verify
+/// then stops at its next chunk as at `--stop-after`, with its checkpoint
+/// or record written (exit status 75; the same command goes on). A second
+/// one ends the process at once (status 130), as a kill would: the last
+/// checkpoint still holds.
+fn stop_on_signals() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        // The shutdown first: it looks at the flag before the second
+        // action sets it, so only a second signal ends the process.
+        signal_hook::flag::register_conditional_shutdown(signal, 130, flag.clone())
+            .context("cannot listen for Ctrl-C")?;
+        signal_hook::flag::register(signal, flag.clone()).context("cannot listen for Ctrl-C")?;
+    }
+    Ok(flag)
+}
+
 fn progress_bar(total: u64, label: &str) -> ProgressBar {
     let bar = ProgressBar::new(total);
     bar.set_style(

@@ -349,24 +349,28 @@ fn a_budget_too_small_is_refused_before_writing() {
     assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
 }
 
+/// `asalto build` of a closure of 13.5 million positions whose last file
+/// (2o10s) takes about a second, a checkpoint after every chunk, into
+/// `dir`, with `extra` arguments; both outputs piped.
+fn build_command(dir: &Path, extra: &[&str]) -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_asalto"));
+    c.args(["build", "--for", "S1S/3/OSS1S1O/2SSS2/3S3/1S1/3 s"])
+        .args(["--checkpoint-secs", "0"])
+        .args(extra)
+        .arg("--tables")
+        .arg(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    c
+}
+
 /// The binary killed with SIGKILL in the middle of the last file of a
 /// build (just after a checkpoint of it appears), then run again: the run
 /// reports `resumed_positions > 0` in its JSON and the files are the bytes
 /// of an uninterrupted build.
 #[test]
 fn a_build_killed_with_sigkill_resumes_and_writes_the_same_bytes() {
-    let bin = env!("CARGO_BIN_EXE_asalto");
-    // 13.5 million positions; its last file (2o10s) takes about a second.
-    let pos = "S1S/3/OSS1S1O/2SSS2/3S3/1S1/3 s";
-    let run = |dir: &Path| {
-        let mut c = std::process::Command::new(bin);
-        c.args(["build", "--for", pos, "--checkpoint-secs", "0", "--json"])
-            .arg("--tables")
-            .arg(dir)
-            .stderr(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped());
-        c
-    };
+    let run = |dir: &Path| build_command(dir, &["--json"]);
     let clean = tempfile::tempdir().unwrap();
     assert!(run(clean.path()).output().unwrap().status.success());
 
@@ -410,17 +414,7 @@ fn a_build_killed_with_sigkill_resumes_and_writes_the_same_bytes() {
 /// uninterrupted build.
 #[test]
 fn a_build_stopped_by_sigterm_checkpoints_exits_75_and_goes_on() {
-    let bin = env!("CARGO_BIN_EXE_asalto");
-    let pos = "S1S/3/OSS1S1O/2SSS2/3S3/1S1/3 s";
-    let run = |dir: &Path| {
-        let mut c = std::process::Command::new(bin);
-        c.args(["build", "--for", pos, "--checkpoint-secs", "0"])
-            .arg("--tables")
-            .arg(dir)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped());
-        c
-    };
+    let run = |dir: &Path| build_command(dir, &[]);
     let clean = tempfile::tempdir().unwrap();
     assert!(run(clean.path()).output().unwrap().status.success());
 

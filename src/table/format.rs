@@ -99,19 +99,13 @@ impl Order {
         if self == Order::MaskMajor {
             return Cow::Borrowed(codes);
         }
+        let (placements, masks) = Self::dims(key);
         let mut out = codes.to_vec();
+        for (src, dst) in codes
+            .chunks(masks * placements)
+            .zip(out.chunks_mut(masks * placements))
         {
-            let (placements, masks) = Self::dims(key);
-            for (src, dst) in codes
-                .chunks(key.size_per_side() as usize)
-                .zip(out.chunks_mut(key.size_per_side() as usize))
-            {
-                for f in 0..masks {
-                    for o in 0..placements {
-                        dst[o * masks + f] = src[f * placements + o];
-                    }
-                }
-            }
+            transpose(src, dst, masks, placements);
         }
         Cow::Owned(out)
     }
@@ -120,14 +114,10 @@ impl Order {
     pub(crate) fn to_index_order(self, key: &TierKey, codes: &mut [u16]) {
         if self == Order::PlacementMajor {
             let (placements, masks) = Self::dims(key);
-            let mut half = vec![0u16; key.size_per_side() as usize];
+            let mut half = vec![0u16; masks * placements];
             for part in codes.chunks_mut(half.len()) {
                 half.copy_from_slice(part);
-                for o in 0..placements {
-                    for f in 0..masks {
-                        part[f * placements + o] = half[o * masks + f];
-                    }
-                }
+                transpose(&half, part, placements, masks);
             }
         }
     }
@@ -136,6 +126,15 @@ impl Order {
     fn dims(key: &TierKey) -> (usize, usize) {
         let placements = key.officer_placements() as usize;
         (placements, key.size_per_side() as usize / placements)
+    }
+}
+
+/// `dst` = `src` transposed, `src` being `rows` rows of `cols` values.
+fn transpose(src: &[u16], dst: &mut [u16], rows: usize, cols: usize) {
+    for r in 0..rows {
+        for c in 0..cols {
+            dst[c * rows + r] = src[r * cols + c];
+        }
     }
 }
 

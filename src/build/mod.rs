@@ -430,6 +430,33 @@ pub fn build_tiers(
 /// Lower files must hold every tier these tiers reach. A checkpoint of the
 /// same build left by an interrupted run is taken up; one of another
 /// build, or damaged, is discarded with a note.
+///
+/// This is the file's manager: it owns the file's life (skipping a
+/// complete file, the order of its tiers, the memory budget, resuming or
+/// creating it, the chunk loop level by level, checkpoints and stopping,
+/// finishing it and its report). Each chunk goes through a worker step
+/// (`FileRun::solve_chunk`: this rank's share solved, every rank's values
+/// delivered) and a store step (`FileRun::store_chunk`: the writer and the
+/// window).
+///
+/// # Ranks
+///
+/// Every rank of a cluster runs this same sequence, and so makes the same
+/// collective calls in the same order, which MPI requires (a rank that
+/// missed one would leave the others waiting forever):
+///
+/// 1. a broadcast: whether the deadline passed (rank 0's clock);
+/// 2. a broadcast: the tiers done, from rank 0's checkpoint;
+/// 3. after a resume with several ranks, a broadcast of the window's codes;
+/// 4. for each chunk: with several ranks, an all-gather of the values;
+///    then a broadcast (checkpoint due, deadline), and after a checkpoint
+///    one more (stop);
+/// 5. a gather of what each rank solved, then a barrier.
+///
+/// A file skipped as complete makes none: every rank sees the same file.
+/// A step leaves out a call only on a value every rank shares (the rank
+/// count, or one broadcast from rank 0), or on an error, after which
+/// `asalto build` aborts the whole job.
 pub fn build_file(
     dir: &Path,
     variant: &Variant,
@@ -439,180 +466,543 @@ pub fn build_file(
     opts: &BuildOptions,
     observer: &dyn BuildObserver,
 ) -> Result<FileReport, BuildError> {
-    let start = Instant::now();
-    let path = table_path(dir, variant, n, k);
-    let ckpt_path = checkpoint::path_for(&path);
+    let job = Job::new(dir, variant, n, k, opts, observer);
     let mut tiers = tiers;
-    if let Some(t) = existing_table(dir, variant, n, k)? {
+    if let Some(r) = job.skip_if_complete(&mut tiers)? {
+        return Ok(r);
+    }
+    let file = FileBuild::plan(job, tiers)?;
+    // Collective 1.
+    if deadline_passed(opts) {
+        return Err(file.stopped(0, 0.0, 0.0, &History::default()));
+    }
+    // What the last file freed goes back first, then what this one frees
+    // as it goes (see [`memory::Trimmer`]).
+    let trimmer = memory::Trimmer::new(memory::TRIM_SLACK_BYTES);
+    let watch = memory::Watch::start();
+    // Collective 2.
+    let (writer, done, earlier) = file.open()?;
+    let writer = writer.map(RwLock::new);
+    // Collective 3 (several ranks, resumed).
+    let mut run = FileRun::start(&file, writer.as_ref(), done, earlier, trimmer, watch)?;
+    for chunk in crate::solve::chunks(&file.tiers[done..], variant, CHUNK_POSITIONS) {
+        run.reach_level(chunk[0].progress(variant));
+        // Collective 4: an all-gather, then one or two broadcasts.
+        let values = run.solve_chunk(chunk)?;
+        run.store_chunk(chunk, values)?;
+        run.checkpoint()?;
+    }
+    // Collective 5: the gather (end), then the barrier (finish).
+    let (stats, shares) = run.end();
+    file.finish(writer, stats, &shares)
+}
+
+/// One file of a build, before its tiers are settled: where it goes, how
+/// it is built and who watches; what every step of its manager reads.
+struct Job<'a> {
+    dir: &'a Path,
+    variant: &'a Variant,
+    n: u8,
+    k: u8,
+    opts: &'a BuildOptions,
+    observer: &'a dyn BuildObserver,
+    /// The file's place.
+    path: PathBuf,
+    /// The place of its checkpoint.
+    ckpt_path: PathBuf,
+    /// When this run took the file up.
+    start: Instant,
+}
+
+impl<'a> Job<'a> {
+    /// The file `(n, k)` of `variant` under `dir`, taken up now.
+    fn new(
+        dir: &'a Path,
+        variant: &'a Variant,
+        n: u8,
+        k: u8,
+        opts: &'a BuildOptions,
+        observer: &'a dyn BuildObserver,
+    ) -> Job<'a> {
+        let start = Instant::now();
+        let path = table_path(dir, variant, n, k);
+        let ckpt_path = checkpoint::path_for(&path);
+        Job {
+            dir,
+            variant,
+            n,
+            k,
+            opts,
+            observer,
+            path,
+            ckpt_path,
+            start,
+        }
+    }
+
+    /// The report of the file, told to the observer, when the file already
+    /// there holds every tier of `tiers` (its blocks checked); otherwise
+    /// `None`, with that file's tiers, if any, added to `tiers` (they are
+    /// built again with the rest).
+    fn skip_if_complete(&self, tiers: &mut Vec<TierKey>) -> Result<Option<FileReport>, BuildError> {
+        let Some(t) = existing_table(self.dir, self.variant, self.n, self.k)? else {
+            return Ok(None);
+        };
         let have: HashSet<TierKey> = t.tier_keys()?.into_iter().collect();
         let complete = tiers.iter().all(|t| have.contains(t));
         // A file with distances serves a WDL-only build; never replace a
         // file of one kind by one of the other without being told.
-        if t.info().wdl_only != opts.write.wdl_only && !(complete && opts.write.wdl_only) {
+        let wdl_only = self.opts.write.wdl_only;
+        if t.info().wdl_only != wdl_only && !(complete && wdl_only) {
             return Err(BuildError::OtherKind {
-                path,
+                path: self.path.clone(),
                 wdl_only: t.info().wdl_only,
             });
         }
-        if complete {
-            // Skip only a file whose every block passes its checksum (a
-            // read of the whole file, CRCs only): a damaged one is refused.
-            t.verify_checksums().map_err(BuildError::Unsound)?;
-            // A checkpoint left between the rename and its removal.
-            let _ = std::fs::remove_file(&ckpt_path);
-            let r = FileReport {
-                n,
-                k,
-                info: t.info().clone(),
-                seconds: 0.0,
-                earlier_seconds: 0.0,
-                skipped: true,
-                window_peak_bytes: 0,
-                window_budget_bytes: 0,
-                resumed_positions: 0,
-                checkpoints: 0,
-                peak_anon_bytes: 0,
-                peak_rss_bytes: 0,
-                ranks: Vec::new(),
-            };
-            observer.file_done(&r);
-            return Ok(r);
+        if !complete {
+            tiers.extend(have);
+            return Ok(None);
         }
-        tiers.extend(have);
-    }
-    tiers.sort_by_key(|t| (t.level(variant), *t));
-    tiers.dedup();
-    let positions: u64 = tiers.iter().map(|t| t.size()).sum();
-    let firsts: Vec<u64> = tiers
-        .iter()
-        .scan(0, |first, t| {
-            let f = *first;
-            *first += t.size();
-            Some(f)
-        })
-        .collect();
-    let identity = Identity::of(variant, n, k, &tiers, opts.write.wdl_only);
-
-    // Memory: what the build needs besides the window, then the window.
-    let needed = bytes_besides_window(tiers.len() as u64, positions, &opts.write);
-    let room = opts.memory_bytes.saturating_sub(needed);
-    if room < memory::MIN_WINDOW_BYTES {
-        return Err(BuildError::Budget {
-            budget: opts.memory_bytes,
-            needed,
-        });
-    }
-    let budget = opts.window_bytes.map_or(room, |w| w.min(room));
-
-    if deadline_passed(opts) {
-        return Err(BuildError::Stopped(Box::new(Stop {
-            files: Vec::new(),
-            n,
-            k,
-            positions_done: 0,
-            positions,
+        // Skip only a file whose every block passes its checksum (a read
+        // of the whole file, CRCs only): a damaged one is refused.
+        t.verify_checksums().map_err(BuildError::Unsound)?;
+        // A checkpoint left between the rename and its removal.
+        let _ = std::fs::remove_file(&self.ckpt_path);
+        let r = FileReport {
+            n: self.n,
+            k: self.k,
+            info: t.info().clone(),
             seconds: 0.0,
             earlier_seconds: 0.0,
+            skipped: true,
+            window_peak_bytes: 0,
+            window_budget_bytes: 0,
+            resumed_positions: 0,
+            checkpoints: 0,
             peak_anon_bytes: 0,
             peak_rss_bytes: 0,
-        })));
+            ranks: Vec::new(),
+        };
+        self.observer.file_done(&r);
+        Ok(Some(r))
     }
-    // What the last file freed goes back first, then what this one frees
-    // as it goes (see [`memory::Trimmer`]).
-    let mut trimmer = memory::Trimmer::new(memory::TRIM_SLACK_BYTES);
-    let watch = memory::Watch::start();
-    let ranks = &opts.cluster;
-    let root = ranks.rank() == 0;
-    // Rank 0 owns the file and its checkpoint; it tells the others how
-    // far a checkpoint took it.
-    let (writer, done, earlier) = if root {
-        let (w, d, h) = resume_or_create(dir, variant, n, k, &tiers, &identity, opts, observer)?;
-        (Some(w), d, h)
-    } else {
-        (None, 0, History::default())
-    };
-    // The file's history up to now, this run included.
-    let history = |watch: &memory::Watch| {
-        let (anon, rss) = watch.peaks();
-        History {
-            seconds: earlier.seconds + start.elapsed().as_secs_f64(),
-            peak_anon_bytes: earlier.peak_anon_bytes.max(anon),
-            peak_rss_bytes: earlier.peak_rss_bytes.max(rss),
+}
+
+/// A file to build, its tiers settled: the manager's state over the
+/// file's whole life. What a run of its chunk loop holds, which borrows
+/// this (the window reads its tiers), is in a [`FileRun`].
+struct FileBuild<'a> {
+    job: Job<'a>,
+    /// The file's tiers in solving order (level by level).
+    tiers: Vec<TierKey>,
+    /// The first position of each tier in the file.
+    firsts: Vec<u64>,
+    /// Positions in the file.
+    positions: u64,
+    /// What the file's checkpoints say of its build.
+    identity: Identity,
+    /// The window's budget (bytes).
+    budget: u64,
+}
+
+impl<'a> FileBuild<'a> {
+    /// The build of `tiers` (in any order, repeats allowed) for `job`: the
+    /// tiers in solving order, and the memory budget checked.
+    fn plan(job: Job<'a>, mut tiers: Vec<TierKey>) -> Result<FileBuild<'a>, BuildError> {
+        let (variant, opts) = (job.variant, job.opts);
+        tiers.sort_by_key(|t| (t.level(variant), *t));
+        tiers.dedup();
+        let positions: u64 = tiers.iter().map(|t| t.size()).sum();
+        let firsts: Vec<u64> = tiers
+            .iter()
+            .scan(0, |first, t| {
+                let f = *first;
+                *first += t.size();
+                Some(f)
+            })
+            .collect();
+        let identity = Identity::of(variant, job.n, job.k, &tiers, opts.write.wdl_only);
+        // Memory: what the build needs besides the window, then the window.
+        let needed = bytes_besides_window(tiers.len() as u64, positions, &opts.write);
+        let room = opts.memory_bytes.saturating_sub(needed);
+        if room < memory::MIN_WINDOW_BYTES {
+            return Err(BuildError::Budget {
+                budget: opts.memory_bytes,
+                needed,
+            });
         }
-    };
-    let mut shared = [done as u64];
-    ranks.broadcast(&mut shared);
-    let done = shared[0] as usize;
-    let resumed_positions = firsts.get(done).copied().unwrap_or(positions);
-    observer.file_start(n, k, tiers.len(), positions, resumed_positions);
-    let writer = writer.map(RwLock::new);
-    let back = match &writer {
-        Some(w) => {
-            w.write().unwrap_or_else(|e| e.into_inner()).open_reader()?;
-            Back::File(w)
-        }
-        None => Back::Spill(Spill::create(&spill_dir(&path, ranks.rank()))?),
-    };
-    let window = FileSoFar::new(
-        variant,
-        &tiers,
-        &firsts,
-        done,
-        back,
-        budget,
-        opts.write.wdl_only,
-    );
-    let keep = window_levels(variant);
-    if ranks.size() > 1 && done > 0 {
-        send_window(
-            ranks,
-            &window,
+        let budget = opts.window_bytes.map_or(room, |w| w.min(room));
+        Ok(FileBuild {
+            job,
+            tiers,
+            firsts,
+            positions,
+            identity,
+            budget,
+        })
+    }
+
+    /// The build stopped in this file ([`BuildError::Stopped`]) with
+    /// `positions_done` of it done (0: before starting it), after `seconds`
+    /// of this run on it and `earlier_seconds` of the runs before, with the
+    /// peak memory of `peaks` (its seconds unused).
+    fn stopped(
+        &self,
+        positions_done: u64,
+        seconds: f64,
+        earlier_seconds: f64,
+        peaks: &History,
+    ) -> BuildError {
+        BuildError::Stopped(Box::new(Stop {
+            files: Vec::new(),
+            n: self.job.n,
+            k: self.job.k,
+            positions_done,
+            positions: self.positions,
+            seconds,
+            earlier_seconds,
+            peak_anon_bytes: peaks.peak_anon_bytes,
+            peak_rss_bytes: peaks.peak_rss_bytes,
+        }))
+    }
+
+    /// Rank 0's writer of the file (`None` on the other ranks), the tiers
+    /// done (on every rank) and the file's history before this run: rank 0
+    /// owns the file and its checkpoint, and tells the others how far a
+    /// checkpoint took it (collective: one broadcast).
+    fn open(&self) -> Result<(Option<TableWriter>, usize, History), BuildError> {
+        let ranks = &self.job.opts.cluster;
+        let (writer, done, earlier) = if ranks.rank() == 0 {
+            let (w, d, h) = self.resume_or_create()?;
+            (Some(w), d, h)
+        } else {
+            (None, 0, History::default())
+        };
+        let mut shared = [done as u64];
+        ranks.broadcast(&mut shared);
+        Ok((writer, shared[0] as usize, earlier))
+    }
+
+    /// The writer of the file and the number of tiers already done: taken
+    /// up from the file's checkpoint when it is one of this build and
+    /// sound, else a fresh one (saying why a checkpoint there was not
+    /// used).
+    fn resume_or_create(&self) -> Result<(TableWriter, usize, History), BuildError> {
+        let Job {
+            dir,
             variant,
-            &tiers[..done],
-            tiers.get(done),
-            keep,
-        )?;
-    }
-    let tables = if opts.write.wdl_only {
-        TableSet::open(dir, variant)
-    } else {
-        TableSet::open(dir, variant).requiring_distances()
-    };
-    // The file's own tiers from the window, lower files from disk.
-    let store = Layered(&window, &tables);
-    let solver = Solver::new(*variant).threads(opts.threads);
-    let pool = solver.pool()?;
-    let mut window_peak = 0;
-    let mut checkpoints = 0;
-    let mut last_checkpoint = Instant::now();
-    let mut solved = 0u64;
-    let mut solve_seconds = 0.0;
-    let done_positions = AtomicU64::new(resumed_positions);
-    let done_tiers = AtomicUsize::new(done);
-    let throttle = Throttle::default();
-    let on_tier = |key: &TierKey| {
-        let p = done_positions.fetch_add(key.size(), Ordering::Relaxed) + key.size();
-        let t = done_tiers.fetch_add(1, Ordering::Relaxed) + 1;
-        throttle.report(
+            n,
+            k,
+            opts,
             observer,
+            ..
+        } = self.job;
+        let tiers = &self.tiers;
+        let ckpt_path = &self.job.ckpt_path;
+        let discard = |why: String| {
+            observer.note(&format!(
+                "{}: checkpoint discarded ({why}); building the file from the start",
+                ckpt_path.display()
+            ));
+            let _ = std::fs::remove_file(ckpt_path);
+        };
+        match Checkpoint::load(ckpt_path) {
+            Ok(None) => {}
+            Err(e) => discard(e.to_string()),
+            Ok(Some(c)) if c.identity != self.identity => {
+                discard("it belongs to another build of this file".into())
+            }
+            Ok(Some(c)) if c.done as usize > tiers.len() || c.done == 0 => {
+                discard("it counts more tiers than the build has".into())
+            }
+            Ok(Some(c)) => {
+                let done = c.done as usize;
+                let positions = c.writer.positions();
+                // The file goes on with the options it was started with (an
+                // earlier binary's defaults may differ from this one's).
+                let write = c.writer.options();
+                match TableWriter::resume(dir, variant, n, k, &write, c.writer, &tiers[..done]) {
+                    Ok(w) => {
+                        observer.note(&format!(
+                            "{}: resuming from its checkpoint, {positions} positions done",
+                            temporary_path(&self.job.path).display()
+                        ));
+                        return Ok((w, done, c.history));
+                    }
+                    Err(e) => discard(e.to_string()),
+                }
+            }
+        }
+        Ok((
+            TableWriter::create_with(dir, variant, n, k, &opts.write)?,
+            0,
+            History::default(),
+        ))
+    }
+
+    /// Finish the file after its last chunk, with what the run counted
+    /// (`stats`) and every rank's `[positions solved, seconds solving]`
+    /// (`shares`, on rank 0): rank 0 closes its writer (the file is renamed
+    /// into place) and removes the checkpoint, every rank waits for it
+    /// (collective: one barrier), and the report goes to the observer.
+    fn finish(
+        &self,
+        writer: Option<RwLock<TableWriter>>,
+        stats: RunStats,
+        shares: &[f64],
+    ) -> Result<FileReport, BuildError> {
+        let ranks = &self.job.opts.cluster;
+        let info = match writer {
+            Some(w) => {
+                let info = w.into_inner().unwrap_or_else(|e| e.into_inner()).finish()?;
+                // The file is complete: its checkpoint is of no more use.
+                let _ = std::fs::remove_file(&self.job.ckpt_path);
+                ranks.barrier();
+                info
+            }
+            None => {
+                // Rank 0 renames the file into place before this returns.
+                ranks.barrier();
+                Table::open(&self.job.path)?.info().clone()
+            }
+        };
+        let (peak_anon, peak_rss) = stats.watch.finish();
+        let earlier = stats.earlier;
+        let r = FileReport {
+            n: self.job.n,
+            k: self.job.k,
+            info,
+            seconds: self.job.start.elapsed().as_secs_f64(),
+            earlier_seconds: earlier.seconds,
+            skipped: false,
+            window_peak_bytes: stats.window_peak,
+            window_budget_bytes: self.budget,
+            resumed_positions: stats.resumed_positions,
+            checkpoints: stats.checkpoints,
+            peak_anon_bytes: peak_anon.max(earlier.peak_anon_bytes),
+            peak_rss_bytes: peak_rss.max(earlier.peak_rss_bytes),
+            ranks: shares
+                .chunks_exact(2)
+                .enumerate()
+                .map(|(rank, s)| RankShare {
+                    rank,
+                    positions: s[0] as u64,
+                    solve_seconds: s[1],
+                })
+                .collect(),
+        };
+        self.job.observer.file_done(&r);
+        Ok(r)
+    }
+}
+
+/// What one run of a file counts and measures, for its checkpoints and its
+/// report. It borrows nothing, so that it outlives the [`FileRun`] (whose
+/// window borrows rank 0's writer, which the file's end consumes).
+struct RunStats {
+    /// What the runs before this one took, up to the checkpoint it took
+    /// up.
+    earlier: History,
+    /// This run's peak memory.
+    watch: memory::Watch,
+    /// Hands what the build frees back to the system between chunks.
+    trimmer: memory::Trimmer,
+    /// Positions taken from a checkpoint instead of solved.
+    resumed_positions: u64,
+    /// The most bytes the window held.
+    window_peak: u64,
+    /// Checkpoints written.
+    checkpoints: u64,
+    /// Positions this rank solved.
+    solved: u64,
+    /// Seconds this rank spent solving.
+    solve_seconds: f64,
+}
+
+/// The progress of a file, told to the observer through a throttle as its
+/// tiers are done: by this rank's solver threads, and on rank 0 for the
+/// other ranks' tiers too. Counters only: nothing allocated per tier.
+struct FileProgress<'a> {
+    observer: &'a dyn BuildObserver,
+    /// Tiers of the file.
+    tiers: usize,
+    /// Positions of the file.
+    positions: u64,
+    /// Tiers done, those of a checkpoint included.
+    tiers_done: AtomicUsize,
+    /// Positions done, those of a checkpoint included.
+    done: AtomicU64,
+    throttle: Throttle,
+}
+
+impl FileProgress<'_> {
+    /// The tier `key` is done.
+    fn tier_done(&self, key: &TierKey) {
+        let p = self.done.fetch_add(key.size(), Ordering::Relaxed) + key.size();
+        let t = self.tiers_done.fetch_add(1, Ordering::Relaxed) + 1;
+        self.throttle.report(
+            self.observer,
             &Progress {
                 tiers_done: t,
-                tiers_total: tiers.len(),
+                tiers_total: self.tiers,
                 done: p,
-                total: positions,
+                total: self.positions,
                 ..Progress::default()
             },
         );
-    };
-    let mut next = done;
-    let mut level = tiers.get(done).map(|t| t.progress(variant));
-    for chunk in crate::solve::chunks(&tiers[done..], variant, CHUNK_POSITIONS) {
-        let chunk_level = chunk[0].progress(variant);
-        if level != Some(chunk_level) {
-            // A new level: the tiers no level from here on reads go.
-            window.forget_below(chunk_level, keep);
-            level = Some(chunk_level);
+    }
+}
+
+/// Every rank's values of a chunk, in chunk order: what the worker step
+/// ([`FileRun::solve_chunk`]) delivers and the store step
+/// ([`FileRun::store_chunk`]) stores.
+enum ChunkValues {
+    /// One process: its own, tier by tier, as the solver gave them.
+    Own(Vec<Vec<u16>>),
+    /// Several ranks: every rank's codes, gathered ([`exchange`]), and
+    /// where each tier of the chunk starts in them.
+    Gathered(Vec<u16>, Vec<usize>),
+}
+
+impl ChunkValues {
+    /// The codes of `key`, the tier at index `i` of the chunk.
+    fn tier(&self, i: usize, key: &TierKey) -> &[u16] {
+        match self {
+            ChunkValues::Own(values) => &values[i],
+            ChunkValues::Gathered(all, at) => &all[at[i]..at[i] + key.size() as usize],
         }
+    }
+}
+
+/// One run of a file's chunk loop on this rank: the window of the file's
+/// own tiers, the lower tables, the solver and what the run counts. It
+/// borrows the [`FileBuild`] (the window reads its tiers) and rank 0's
+/// writer (the window reads back from it).
+struct FileRun<'b> {
+    file: &'b FileBuild<'b>,
+    /// The file's writer: rank 0's (`None` on the other ranks).
+    writer: Option<&'b RwLock<TableWriter>>,
+    /// The file's own tiers that later levels read.
+    window: FileSoFar<'b>,
+    /// The lower files.
+    tables: TableSet,
+    solver: Solver,
+    /// The build's threads ([`BuildOptions::threads`]).
+    pool: rayon::ThreadPool,
+    /// How many levels below its own a tier reads ([`window_levels`]).
+    keep: u32,
+    /// The level of the chunks being solved.
+    level: Option<u32>,
+    /// Tiers done (a prefix of the file's).
+    next: usize,
+    /// When the last checkpoint was written (or the run started).
+    last_checkpoint: Instant,
+    progress: FileProgress<'b>,
+    stats: RunStats,
+}
+
+impl<'b> FileRun<'b> {
+    /// Start a run of `file` with `done` of its tiers done: the observer
+    /// is told, the window opened (rank 0 reads back from its `writer`,
+    /// the other ranks from a scratch folder of their own) and, after a
+    /// resume with several ranks, filled on every rank from rank 0's
+    /// (collective: one broadcast of codes), the lower tables and the
+    /// build's threads made ready.
+    fn start(
+        file: &'b FileBuild<'b>,
+        writer: Option<&'b RwLock<TableWriter>>,
+        done: usize,
+        earlier: History,
+        trimmer: memory::Trimmer,
+        watch: memory::Watch,
+    ) -> Result<FileRun<'b>, BuildError> {
+        let job = &file.job;
+        let (variant, opts, ranks) = (job.variant, job.opts, &job.opts.cluster);
+        let resumed_positions = file.firsts.get(done).copied().unwrap_or(file.positions);
+        let tiers = &file.tiers;
+        job.observer
+            .file_start(job.n, job.k, tiers.len(), file.positions, resumed_positions);
+        let back = match writer {
+            Some(w) => {
+                w.write().unwrap_or_else(|e| e.into_inner()).open_reader()?;
+                Back::File(w)
+            }
+            None => Back::Spill(Spill::create(&spill_dir(&job.path, ranks.rank()))?),
+        };
+        let window = FileSoFar::new(
+            variant,
+            tiers,
+            &file.firsts,
+            done,
+            back,
+            file.budget,
+            opts.write.wdl_only,
+        );
+        let keep = window_levels(variant);
+        if ranks.size() > 1 && done > 0 {
+            send_window(
+                ranks,
+                &window,
+                variant,
+                &tiers[..done],
+                tiers.get(done),
+                keep,
+            )?;
+        }
+        let tables = if opts.write.wdl_only {
+            TableSet::open(job.dir, variant)
+        } else {
+            TableSet::open(job.dir, variant).requiring_distances()
+        };
+        let solver = Solver::new(*variant).threads(opts.threads);
+        let pool = solver.pool()?;
+        Ok(FileRun {
+            file,
+            writer,
+            window,
+            tables,
+            solver,
+            pool,
+            keep,
+            level: tiers.get(done).map(|t| t.progress(variant)),
+            next: done,
+            last_checkpoint: Instant::now(),
+            progress: FileProgress {
+                observer: job.observer,
+                tiers: tiers.len(),
+                positions: file.positions,
+                tiers_done: AtomicUsize::new(done),
+                done: AtomicU64::new(resumed_positions),
+                throttle: Throttle::default(),
+            },
+            stats: RunStats {
+                earlier,
+                watch,
+                trimmer,
+                resumed_positions,
+                window_peak: 0,
+                checkpoints: 0,
+                solved: 0,
+                solve_seconds: 0.0,
+            },
+        })
+    }
+
+    /// The next chunk is of `level`: at a new level, the tiers no level
+    /// from here on reads leave the window.
+    fn reach_level(&mut self, level: u32) {
+        if self.level != Some(level) {
+            self.window.forget_below(level, self.keep);
+            self.level = Some(level);
+        }
+    }
+
+    /// The worker step: solve this rank's share of `chunk` (tiers of one
+    /// level) with its threads, and deliver every rank's values of the
+    /// chunk (collective with several ranks: one all-gather). Rank 0's
+    /// progress counts the other ranks' tiers too.
+    fn solve_chunk(&mut self, chunk: &[TierKey]) -> Result<ChunkValues, BuildError> {
+        let ranks = &self.file.job.opts.cluster;
         // This rank's share of the chunk, solved with its threads.
         let owner = ranks::shares(chunk, ranks.size());
         let mine: Vec<TierKey> = chunk
@@ -621,36 +1011,42 @@ pub fn build_file(
             .filter(|&(_, &r)| r == ranks.rank())
             .map(|(t, _)| *t)
             .collect();
+        // The file's own tiers from the window, lower files from disk.
+        let store = Layered(&self.window, &self.tables);
+        let progress = &self.progress;
         let t0 = Instant::now();
-        let values = pool.install(|| solver.solve_chunk(&mine, &store, &on_tier))?;
-        solve_seconds += t0.elapsed().as_secs_f64();
-        solved += mine.iter().map(|t| t.size()).sum::<u64>();
+        let values = self.pool.install(|| {
+            self.solver
+                .solve_chunk(&mine, &store, &|t| progress.tier_done(t))
+        })?;
+        self.stats.solve_seconds += t0.elapsed().as_secs_f64();
+        self.stats.solved += mine.iter().map(|t| t.size()).sum::<u64>();
         // Every rank's values (one process: its own, as they are).
-        let (values, gathered) = if ranks.size() == 1 {
-            (values, None)
-        } else {
-            let g = exchange(ranks, chunk, &owner, values);
-            if root {
-                // Rank 0's progress counts every rank's tiers.
-                for (t, &r) in chunk.iter().zip(&owner) {
-                    if r != 0 {
-                        on_tier(t);
-                    }
+        if ranks.size() == 1 {
+            return Ok(ChunkValues::Own(values));
+        }
+        let (all, at) = exchange(ranks, chunk, &owner, values);
+        if ranks.rank() == 0 {
+            // Rank 0's progress counts every rank's tiers.
+            for (t, &r) in chunk.iter().zip(&owner) {
+                if r != 0 {
+                    self.progress.tier_done(t);
                 }
             }
-            (Vec::new(), Some(g))
-        };
+        }
+        Ok(ChunkValues::Gathered(all, at))
+    }
+
+    /// The store step: every rank's `values` of `chunk` go to the writer
+    /// (rank 0), synced, and to the window, and the chunk counts as done.
+    fn store_chunk(&mut self, chunk: &[TierKey], values: ChunkValues) -> Result<(), BuildError> {
+        let (writer, window) = (self.writer, &self.window);
         // Pushing compresses full blocks, and syncing the last ones: both on
         // the build's pool (its --threads), not rayon's global one.
-        pool.install(|| -> Result<(), BuildError> {
-            let mut w = writer
-                .as_ref()
-                .map(|w| w.write().unwrap_or_else(|e| e.into_inner()));
+        self.pool.install(|| -> Result<(), BuildError> {
+            let mut w = writer.map(|w| w.write().unwrap_or_else(|e| e.into_inner()));
             for (i, key) in chunk.iter().enumerate() {
-                let codes: &[u16] = match &gathered {
-                    None => &values[i],
-                    Some((all, at)) => &all[at[i]..at[i] + key.size() as usize],
-                };
+                let codes = values.tier(i, key);
                 if let Some(w) = w.as_mut() {
                     w.push_tier(key, codes)?;
                 }
@@ -661,90 +1057,85 @@ pub fn build_file(
             }
             Ok(())
         })?;
-        drop((values, gathered));
-        trimmer.check();
-        next += chunk.len();
-        window.set_done(next);
-        window_peak = window_peak.max(window.bytes());
-        // Rank 0's clock decides when every rank checkpoints, and stops.
+        // The chunk's values go before the trimmer looks.
+        drop(values);
+        self.stats.trimmer.check();
+        self.next += chunk.len();
+        self.window.set_done(self.next);
+        self.stats.window_peak = self.stats.window_peak.max(self.window.bytes());
+        Ok(())
+    }
+
+    /// After a chunk: write a checkpoint when one is due or the build is
+    /// to stop, and stop there ([`BuildError::Stopped`]) when asked.
+    /// Rank 0's clock and observer decide, for every rank (collective: one
+    /// broadcast, and one more after a checkpoint).
+    fn checkpoint(&mut self) -> Result<(), BuildError> {
+        let file = self.file;
+        let (opts, ranks) = (file.job.opts, &file.job.opts.cluster);
         let late = opts.late();
-        let due = last_checkpoint.elapsed().as_secs() >= opts.checkpoint_secs || late;
-        let mut go = [u64::from(due && next < tiers.len()), u64::from(late)];
+        let due = self.last_checkpoint.elapsed().as_secs() >= opts.checkpoint_secs || late;
+        let mut go = [
+            u64::from(due && self.next < file.tiers.len()),
+            u64::from(late),
+        ];
         ranks.broadcast(&mut go);
-        if go[0] == 1 {
-            if let Some(w) = &writer {
-                let state = w.write().unwrap_or_else(|e| e.into_inner()).checkpoint()?;
-                Checkpoint {
-                    identity: identity.clone(),
-                    done: next as u64,
-                    writer: state,
-                    history: history(&watch),
-                }
-                .save(&ckpt_path)?;
+        if go[0] == 0 {
+            return Ok(());
+        }
+        if let Some(w) = self.writer {
+            let state = w.write().unwrap_or_else(|e| e.into_inner()).checkpoint()?;
+            Checkpoint {
+                identity: file.identity.clone(),
+                done: self.next as u64,
+                writer: state,
+                history: self.history(),
             }
-            checkpoints += 1;
-            last_checkpoint = Instant::now();
-            let asked = root && !observer.checkpoint(firsts[next]);
-            let mut stop = [u64::from(go[1] == 1 || asked)];
-            ranks.broadcast(&mut stop);
-            if stop[0] == 1 {
-                let h = history(&watch);
-                return Err(BuildError::Stopped(Box::new(Stop {
-                    files: Vec::new(),
-                    n,
-                    k,
-                    positions_done: firsts[next],
-                    positions,
-                    seconds: start.elapsed().as_secs_f64(),
-                    earlier_seconds: earlier.seconds,
-                    peak_anon_bytes: h.peak_anon_bytes,
-                    peak_rss_bytes: h.peak_rss_bytes,
-                })));
-            }
+            .save(&file.job.ckpt_path)?;
+        }
+        self.stats.checkpoints += 1;
+        self.last_checkpoint = Instant::now();
+        let positions_done = file.firsts[self.next];
+        let asked = ranks.rank() == 0 && !file.job.observer.checkpoint(positions_done);
+        let mut stop = [u64::from(go[1] == 1 || asked)];
+        ranks.broadcast(&mut stop);
+        if stop[0] == 1 {
+            let h = self.history();
+            let seconds = file.job.start.elapsed().as_secs_f64();
+            return Err(file.stopped(positions_done, seconds, self.stats.earlier.seconds, &h));
+        }
+        Ok(())
+    }
+
+    /// The file's history up to now, this run included.
+    fn history(&self) -> History {
+        let (anon, rss) = self.stats.watch.peaks();
+        let earlier = &self.stats.earlier;
+        History {
+            seconds: earlier.seconds + self.file.job.start.elapsed().as_secs_f64(),
+            peak_anon_bytes: earlier.peak_anon_bytes.max(anon),
+            peak_rss_bytes: earlier.peak_rss_bytes.max(rss),
         }
     }
-    drop(window);
-    let shares = ranks.gather(&[solved as f64, solve_seconds]);
-    let info = match writer {
-        Some(w) => {
-            let info = w.into_inner().unwrap_or_else(|e| e.into_inner()).finish()?;
-            // The file is complete: its checkpoint is of no more use.
-            let _ = std::fs::remove_file(&ckpt_path);
-            ranks.barrier();
-            info
-        }
-        None => {
-            // Rank 0 renames the file into place before this returns.
-            ranks.barrier();
-            Table::open(&path)?.info().clone()
-        }
-    };
-    let (peak_anon, peak_rss) = watch.finish();
-    let r = FileReport {
-        n,
-        k,
-        info,
-        seconds: start.elapsed().as_secs_f64(),
-        earlier_seconds: earlier.seconds,
-        skipped: false,
-        window_peak_bytes: window_peak,
-        window_budget_bytes: budget,
-        resumed_positions,
-        checkpoints,
-        peak_anon_bytes: peak_anon.max(earlier.peak_anon_bytes),
-        peak_rss_bytes: peak_rss.max(earlier.peak_rss_bytes),
-        ranks: shares
-            .chunks_exact(2)
-            .enumerate()
-            .map(|(rank, s)| RankShare {
-                rank,
-                positions: s[0] as u64,
-                solve_seconds: s[1],
-            })
-            .collect(),
-    };
-    observer.file_done(&r);
-    Ok(r)
+
+    /// End the run after the file's last chunk: the window goes, then what
+    /// each rank solved is gathered on rank 0 (collective: one gather).
+    /// What the run counted, and the ranks' `[positions, seconds]`.
+    fn end(self) -> (RunStats, Vec<f64>) {
+        let FileRun {
+            file,
+            window,
+            stats,
+            ..
+        } = self;
+        drop(window);
+        let shares = file
+            .job
+            .opts
+            .cluster
+            .gather(&[stats.solved as f64, stats.solve_seconds]);
+        (stats, shares)
+    }
 }
 
 /// Every rank's values of `chunk` (this rank's `values` are those of the
@@ -833,61 +1224,4 @@ fn send_window(
         }
     }
     Ok(())
-}
-
-/// The writer of the file and the number of tiers already done: taken up
-/// from the file's checkpoint when it is one of this build and sound,
-/// else a fresh one (saying why a checkpoint there was not used).
-#[allow(clippy::too_many_arguments)]
-fn resume_or_create(
-    dir: &Path,
-    variant: &Variant,
-    n: u8,
-    k: u8,
-    tiers: &[TierKey],
-    identity: &Identity,
-    opts: &BuildOptions,
-    observer: &dyn BuildObserver,
-) -> Result<(TableWriter, usize, History), BuildError> {
-    let path = table_path(dir, variant, n, k);
-    let ckpt_path = checkpoint::path_for(&path);
-    let discard = |why: String| {
-        observer.note(&format!(
-            "{}: checkpoint discarded ({why}); building the file from the start",
-            ckpt_path.display()
-        ));
-        let _ = std::fs::remove_file(&ckpt_path);
-    };
-    match Checkpoint::load(&ckpt_path) {
-        Ok(None) => {}
-        Err(e) => discard(e.to_string()),
-        Ok(Some(c)) if c.identity != *identity => {
-            discard("it belongs to another build of this file".into())
-        }
-        Ok(Some(c)) if c.done as usize > tiers.len() || c.done == 0 => {
-            discard("it counts more tiers than the build has".into())
-        }
-        Ok(Some(c)) => {
-            let done = c.done as usize;
-            let positions = c.writer.positions();
-            // The file goes on with the options it was started with (an
-            // earlier binary's defaults may differ from this one's).
-            let write = c.writer.options();
-            match TableWriter::resume(dir, variant, n, k, &write, c.writer, &tiers[..done]) {
-                Ok(w) => {
-                    observer.note(&format!(
-                        "{}: resuming from its checkpoint, {positions} positions done",
-                        temporary_path(&path).display()
-                    ));
-                    return Ok((w, done, c.history));
-                }
-                Err(e) => discard(e.to_string()),
-            }
-        }
-    }
-    Ok((
-        TableWriter::create_with(dir, variant, n, k, &opts.write)?,
-        0,
-        History::default(),
-    ))
 }

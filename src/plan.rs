@@ -652,7 +652,7 @@ pub const MEASURED_WDL_ONLY: [(u8, u8, f64); 8] = [
     (1, 11, 0.542_840),
     (2, 11, 0.132_572),
     (1, 12, 0.567_955),
-    (2, 12, 0.220_679),
+    (2, 12, 0.250_856),
 ];
 
 /// Where the disk estimates come from, in one sentence.
@@ -660,8 +660,8 @@ pub const DISK_BASIS: &str = "bits/position measured: with distances, on the com
 with 9 soldiers (scripts/bench-runs/2026-11-21-vm/bench.json) and 10 and 11 soldiers \
 (2026-11-21-assaut10, -assaut11, written with larger blocks and scaled by the growth the current \
 blocks showed at 9 soldiers), the 11-soldier figure above 11; WDL-only, on the whole game's files \
-with 9 to 12 soldiers in the current layout (2026-11-26-layout; 2o12s scaled from the earlier \
-layout by the saving at 2o11s), the 12-soldier figure above 12 (both grew with the soldiers, so \
+with 9 to 12 soldiers in the current layout (2026-11-26-layout; 2o12s as the run built it, \
+2026-11-26-start sitting 5), the 12-soldier figure above 12 (both grew with the soldiers, so \
 larger tables may take more)";
 
 fn measured(n: u8, k: u8, current: bool) -> Option<&'static Measured> {

@@ -170,60 +170,7 @@ enum Command {
   asalto build --for '3/O1O/SS3SS/SSSSSSS/2SS3/3/3 s'   only what one position needs
   asalto build --threads 1 --tables /data/tables
   mpirun -np 8 asalto build --for start --wdl-only --tables /shared/tables   (feature mpi)")]
-    Build {
-        #[command(flatten)]
-        variants: VariantChoice,
-        /// Soldier counts: K (meaning 9..=K), or A..=B.
-        #[arg(long, short, default_value = "9", conflicts_with = "only_for")]
-        soldiers: Soldiers,
-        /// Build only the tiers this position needs (partial files, enough to
-        /// query it and every position it can reach).
-        #[arg(long = "for", value_name = "POSITION", allow_hyphen_values = true)]
-        only_for: Option<String>,
-        /// Folder of table files.
-        #[arg(long, default_value = "tables")]
-        tables: PathBuf,
-        /// Worker threads: 0 for one per core, 1 for serial, at most 1024.
-        /// Files are byte-identical whatever the count.
-        #[arg(long, short, default_value = "0", value_parser = parse_threads)]
-        threads: usize,
-        /// Memory budget for what the build allocates, e.g. 12GiB, 800MiB
-        /// (default: 60% of the machine's memory). The file's own solved
-        /// tiers stay in memory while they fit, and are read back from the
-        /// part of the file already written when they do not; a budget too
-        /// small to build at all is refused before starting.
-        #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
-        memory: Option<u64>,
-        /// Seconds between checkpoints of the file being written (0: after
-        /// every chunk of tiers).
-        #[arg(long, value_name = "N", default_value_t = 300)]
-        checkpoint_secs: u64,
-        /// Stop after this long (e.g. 2h30m, 90m, 45s): at the first chunk
-        /// of tiers done after it, with a checkpoint, or before starting
-        /// the next file. Prints what was done, and exits with status 75;
-        /// the same command run again goes on from there. For sessions and
-        /// batch jobs with a time limit (leave a few minutes for the last
-        /// chunk). The time each file took over all its runs is in the
-        /// summary (`earlier_seconds` + `seconds` in the JSON). Ctrl-C or
-        /// SIGTERM stops a build the same way (a second one at once).
-        #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-        stop_after: Option<std::time::Duration>,
-        /// Write win/draw/loss only, without distances (about a tenth of
-        /// the size; lower tables may be of either kind). Queries on such
-        /// tables say "win" or "loss" without plies.
-        #[arg(long)]
-        wdl_only: bool,
-        /// Start even when the estimated disk does not fit the free disk.
-        #[arg(long)]
-        ignore_disk: bool,
-        /// Cap on the window's share of the memory budget (tests and
-        /// experiments: 0 reads every tier of the file back from disk).
-        #[arg(long, value_name = "SIZE", value_parser = parse_bytes_or_zero, hide = true)]
-        window_bytes: Option<u64>,
-        /// Print the summary as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Build(BuildArgs),
     /// Check built tables: every block checksum, then every stored value
     /// against the values of its moves. Exit 1 on any problem.
     #[command(after_help = "Examples:
@@ -231,47 +178,7 @@ enum Command {
   asalto verify --variant assault --soldiers 10..=10
   asalto verify --soldiers 11..=11 --resume   take up an interrupted run
   asalto verify --soldiers 9..=12 --resume --stop-after 2h   in sittings: run it again to go on")]
-    Verify {
-        #[arg(long, short, default_value = "assaut", help = VARIANT_HELP)]
-        variant: String,
-        /// Folder of table files.
-        #[arg(long, default_value = "tables")]
-        tables: PathBuf,
-        #[arg(long, short, default_value = "0", value_parser = parse_threads, help = THREADS_HELP)]
-        threads: usize,
-        /// Print at most this many inconsistent positions.
-        #[arg(long, default_value_t = 10)]
-        show: usize,
-        /// Only the tables with these soldier counts: K (9..=K) or A..=B,
-        /// e.g. 10..=10 for the 10-soldier tables alone (the lower tables
-        /// they read are taken as they are). Default: every table present.
-        #[arg(long, short)]
-        soldiers: Option<Soldiers>,
-        /// Take up where an earlier run stopped: each file's tiers are
-        /// checked in chunks and a record of how far it got is kept beside
-        /// it (<file>.verify); with --resume a record matching the file is
-        /// continued (a complete one: the file is not checked again, only
-        /// its checksums). A record names its file's contents, not those of
-        /// the lower files it read: after rebuilding a lower file, verify
-        /// without --resume. Without it every value is checked anew, and
-        /// the records of a run that completes are removed (those of an
-        /// interrupted run stay, for --resume).
-        #[arg(long)]
-        resume: bool,
-        /// Stop after this long (e.g. 2h30m, 90m): at the first chunk of
-        /// tiers checked after it (about a minute of checking at 9 soldiers,
-        /// a few at 12), with its record written, or before starting the
-        /// next file. Prints what was checked and where it stopped, and
-        /// exits with status 75; the same command with --resume goes on.
-        /// The time each file took over all its runs is in the summary
-        /// (`earlier_seconds` + `seconds` in the JSON). Ctrl-C or SIGTERM
-        /// stops a verify the same way (a second one at once).
-        #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-        stop_after: Option<std::time::Duration>,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Verify(VerifyArgs),
     /// Measure speed and size: solving rate (1 and 2 threads), optionally a
     /// full build, table size per position, probe time, query process time.
     /// Writes <out>/<date>-<host>/bench.json (see --out).
@@ -361,6 +268,107 @@ enum Command {
         /// The command to explain (leave out for all).
         command: Option<String>,
     },
+}
+
+/// Arguments of `asalto build`.
+#[derive(Args)]
+struct BuildArgs {
+    #[command(flatten)]
+    variants: VariantChoice,
+    /// Soldier counts: K (meaning 9..=K), or A..=B.
+    #[arg(long, short, default_value = "9", conflicts_with = "only_for")]
+    soldiers: Soldiers,
+    /// Build only the tiers this position needs (partial files, enough to
+    /// query it and every position it can reach).
+    #[arg(long = "for", value_name = "POSITION", allow_hyphen_values = true)]
+    only_for: Option<String>,
+    /// Folder of table files.
+    #[arg(long, default_value = "tables")]
+    tables: PathBuf,
+    /// Worker threads: 0 for one per core, 1 for serial, at most 1024.
+    /// Files are byte-identical whatever the count.
+    #[arg(long, short, default_value = "0", value_parser = parse_threads)]
+    threads: usize,
+    /// Memory budget for what the build allocates, e.g. 12GiB, 800MiB
+    /// (default: 60% of the machine's memory). The file's own solved
+    /// tiers stay in memory while they fit, and are read back from the
+    /// part of the file already written when they do not; a budget too
+    /// small to build at all is refused before starting.
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    memory: Option<u64>,
+    /// Seconds between checkpoints of the file being written (0: after
+    /// every chunk of tiers).
+    #[arg(long, value_name = "N", default_value_t = 300)]
+    checkpoint_secs: u64,
+    /// Stop after this long (e.g. 2h30m, 90m, 45s): at the first chunk
+    /// of tiers done after it, with a checkpoint, or before starting
+    /// the next file. Prints what was done, and exits with status 75;
+    /// the same command run again goes on from there. For sessions and
+    /// batch jobs with a time limit (leave a few minutes for the last
+    /// chunk). The time each file took over all its runs is in the
+    /// summary (`earlier_seconds` + `seconds` in the JSON). Ctrl-C or
+    /// SIGTERM stops a build the same way (a second one at once).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    stop_after: Option<std::time::Duration>,
+    /// Write win/draw/loss only, without distances (about a tenth of
+    /// the size; lower tables may be of either kind). Queries on such
+    /// tables say "win" or "loss" without plies.
+    #[arg(long)]
+    wdl_only: bool,
+    /// Start even when the estimated disk does not fit the free disk.
+    #[arg(long)]
+    ignore_disk: bool,
+    /// Cap on the window's share of the memory budget (tests and
+    /// experiments: 0 reads every tier of the file back from disk).
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes_or_zero, hide = true)]
+    window_bytes: Option<u64>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `asalto verify`.
+#[derive(Args)]
+struct VerifyArgs {
+    #[arg(long, short, default_value = "assaut", help = VARIANT_HELP)]
+    variant: String,
+    /// Folder of table files.
+    #[arg(long, default_value = "tables")]
+    tables: PathBuf,
+    #[arg(long, short, default_value = "0", value_parser = parse_threads, help = THREADS_HELP)]
+    threads: usize,
+    /// Print at most this many inconsistent positions.
+    #[arg(long, default_value_t = 10)]
+    show: usize,
+    /// Only the tables with these soldier counts: K (9..=K) or A..=B,
+    /// e.g. 10..=10 for the 10-soldier tables alone (the lower tables
+    /// they read are taken as they are). Default: every table present.
+    #[arg(long, short)]
+    soldiers: Option<Soldiers>,
+    /// Take up where an earlier run stopped: each file's tiers are
+    /// checked in chunks and a record of how far it got is kept beside
+    /// it (<file>.verify); with --resume a record matching the file is
+    /// continued (a complete one: the file is not checked again, only
+    /// its checksums). A record names its file's contents, not those of
+    /// the lower files it read: after rebuilding a lower file, verify
+    /// without --resume. Without it every value is checked anew, and
+    /// the records of a run that completes are removed (those of an
+    /// interrupted run stay, for --resume).
+    #[arg(long)]
+    resume: bool,
+    /// Stop after this long (e.g. 2h30m, 90m): at the first chunk of
+    /// tiers checked after it (about a minute of checking at 9 soldiers,
+    /// a few at 12), with its record written, or before starting the
+    /// next file. Prints what was checked and where it stopped, and
+    /// exits with status 75; the same command with --resume goes on.
+    /// The time each file took over all its runs is in the summary
+    /// (`earlier_seconds` + `seconds` in the JSON). Ctrl-C or SIGTERM
+    /// stops a verify the same way (a second one at once).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    stop_after: Option<std::time::Duration>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -547,224 +555,244 @@ pub fn run() -> ExitCode {
     }
 }
 
+/// Run one command.
 fn dispatch(command: Command) -> Result<()> {
     match command {
         Command::Rules { variant, json } => output::rules(variant.as_deref(), json),
-        Command::Show(args) => {
-            let (variant, pos) = args.parse()?;
-            output::show(&pos, &variant, args.json);
-            Ok(())
-        }
-        Command::Moves(args) => {
-            let (variant, pos) = args.parse()?;
-            output::moves(&pos, &variant, args.json);
-            Ok(())
-        }
-        Command::Perft { pos, depth } => {
-            let (variant, p) = pos.parse()?;
-            let counts: Vec<(u32, u64)> = (depth.min(1)..=depth)
-                .map(|d| (d, rules::perft(&p, &variant, d)))
-                .collect();
-            if pos.json {
-                let perft: Vec<_> = counts
-                    .iter()
-                    .map(|&(d, n)| serde_json::json!({"depth": d, "nodes": n}))
-                    .collect();
-                outln!(
-                    "{}",
-                    serde_json::json!({"position": p.to_string(),
-                        "variant": variant.to_string(), "perft": perft})
-                );
-            } else {
-                for (d, n) in counts {
-                    outln!("perft {d} {n}");
-                }
-            }
-            Ok(())
-        }
-        Command::Solve { pos, threads } => {
-            let (variant, p) = pos.parse()?;
-            let (analysis, summary) = on_demand(&p, &variant, None, threads)?;
-            if let (Some(s), false) = (summary, pos.json) {
-                eprintln!("{s}");
-            }
-            output::analysis(&analysis, &variant, pos.json);
-            Ok(())
-        }
+        Command::Show(args) => show(&args),
+        Command::Moves(args) => moves(&args),
+        Command::Perft { pos, depth } => perft(&pos, depth),
+        Command::Solve { pos, threads } => solve(&pos, threads),
         Command::Query {
             pos,
             tables,
             threads,
-        } => {
-            let (variant, p) = pos.parse()?;
-            check_tables_dir(&tables)?;
-            let (analysis, summary) = on_demand(&p, &variant, Some(&tables), threads)?;
-            if let (Some(s), false) = (summary, pos.json) {
-                eprintln!("{s}");
-            }
-            output::analysis(&analysis, &variant, pos.json);
-            Ok(())
-        }
-        Command::Build {
-            variants,
-            soldiers,
-            only_for,
-            tables,
-            threads,
-            memory,
-            checkpoint_secs,
-            stop_after,
-            wdl_only,
-            ignore_disk,
-            window_bytes,
-            json,
-        } => {
-            let opts = build::BuildOptions {
-                threads,
-                memory_bytes: memory.unwrap_or_else(build::default_budget),
-                window_bytes,
-                checkpoint_secs,
-                stop_at: stop_after.map(|d| std::time::Instant::now() + d),
-                stop_flag: Some(stop_on_signals()?),
-                write: asalto_tb::table::WriteOptions::of_kind(wdl_only),
-                ..build::BuildOptions::default()
-            };
-            let job = BuildJob {
-                variants,
-                soldiers,
-                only_for,
-                tables,
-                ignore_disk,
-                json,
-            };
-            #[cfg(feature = "mpi")]
-            {
-                let mpi = build::mpi::MpiRanks::init()?;
-                let opts = build::BuildOptions {
-                    cluster: mpi.cluster(),
-                    ..opts
-                };
-                let r = job.run(&opts);
-                let stopped = |e: &anyhow::Error| {
-                    matches!(e.downcast_ref(), Some(build::BuildError::Stopped(_)))
-                };
-                if let (Err(e), true) = (&r, build::Ranks::size(&*mpi) > 1) {
-                    if stopped(e) {
-                        // Every rank stopped at the same checkpoint.
-                        return r;
-                    }
-                    // The other ranks would wait for this one forever.
-                    let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
-                    eprintln!(
-                        "error on rank {}: {}",
-                        build::Ranks::rank(&*mpi),
-                        chain.join(": ")
-                    );
-                    mpi.abort(1);
-                }
-                r
-            }
-            #[cfg(not(feature = "mpi"))]
-            job.run(&opts)
-        }
-        Command::Verify {
-            variant,
-            tables,
-            threads,
-            show,
-            soldiers,
-            resume,
-            stop_after,
-            json,
-        } => {
-            let variant: Variant = variant.parse()?;
-            let range = soldiers.map_or((9, 24), |s| (s.0, s.1));
-            let opts = verify::VerifyOptions {
-                soldiers: range,
-                threads,
-                limit: show,
-                resume,
-                stop_at: stop_after.map(|d| std::time::Instant::now() + d),
-                stop_flag: Some(stop_on_signals()?),
-                ..verify::VerifyOptions::default()
-            };
-            let bar = progress_bar(0, "verifying");
-            // In a log (no bar): a line every few seconds; the positions
-            // checked by earlier runs (their records) are not this run's.
-            let to_log = !std::io::IsTerminal::is_terminal(&std::io::stderr());
-            let log: std::sync::Mutex<Option<bars::LogLines>> = std::sync::Mutex::new(None);
-            let progress = |p: &Progress| {
-                bar.set_length(p.total);
-                bar.set_position(p.done);
-                if to_log {
-                    let mut log = log.lock().expect("log lock");
-                    log.get_or_insert_with(|| bars::LogLines::new("verify".into(), p.done))
-                        .tick(p);
-                }
-            };
-            check_tables_dir(&tables)?;
-            let report = verify::verify(&tables, &variant, &opts, &progress)?;
-            bar.finish_and_clear();
-            if !resume && report.stopped.is_none() {
-                // A run that completed leaves no records behind (those of an
-                // interrupted or stopped run stay, for --resume).
-                for f in &report.files {
-                    let record = verify::record_path(&f.path);
-                    if let Err(e) = std::fs::remove_file(&record) {
-                        if e.kind() != std::io::ErrorKind::NotFound {
-                            bail!("cannot remove {}: {e}", record.display());
-                        }
-                    }
-                }
-            }
-            output::verify(&report, &variant, json);
-            if report.bad_count > 0 {
-                bail!(
-                    "{} stored values disagree with their successors",
-                    report.bad_count
-                );
-            }
-            match report.stopped {
-                Some(stop) => Err(Stopped(stop.to_string()).into()),
-                None => Ok(()),
-            }
-        }
+        } => query(&pos, &tables, threads),
+        Command::Build(args) => build_tables(args),
+        Command::Verify(args) => verify_tables(args),
         Command::Bench(args) => bench::run(args),
         Command::Report(args) => report::run(args),
         Command::Repack(args) => repack::run(args),
-        Command::Info { tables, json } => {
-            check_tables_dir(&tables)?;
-            if !tables.exists() {
-                bail!("--tables {}: no such folder", tables.display());
-            }
-            let bad = output::info(&tables, json);
-            if bad > 0 {
-                bail!(
-                    "{bad} table file{} under {} cannot be read",
-                    if bad == 1 { "" } else { "s" },
-                    tables.display()
-                );
-            }
-            Ok(())
-        }
+        Command::Info { tables, json } => info(&tables, json),
         Command::Plan(args) => plan::run(args),
         Command::Serve(args) => serve::run(args),
-        Command::Help { command } => {
-            use clap::CommandFactory;
-            let mut cli = Cli::command();
-            match command {
-                None => cli.print_long_help()?,
-                Some(name) => match cli.find_subcommand_mut(&name) {
-                    Some(sub) => sub
-                        .clone()
-                        .bin_name(format!("asalto {name}"))
-                        .print_long_help()?,
-                    None => bail!("no command '{name}': asalto help lists them"),
-                },
-            }
-            Ok(())
+        Command::Help { command } => help(command),
+    }
+}
+
+/// `asalto show`: draw a position.
+fn show(args: &PositionArgs) -> Result<()> {
+    let (variant, pos) = args.parse()?;
+    output::show(&pos, &variant, args.json);
+    Ok(())
+}
+
+/// `asalto moves`: list a position's legal moves.
+fn moves(args: &PositionArgs) -> Result<()> {
+    let (variant, pos) = args.parse()?;
+    output::moves(&pos, &variant, args.json);
+    Ok(())
+}
+
+/// `asalto perft`: count the move sequences of each depth up to `depth`.
+fn perft(pos: &PositionArgs, depth: u32) -> Result<()> {
+    let (variant, p) = pos.parse()?;
+    let counts: Vec<(u32, u64)> = (depth.min(1)..=depth)
+        .map(|d| (d, rules::perft(&p, &variant, d)))
+        .collect();
+    if pos.json {
+        let perft: Vec<_> = counts
+            .iter()
+            .map(|&(d, n)| serde_json::json!({"depth": d, "nodes": n}))
+            .collect();
+        outln!(
+            "{}",
+            serde_json::json!({"position": p.to_string(),
+                "variant": variant.to_string(), "perft": perft})
+        );
+    } else {
+        for (d, n) in counts {
+            outln!("perft {d} {n}");
         }
     }
+    Ok(())
+}
+
+/// `asalto solve`: value a position by solving its tiers in memory.
+fn solve(pos: &PositionArgs, threads: usize) -> Result<()> {
+    let (variant, p) = pos.parse()?;
+    let (analysis, summary) = on_demand(&p, &variant, None, threads)?;
+    if let (Some(s), false) = (summary, pos.json) {
+        eprintln!("{s}");
+    }
+    output::analysis(&analysis, &variant, pos.json);
+    Ok(())
+}
+
+/// `asalto query`: value a position from the tables under `tables`,
+/// solving the tiers whose file is missing.
+fn query(pos: &PositionArgs, tables: &std::path::Path, threads: usize) -> Result<()> {
+    let (variant, p) = pos.parse()?;
+    check_tables_dir(tables)?;
+    let (analysis, summary) = on_demand(&p, &variant, Some(tables), threads)?;
+    if let (Some(s), false) = (summary, pos.json) {
+        eprintln!("{s}");
+    }
+    output::analysis(&analysis, &variant, pos.json);
+    Ok(())
+}
+
+/// `asalto build`: build table files.
+fn build_tables(args: BuildArgs) -> Result<()> {
+    let opts = build::BuildOptions {
+        threads: args.threads,
+        memory_bytes: args.memory.unwrap_or_else(build::default_budget),
+        window_bytes: args.window_bytes,
+        checkpoint_secs: args.checkpoint_secs,
+        stop_at: args.stop_after.map(|d| std::time::Instant::now() + d),
+        stop_flag: Some(stop_on_signals()?),
+        write: asalto_tb::table::WriteOptions::of_kind(args.wdl_only),
+        ..build::BuildOptions::default()
+    };
+    let job = BuildJob {
+        variants: args.variants,
+        soldiers: args.soldiers,
+        only_for: args.only_for,
+        tables: args.tables,
+        ignore_disk: args.ignore_disk,
+        json: args.json,
+    };
+    run_build_job(job, opts)
+}
+
+/// Run a build job: on this process alone, or, built with the feature
+/// `mpi`, as one rank of an MPI job (an error on one rank ends them all).
+fn run_build_job(job: BuildJob, opts: build::BuildOptions) -> Result<()> {
+    #[cfg(feature = "mpi")]
+    {
+        let mpi = build::mpi::MpiRanks::init()?;
+        let opts = build::BuildOptions {
+            cluster: mpi.cluster(),
+            ..opts
+        };
+        let r = job.run(&opts);
+        let stopped =
+            |e: &anyhow::Error| matches!(e.downcast_ref(), Some(build::BuildError::Stopped(_)));
+        if let (Err(e), true) = (&r, build::Ranks::size(&*mpi) > 1) {
+            if stopped(e) {
+                // Every rank stopped at the same checkpoint.
+                return r;
+            }
+            // The other ranks would wait for this one forever.
+            let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
+            eprintln!(
+                "error on rank {}: {}",
+                build::Ranks::rank(&*mpi),
+                chain.join(": ")
+            );
+            mpi.abort(1);
+        }
+        r
+    }
+    #[cfg(not(feature = "mpi"))]
+    job.run(&opts)
+}
+
+/// `asalto verify`: check built tables, with a progress bar (and log
+/// lines when stderr is not a terminal).
+fn verify_tables(args: VerifyArgs) -> Result<()> {
+    let variant: Variant = args.variant.parse()?;
+    let range = args.soldiers.map_or((9, 24), |s| (s.0, s.1));
+    let opts = verify::VerifyOptions {
+        soldiers: range,
+        threads: args.threads,
+        limit: args.show,
+        resume: args.resume,
+        stop_at: args.stop_after.map(|d| std::time::Instant::now() + d),
+        stop_flag: Some(stop_on_signals()?),
+        ..verify::VerifyOptions::default()
+    };
+    let bar = progress_bar(0, "verifying");
+    // In a log (no bar): a line every few seconds; the positions
+    // checked by earlier runs (their records) are not this run's.
+    let to_log = !std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let log: std::sync::Mutex<Option<bars::LogLines>> = std::sync::Mutex::new(None);
+    let progress = |p: &Progress| {
+        bar.set_length(p.total);
+        bar.set_position(p.done);
+        if to_log {
+            let mut log = log.lock().expect("log lock");
+            log.get_or_insert_with(|| bars::LogLines::new("verify".into(), p.done))
+                .tick(p);
+        }
+    };
+    check_tables_dir(&args.tables)?;
+    let report = verify::verify(&args.tables, &variant, &opts, &progress)?;
+    bar.finish_and_clear();
+    if !args.resume && report.stopped.is_none() {
+        // A run that completed leaves no records behind (those of an
+        // interrupted or stopped run stay, for --resume).
+        remove_records(&report)?;
+    }
+    output::verify(&report, &variant, args.json);
+    if report.bad_count > 0 {
+        bail!(
+            "{} stored values disagree with their successors",
+            report.bad_count
+        );
+    }
+    match report.stopped {
+        Some(stop) => Err(Stopped(stop.to_string()).into()),
+        None => Ok(()),
+    }
+}
+
+/// Remove the verify records of the files a verification checked.
+fn remove_records(report: &verify::VerifyReport) -> Result<()> {
+    for f in &report.files {
+        let record = verify::record_path(&f.path);
+        if let Err(e) = std::fs::remove_file(&record) {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                bail!("cannot remove {}: {e}", record.display());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `asalto info`: describe the table files under `tables`; an error if
+/// some cannot be read.
+fn info(tables: &std::path::Path, json: bool) -> Result<()> {
+    check_tables_dir(tables)?;
+    if !tables.exists() {
+        bail!("--tables {}: no such folder", tables.display());
+    }
+    let bad = output::info(tables, json);
+    if bad > 0 {
+        bail!(
+            "{bad} table file{} under {} cannot be read",
+            if bad == 1 { "" } else { "s" },
+            tables.display()
+        );
+    }
+    Ok(())
+}
+
+/// `asalto help`: the long help of every command, or of `command`.
+fn help(command: Option<String>) -> Result<()> {
+    use clap::CommandFactory;
+    let mut cli = Cli::command();
+    match command {
+        None => cli.print_long_help()?,
+        Some(name) => match cli.find_subcommand_mut(&name) {
+            Some(sub) => sub
+                .clone()
+                .bin_name(format!("asalto {name}"))
+                .print_long_help()?,
+            None => bail!("no command '{name}': asalto help lists them"),
+        },
+    }
+    Ok(())
 }
 
 /// A progress bar over positions for a multi-tier solve.

@@ -7,12 +7,13 @@ use asalto_tb::build::{self, Quiet};
 use asalto_tb::index::FileKey;
 use asalto_tb::index::{self, TierKey};
 use asalto_tb::solve::{Lookup, Solver, Stats};
-use asalto_tb::table::{TableSet, table_path};
+use asalto_tb::table::{Table, TableSet, table_path};
 use asalto_tb::{Position, Variant, verify};
 use clap::Args;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The closure solved in memory to measure the solving rate: two officers,
@@ -136,9 +137,65 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let command: Vec<String> = std::env::args().collect();
     let pos = Position::from_arg(&args.rate_position).context("bad --rate-position")?;
     let mut raw = serde_json::Map::new();
-
-    // 1. Solving rate, 1 and 2 threads, the median of several runs each.
     let runs = args.rate_runs as usize;
+    let rate = measure_rate(&variant, &pos, runs, &mut raw)?;
+    let verify_rates = measure_verify(&variant, &pos, runs, &mut raw)?;
+    let BuildFigures {
+        seconds_to,
+        peaks,
+        tables: built_tables,
+    } = measure_build(&args, &variant, &mut raw)?;
+    let peak = build::peak_rss_bytes();
+    let tables_dir = built_tables.unwrap_or(args.tables.clone());
+    let tables = measure_tables(&tables_dir, &variant, args.probes, &mut raw)?;
+    let measured = Measured {
+        rate,
+        verify_rates,
+        seconds_to,
+        peaks,
+        peak,
+        tables,
+    };
+    let result = record(&command, &variant, &measured, raw);
+    print_figures(&variant, &measured);
+    write_record(&args, &result)
+}
+
+/// Everything the bench measured.
+struct Measured {
+    /// The solving rate.
+    rate: Rate,
+    /// The verification rates, with distances and WDL-only.
+    verify_rates: [f64; 2],
+    /// `seconds_to_K` of the build, if any.
+    seconds_to: Figures,
+    /// The peaks of each soldier count of the build, if any.
+    peaks: Figures,
+    /// The peak resident memory of the bench process.
+    peak: Option<u64>,
+    /// The figures of the tables of 9 soldiers.
+    tables: TableFigures,
+}
+
+/// The solving rate of the rate closure (step 1 of the bench).
+struct Rate {
+    /// Positions per second on one thread (the median run).
+    per_core: f64,
+    /// Positions per CPU-second of the process on one thread.
+    per_cpu_second: f64,
+    /// How much faster 2 threads are than 1 (medians).
+    speedup: f64,
+}
+
+/// Measure the solving rate: the closure of `pos` solved in memory with 1
+/// and 2 threads, `runs` times each, the medians taken; the raw runs go to
+/// `raw["rate_run"]`.
+fn measure_rate(
+    variant: &Variant,
+    pos: &Position,
+    runs: usize,
+    raw: &mut serde_json::Map<String, serde_json::Value>,
+) -> Result<Rate> {
     eprintln!(
         "rate: solving the closure of {pos} in memory, {runs} runs with 1 thread, then {runs} with 2 ..."
     );
@@ -147,7 +204,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let mut stats = None;
     for (i, threads) in [1, 2].into_iter().enumerate() {
         for _ in 0..runs {
-            let s = solve_rate(&variant, &pos, threads)?;
+            let s = solve_rate(variant, pos, threads)?;
             secs[i].push(s.seconds);
             cpu_secs[i].push(s.cpu_seconds);
             stats = Some(s);
@@ -173,10 +230,24 @@ pub fn run(args: BenchArgs) -> Result<()> {
                "cpu_seconds_1_thread": cpu_secs[0], "cpu_seconds_2_threads": cpu_secs[1],
                "median_cpu_seconds_1_thread": one_cpu}),
     );
+    Ok(Rate {
+        per_core: rate_per_core,
+        per_cpu_second: rate_per_cpu_second,
+        speedup,
+    })
+}
 
-    // 1b. Verification rate: the same closure written to table files,
-    // with distances and WDL-only, each verified on one thread.
-    let tiers = Solver::new(variant).closure_of(&pos);
+/// Measure the verification rate: the closure of `pos` written to table
+/// files, with distances and WDL-only, each verified `runs` times on one
+/// thread. Returns the median rates (with distances, WDL-only); the raw
+/// runs go to `raw["verify_run"]`.
+fn measure_verify(
+    variant: &Variant,
+    pos: &Position,
+    runs: usize,
+    raw: &mut serde_json::Map<String, serde_json::Value>,
+) -> Result<[f64; 2]> {
+    let tiers = Solver::new(*variant).closure_of(pos);
     eprintln!(
         "verify: the closure's tables, with distances and WDL-only, {runs} verifications of each on 1 thread ..."
     );
@@ -185,24 +256,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     for (i, wdl_only) in [false, true].into_iter().enumerate() {
         let dir =
             std::env::temp_dir().join(format!("asalto-bench-verify-{}-{i}", std::process::id()));
-        let opts = build::BuildOptions {
-            write: asalto_tb::table::WriteOptions::of_kind(wdl_only),
-            ..build::BuildOptions::threads(0)
-        };
-        let timed = (|| -> Result<Vec<(f64, u64, u64)>> {
-            build::build_tiers(&dir, &variant, &tiers, &opts, &Quiet)?;
-            let opts = verify::VerifyOptions {
-                threads: 1,
-                ..verify::VerifyOptions::default()
-            };
-            let mut secs = Vec::new();
-            for _ in 0..runs {
-                let t = Instant::now();
-                let r = verify::verify(&dir, &variant, &opts, &asalto_tb::progress::Quiet)?;
-                secs.push((t.elapsed().as_secs_f64(), r.positions, r.bad_count));
-            }
-            Ok(secs)
-        })();
+        let timed = build_and_verify(&dir, variant, &tiers, wdl_only, runs);
         let _ = std::fs::remove_dir_all(&dir);
         let timed = timed?;
         if let Some(&(_, _, bad)) = timed.iter().find(|t| t.2 != 0) {
@@ -217,259 +271,425 @@ pub fn run(args: BenchArgs) -> Result<()> {
         );
     }
     raw.insert("verify_run".into(), json!(verify_runs));
+    Ok(verify_rates)
+}
 
-    // 2. Optional full build.
+/// Build `tiers` into `dir` (WDL-only or with distances) and verify them
+/// `runs` times on one thread: `(seconds, positions, inconsistent values)`
+/// of each verification.
+fn build_and_verify(
+    dir: &Path,
+    variant: &Variant,
+    tiers: &[TierKey],
+    wdl_only: bool,
+    runs: usize,
+) -> Result<Vec<(f64, u64, u64)>> {
+    let opts = build::BuildOptions {
+        write: asalto_tb::table::WriteOptions::of_kind(wdl_only),
+        ..build::BuildOptions::threads(0)
+    };
+    build::build_tiers(dir, variant, tiers, &opts, &Quiet)?;
+    let opts = verify::VerifyOptions {
+        threads: 1,
+        ..verify::VerifyOptions::default()
+    };
+    let mut secs = Vec::new();
+    for _ in 0..runs {
+        let t = Instant::now();
+        let r = verify::verify(dir, variant, &opts, &asalto_tb::progress::Quiet)?;
+        secs.push((t.elapsed().as_secs_f64(), r.positions, r.bad_count));
+    }
+    Ok(secs)
+}
+
+/// The build figures (step 2 of the bench).
+struct BuildFigures {
+    /// `seconds_to_K` of each soldier count `K` built.
+    seconds_to: Figures,
+    /// `peak_rss_bytes_K` and `peak_anon_bytes_K` of each soldier count.
+    peaks: Figures,
+    /// The folder of the tables built by --build-to, if any.
+    tables: Option<PathBuf>,
+}
+
+/// The build figures: a timed complete build with --build-to, else those
+/// of the --build-summary files, else none. The raw record goes to
+/// `raw["build_run"]`.
+fn measure_build(
+    args: &BenchArgs,
+    variant: &Variant,
+    raw: &mut serde_json::Map<String, serde_json::Value>,
+) -> Result<BuildFigures> {
+    if let Some(k) = args.build_to {
+        timed_build(k, args.memory, variant, raw)
+    } else if !args.build_summary.is_empty() {
+        let (seconds_to, peaks, run) = from_summaries(&args.build_summary, variant)?;
+        raw.insert("build_run".into(), run);
+        Ok(BuildFigures {
+            seconds_to,
+            peaks,
+            tables: None,
+        })
+    } else {
+        Ok(BuildFigures {
+            seconds_to: Figures::new(),
+            peaks: Figures::new(),
+            tables: None,
+        })
+    }
+}
+
+/// Time a complete build of every table up to `k` soldiers into a fresh
+/// target/bench-tables, with the cumulative time and the peaks of the
+/// files of each soldier count.
+fn timed_build(
+    k: u8,
+    memory: Option<u64>,
+    variant: &Variant,
+    raw: &mut serde_json::Map<String, serde_json::Value>,
+) -> Result<BuildFigures> {
     let mut seconds_to = serde_json::Map::new();
     let mut peaks = serde_json::Map::new();
-    let mut build_tables = None;
-    if let Some(k) = args.build_to {
-        let dir = PathBuf::from("target/bench-tables");
-        if dir.exists() {
-            std::fs::remove_dir_all(&dir).context("clear target/bench-tables")?;
-        }
-        eprintln!(
-            "build: every {variant} table up to {k} soldiers into {} ...",
-            dir.display()
-        );
-        let start = Instant::now();
-        let reports = build::build(
-            &dir,
-            &variant,
-            9,
-            k,
-            &build::BuildOptions {
-                memory_bytes: args.memory.unwrap_or_else(build::default_budget),
-                ..build::BuildOptions::threads(0)
-            },
-            &Quiet,
-        )?;
-        let secs = start.elapsed().as_secs_f64();
-        let positions: u64 = reports.iter().map(|r| r.info.positions).sum();
-        // Cumulative time and the peaks of the files of each soldier count.
-        let mut total = 0.0;
-        for j in 9..=k {
-            let files: Vec<_> = reports.iter().filter(|r| r.k == j).collect();
-            total += files.iter().map(|r| r.seconds).sum::<f64>();
-            seconds_to.insert(format!("seconds_to_{j}"), json!(total));
-            let rss = files.iter().map(|r| r.peak_rss_bytes).max();
-            let anon = files.iter().map(|r| r.peak_anon_bytes).max();
-            peaks.insert(format!("peak_rss_bytes_{j}"), json!(rss));
-            peaks.insert(format!("peak_anon_bytes_{j}"), json!(anon));
-        }
-        raw.insert(
-            "build_run".into(),
-            json!({"soldiers": k, "seconds": secs, "positions": positions, "threads": "one per core",
-                   "memory_budget_bytes": args.memory.unwrap_or_else(build::default_budget),
-                   "files": reports.iter().map(|r| json!({"file": FileKey::new(r.n, r.k).to_string(),
-                        "positions": r.info.positions, "seconds": r.seconds,
-                        "peak_rss_bytes": r.peak_rss_bytes, "peak_anon_bytes": r.peak_anon_bytes,
-                        "window_peak_bytes": r.window_peak_bytes})).collect::<Vec<_>>()}),
-        );
-        build_tables = Some(dir);
-    } else if !args.build_summary.is_empty() {
-        let (s, p, run) = from_summaries(&args.build_summary, &variant)?;
-        (seconds_to, peaks) = (s, p);
-        raw.insert("build_run".into(), run);
+    let dir = PathBuf::from("target/bench-tables");
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).context("clear target/bench-tables")?;
     }
-    let peak = build::peak_rss_bytes();
-    let tables_dir = build_tables.unwrap_or(args.tables.clone());
+    eprintln!(
+        "build: every {variant} table up to {k} soldiers into {} ...",
+        dir.display()
+    );
+    let start = Instant::now();
+    let reports = build::build(
+        &dir,
+        variant,
+        9,
+        k,
+        &build::BuildOptions {
+            memory_bytes: memory.unwrap_or_else(build::default_budget),
+            ..build::BuildOptions::threads(0)
+        },
+        &Quiet,
+    )?;
+    let secs = start.elapsed().as_secs_f64();
+    let positions: u64 = reports.iter().map(|r| r.info.positions).sum();
+    // Cumulative time and the peaks of the files of each soldier count.
+    let mut total = 0.0;
+    for j in 9..=k {
+        let files: Vec<_> = reports.iter().filter(|r| r.k == j).collect();
+        total += files.iter().map(|r| r.seconds).sum::<f64>();
+        seconds_to.insert(format!("seconds_to_{j}"), json!(total));
+        let rss = files.iter().map(|r| r.peak_rss_bytes).max();
+        let anon = files.iter().map(|r| r.peak_anon_bytes).max();
+        peaks.insert(format!("peak_rss_bytes_{j}"), json!(rss));
+        peaks.insert(format!("peak_anon_bytes_{j}"), json!(anon));
+    }
+    raw.insert(
+        "build_run".into(),
+        json!({"soldiers": k, "seconds": secs, "positions": positions, "threads": "one per core",
+               "memory_budget_bytes": memory.unwrap_or_else(build::default_budget),
+               "files": reports.iter().map(|r| json!({"file": FileKey::new(r.n, r.k).to_string(),
+                    "positions": r.info.positions, "seconds": r.seconds,
+                    "peak_rss_bytes": r.peak_rss_bytes, "peak_anon_bytes": r.peak_anon_bytes,
+                    "window_peak_bytes": r.window_peak_bytes})).collect::<Vec<_>>()}),
+    );
+    Ok(BuildFigures {
+        seconds_to,
+        peaks,
+        tables: Some(dir),
+    })
+}
 
-    // 3. Sizes, probes and a cold query, from tables up to 9 soldiers.
-    let set = TableSet::open(&tables_dir, &variant);
+/// The figures of the tables of 9 soldiers (step 3 of the bench), each
+/// `None` when not measured.
+#[derive(Default)]
+struct TableFigures {
+    /// Bits per position of the WDL streams.
+    wdl_bits: Option<f64>,
+    /// Bits per position of the whole files.
+    total_bits: Option<f64>,
+    /// Bits per position of the files rewritten WDL-only.
+    wdl_only_bits: Option<f64>,
+    /// Median time of a random probe through the prober, in microseconds.
+    probe_us: Option<f64>,
+    /// Median time of a query process, warm page cache, in milliseconds.
+    warm_ms: Option<f64>,
+    /// Median time of a query process, tables evicted, in milliseconds.
+    cold_ms: Option<f64>,
+}
+
+/// Sizes, probes and a cold query, from the tables of 9 soldiers under
+/// `tables_dir` (nothing measured, and a note, when there are none).
+fn measure_tables(
+    tables_dir: &Path,
+    variant: &Variant,
+    probes: usize,
+    raw: &mut serde_json::Map<String, serde_json::Value>,
+) -> Result<TableFigures> {
+    let set = TableSet::open(tables_dir, variant);
     let mut present = Vec::new();
     for n in 1..=2u8 {
         if let Some(t) = set.table(n, 9)? {
             present.push(t);
         }
     }
-    let (mut wdl_bits, mut total_bits, mut probe_us) = (None, None, None);
-    let (mut wdl_only_bits, mut warm_ms, mut cold_ms) = (None, None, None);
-    if !present.is_empty() {
-        let positions: u64 = present.iter().map(|t| t.info().positions).sum();
-        let wdl: u64 = present.iter().map(|t| t.info().wdl_bytes).sum();
-        let all: u64 = present.iter().map(|t| t.info().file_bytes).sum();
-        wdl_bits = Some(wdl as f64 * 8.0 / positions as f64);
-        total_bits = Some(all as f64 * 8.0 / positions as f64);
-        // The same tables rewritten WDL-only (what `build --wdl-only` writes).
-        let wdl_dir = std::env::temp_dir().join(format!("asalto-bench-wdl-{}", std::process::id()));
-        let mut wdl_only_bytes = 0;
-        for t in &present {
-            let opts = asalto_tb::table::WriteOptions::wdl_only();
-            wdl_only_bytes += asalto_tb::table::repack(t, &wdl_dir, &opts, &Quiet)?.file_bytes;
-        }
-        let _ = std::fs::remove_dir_all(&wdl_dir);
-        wdl_only_bits = Some(wdl_only_bytes as f64 * 8.0 / positions as f64);
-        raw.insert(
-            "tables".into(),
-            json!(
-                present
-                    .iter()
-                    .map(|t| json!({"file": t.path().display().to_string(),
-                "positions": t.info().positions, "wdl_bytes": t.info().wdl_bytes,
-                "file_bytes": t.info().file_bytes, "format_version": t.info().format_version,
-                "wdl_block_positions": t.info().wdl_block_positions,
-                "order": t.info().order.to_string(),
-                "distance_block_positions": t.info().distance_block_positions}))
-                    .collect::<Vec<_>>()
-            ),
-        );
-        // Random positions of the biggest table, probed through the prober.
-        let table = present.last().expect("non-empty");
-        let keys: Vec<TierKey> = table.tier_keys()?;
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
-        let sample: Vec<Position> = (0..args.probes)
-            .map(|_| {
-                let key = keys[(next() % keys.len() as u64) as usize];
-                index::position_at(&key, (next() % key.size()) as u32)
-            })
-            .collect();
-        // Single-value probes (one block per stream decompressed unless the
-        // per-thread block cache has it); a first pass warms the page cache.
-        let mut look = Lookup::probing(&set, variant);
-        for p in &sample {
-            look.value(p)?;
-        }
-        let mut times = Vec::with_capacity(sample.len());
-        for p in &sample {
-            let t = Instant::now();
-            std::hint::black_box(look.value(p)?);
-            times.push(t.elapsed().as_secs_f64() * 1e6);
-        }
-        probe_us = median(times);
-        // A fresh process answering a query from the tables.
-        let exe = std::env::current_exe()?;
-        let q = index::position_at(&keys[keys.len() / 2], 0).to_string();
-        let files: Vec<PathBuf> = present.iter().map(|t| t.path().to_path_buf()).collect();
-        let mut runs = Vec::new();
-        let mut cold_runs = Vec::new();
-        for i in 0..14 {
-            // Every other run with the table files' pages dropped from the
-            // page cache first: a truly cold open.
-            let cold = i % 2 == 1;
-            if cold {
-                for f in &files {
-                    evict(f)?;
-                }
-            }
-            let t = Instant::now();
-            let o = Command::new(&exe)
-                .args([
-                    "query",
-                    "--json",
-                    "--variant",
-                    &variant.to_string(),
-                    "--tables",
-                ])
-                .arg(&tables_dir)
-                .arg(&q)
-                .output()?;
-            if !o.status.success() {
-                bail!(
-                    "query failed: {}",
-                    String::from_utf8_lossy(&o.stderr).trim()
-                );
-            }
-            let ms = t.elapsed().as_secs_f64() * 1e3;
-            if cold {
-                cold_runs.push(ms)
-            } else {
-                runs.push(ms)
-            };
-        }
-        warm_ms = median(runs.clone());
-        cold_ms = median(cold_runs.clone());
-        raw.insert("query_warm_runs_ms".into(), json!(runs));
-        raw.insert("query_cold_runs_ms".into(), json!(cold_runs));
-        raw.insert("query_position".into(), json!(q));
-    } else {
+    if present.is_empty() {
         eprintln!(
             "no {variant} tables with 9 soldiers under {} (e.g. {}): sizes and probes not measured",
             tables_dir.display(),
-            table_path(&tables_dir, &variant, 2, 9).display()
+            table_path(tables_dir, variant, 2, 9).display()
         );
+        return Ok(TableFigures::default());
     }
+    let mut figures = table_sizes(&present, raw)?;
+    // Random positions of the biggest table, probed through the prober.
+    let table = present.last().expect("non-empty");
+    let keys: Vec<TierKey> = table.tier_keys()?;
+    figures.probe_us = probe_time(&set, variant, &keys, probes)?;
+    (figures.warm_ms, figures.cold_ms) = query_times(tables_dir, variant, &present, &keys, raw)?;
+    Ok(figures)
+}
 
+/// The sizes of the `present` tables in bits per position: of the WDL
+/// streams, of the whole files and of the same tables rewritten WDL-only
+/// (what `build --wdl-only` writes). The tables go to `raw["tables"]`.
+fn table_sizes(
+    present: &[Arc<Table>],
+    raw: &mut serde_json::Map<String, serde_json::Value>,
+) -> Result<TableFigures> {
+    let positions: u64 = present.iter().map(|t| t.info().positions).sum();
+    let wdl: u64 = present.iter().map(|t| t.info().wdl_bytes).sum();
+    let all: u64 = present.iter().map(|t| t.info().file_bytes).sum();
+    let wdl_bits = Some(wdl as f64 * 8.0 / positions as f64);
+    let total_bits = Some(all as f64 * 8.0 / positions as f64);
+    // The same tables rewritten WDL-only (what `build --wdl-only` writes).
+    let wdl_dir = std::env::temp_dir().join(format!("asalto-bench-wdl-{}", std::process::id()));
+    let mut wdl_only_bytes = 0;
+    for t in present {
+        let opts = asalto_tb::table::WriteOptions::wdl_only();
+        wdl_only_bytes += asalto_tb::table::repack(t, &wdl_dir, &opts, &Quiet)?.file_bytes;
+    }
+    let _ = std::fs::remove_dir_all(&wdl_dir);
+    let wdl_only_bits = Some(wdl_only_bytes as f64 * 8.0 / positions as f64);
+    raw.insert(
+        "tables".into(),
+        json!(
+            present
+                .iter()
+                .map(|t| json!({"file": t.path().display().to_string(),
+            "positions": t.info().positions, "wdl_bytes": t.info().wdl_bytes,
+            "file_bytes": t.info().file_bytes, "format_version": t.info().format_version,
+            "wdl_block_positions": t.info().wdl_block_positions,
+            "order": t.info().order.to_string(),
+            "distance_block_positions": t.info().distance_block_positions}))
+                .collect::<Vec<_>>()
+        ),
+    );
+    Ok(TableFigures {
+        wdl_bits,
+        total_bits,
+        wdl_only_bits,
+        ..TableFigures::default()
+    })
+}
+
+/// The median time in microseconds of `probes` single-value probes of
+/// random positions of the tiers `keys` (one block per stream decompressed
+/// unless the per-thread block cache has it); a first pass warms the page
+/// cache.
+fn probe_time(
+    set: &TableSet,
+    variant: &Variant,
+    keys: &[TierKey],
+    probes: usize,
+) -> Result<Option<f64>> {
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let sample: Vec<Position> = (0..probes)
+        .map(|_| {
+            let key = keys[(next() % keys.len() as u64) as usize];
+            index::position_at(&key, (next() % key.size()) as u32)
+        })
+        .collect();
+    // Single-value probes (one block per stream decompressed unless the
+    // per-thread block cache has it); a first pass warms the page cache.
+    let mut look = Lookup::probing(set, *variant);
+    for p in &sample {
+        look.value(p)?;
+    }
+    let mut times = Vec::with_capacity(sample.len());
+    for p in &sample {
+        let t = Instant::now();
+        std::hint::black_box(look.value(p)?);
+        times.push(t.elapsed().as_secs_f64() * 1e6);
+    }
+    Ok(median(times))
+}
+
+/// The median times in milliseconds of a fresh process answering a query
+/// from the tables, warm and cold (every other run with the `present`
+/// files' pages dropped from the page cache first). The runs and the
+/// position asked go to `raw`.
+fn query_times(
+    tables_dir: &Path,
+    variant: &Variant,
+    present: &[Arc<Table>],
+    keys: &[TierKey],
+    raw: &mut serde_json::Map<String, serde_json::Value>,
+) -> Result<(Option<f64>, Option<f64>)> {
+    // A fresh process answering a query from the tables.
+    let exe = std::env::current_exe()?;
+    let q = index::position_at(&keys[keys.len() / 2], 0).to_string();
+    let files: Vec<PathBuf> = present.iter().map(|t| t.path().to_path_buf()).collect();
+    let mut runs = Vec::new();
+    let mut cold_runs = Vec::new();
+    for i in 0..14 {
+        // Every other run with the table files' pages dropped from the
+        // page cache first: a truly cold open.
+        let cold = i % 2 == 1;
+        if cold {
+            for f in &files {
+                evict(f)?;
+            }
+        }
+        let t = Instant::now();
+        let o = Command::new(&exe)
+            .args([
+                "query",
+                "--json",
+                "--variant",
+                &variant.to_string(),
+                "--tables",
+            ])
+            .arg(tables_dir)
+            .arg(&q)
+            .output()?;
+        if !o.status.success() {
+            bail!(
+                "query failed: {}",
+                String::from_utf8_lossy(&o.stderr).trim()
+            );
+        }
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        if cold {
+            cold_runs.push(ms)
+        } else {
+            runs.push(ms)
+        };
+    }
+    let warm_ms = median(runs.clone());
+    let cold_ms = median(cold_runs.clone());
+    raw.insert("query_warm_runs_ms".into(), json!(runs));
+    raw.insert("query_cold_runs_ms".into(), json!(cold_runs));
+    raw.insert("query_position".into(), json!(q));
+    Ok((warm_ms, cold_ms))
+}
+
+/// The bench record written to bench.json: the figures with their
+/// provenance (command, commit, machine, version) and the raw numbers.
+fn record(
+    command: &[String],
+    variant: &Variant,
+    m: &Measured,
+    raw: serde_json::Map<String, serde_json::Value>,
+) -> serde_json::Value {
     let commit = Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
         .output()
         .ok()
         .filter(|o| o.status.success())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    let result = json!({
+    let (seconds_to, peaks, tables) = (&m.seconds_to, &m.peaks, &m.tables);
+    json!({
         "command": command.join(" "),
         "commit": commit,
         "machine": machine(),
         "tool_version": env!("CARGO_PKG_VERSION"),
         "variant": variant.to_string(),
-        "rate_per_core": rate_per_core,
-        "rate_per_cpu_second": rate_per_cpu_second,
-        "speedup_2_threads": speedup,
-        "verify_rate_per_core": verify_rates[0],
-        "verify_rate_wdl_only_per_core": verify_rates[1],
+        "rate_per_core": m.rate.per_core,
+        "rate_per_cpu_second": m.rate.per_cpu_second,
+        "speedup_2_threads": m.rate.speedup,
+        "verify_rate_per_core": m.verify_rates[0],
+        "verify_rate_wdl_only_per_core": m.verify_rates[1],
         "seconds_to_9": seconds_to.get("seconds_to_9").cloned().unwrap_or(serde_json::Value::Null),
         "seconds_to_12": seconds_to.get("seconds_to_12").cloned().unwrap_or(serde_json::Value::Null),
         "seconds_to": seconds_to.clone(),
-        "peak_rss_bytes": peak,
+        "peak_rss_bytes": m.peak,
         "peak_rss_bytes_12": peaks.get("peak_rss_bytes_12").cloned().unwrap_or(serde_json::Value::Null),
         "peak_anon_bytes_12": peaks.get("peak_anon_bytes_12").cloned().unwrap_or(serde_json::Value::Null),
-        "peaks_per_soldiers": peaks,
+        "peaks_per_soldiers": peaks.clone(),
         "memory_metric": "peak_rss_bytes: VmHWM of the bench process (resident memory, mapped table pages included); peak_*_bytes_K: sampled every 200 ms while the files of K soldiers were built (rss: VmRSS incl. mapped tables; anon: RssAnon, what --memory bounds)",
-        "wdl_bits_per_position": wdl_bits,
-        "wdl_only_bits_per_position": wdl_only_bits,
-        "total_bits_per_position": total_bits,
-        "probe_median_us": probe_us,
-        "query_warm_ms": warm_ms,
-        "query_cold_ms": cold_ms,
+        "wdl_bits_per_position": tables.wdl_bits,
+        "wdl_only_bits_per_position": tables.wdl_only_bits,
+        "total_bits_per_position": tables.total_bits,
+        "probe_median_us": tables.probe_us,
+        "query_warm_ms": tables.warm_ms,
+        "query_cold_ms": tables.cold_ms,
         "raw": raw,
-    });
+    })
+}
 
+/// Print the figures, one a line.
+fn print_figures(variant: &Variant, m: &Measured) {
     let fmt = |v: Option<f64>, unit: &str| {
         v.map_or("not measured".to_string(), |x| format!("{x:.3} {unit}"))
     };
+    let tables = &m.tables;
     outln!(
         "asalto bench ({variant}), {}",
         machine()["cpu"].as_str().unwrap_or("?")
     );
     outln!(
         "  rate per core (1 thread)     {:.3e} positions/s ({:.3e} per CPU-second of the process)",
-        rate_per_core,
-        rate_per_cpu_second
+        m.rate.per_core,
+        m.rate.per_cpu_second
     );
-    outln!("  speedup with 2 threads       {speedup:.2}x");
+    outln!("  speedup with 2 threads       {:.2}x", m.rate.speedup);
     outln!(
         "  verify rate (1 thread)       {:.3e} positions/s with distances, {:.3e} WDL-only",
-        verify_rates[0],
-        verify_rates[1]
+        m.verify_rates[0],
+        m.verify_rates[1]
     );
-    for (k, v) in &seconds_to {
+    for (k, v) in &m.seconds_to {
         outln!("  {k:<28} {:.1} s", v.as_f64().unwrap_or(0.0));
     }
     outln!(
         "  peak memory                  {}",
-        fmt(peak.map(|b| b as f64 / (1u64 << 30) as f64), "GiB")
+        fmt(m.peak.map(|b| b as f64 / (1u64 << 30) as f64), "GiB")
     );
     outln!(
         "  WDL size                     {}",
-        fmt(wdl_bits, "bits/position")
+        fmt(tables.wdl_bits, "bits/position")
     );
     outln!(
         "  total size                   {}",
-        fmt(total_bits, "bits/position")
+        fmt(tables.total_bits, "bits/position")
     );
     outln!(
         "  WDL-only size                {}",
-        fmt(wdl_only_bits, "bits/position")
+        fmt(tables.wdl_only_bits, "bits/position")
     );
-    outln!("  random probe, warm, median   {}", fmt(probe_us, "us"));
-    outln!("  query process, warm cache    {}", fmt(warm_ms, "ms"));
-    outln!("  query process, cold (evicted) {}", fmt(cold_ms, "ms"));
+    outln!(
+        "  random probe, warm, median   {}",
+        fmt(tables.probe_us, "us")
+    );
+    outln!(
+        "  query process, warm cache    {}",
+        fmt(tables.warm_ms, "ms")
+    );
+    outln!(
+        "  query process, cold (evicted) {}",
+        fmt(tables.cold_ms, "ms")
+    );
+}
 
+/// Write the record to `bench.json` in a new run folder (see [`run_dir`])
+/// and print its path.
+fn write_record(args: &BenchArgs, result: &serde_json::Value) -> Result<()> {
     let date = std::process::Command::new("date")
         .arg("+%Y-%m-%d")
         .output()
@@ -482,7 +702,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         .to_string();
     let dir = run_dir(&out_dir(args.out.as_deref(), &args.tables), &date, &host)?;
     let path = dir.join("bench.json");
-    std::fs::write(&path, serde_json::to_string_pretty(&result)? + "\n")
+    std::fs::write(&path, serde_json::to_string_pretty(result)? + "\n")
         .with_context(|| format!("write {}", path.display()))?;
     outln!("results: {}", path.display());
     Ok(())

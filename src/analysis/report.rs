@@ -200,8 +200,45 @@ struct SwitchRow<'a> {
 
 /// The CSV files of a report.
 fn csv_files(r: &Report) -> Result<Vec<Csv>, AnalysisError> {
-    let tables: Vec<TableRow> = r
-        .tables
+    let tables = table_rows(r);
+    let (wdl, longest) = wdl_and_longest_rows(r);
+    let (cm, cmp) = critical_rows(r);
+    let mut out = vec![
+        Csv::new(
+            "tables.csv",
+            "the table files read: tiers and positions stored, and what a complete table stores; wdl_only: built without distances (no longest wins)",
+            &tables,
+        )?,
+        Csv::new(
+            "wdl.csv",
+            "win / draw / loss for the side to move per variant, soldiers and population; stored_* count positions stored (after the mirror), positions_* count mirror images too; percentages are of positions_*; soldiers_win_percent and officers_win_percent give the same from the soldiers' side",
+            &wdl,
+        )?,
+        Csv::new(
+            "longest.csv",
+            "the longest win and the longest loss of the side to move (plies) per variant, soldiers and population, each with a position reaching it",
+            &longest,
+        )?,
+        Csv::new(
+            "critical_mass.csv",
+            "critical mass: per variant and soldier count, the formation's value for the soldiers (to move) against the officers' best placement",
+            &cm,
+        )?,
+        Csv::new(
+            "critical_mass_placements.csv",
+            "critical mass: the value of every officer placement against every formation, for the soldiers (to move)",
+            &cmp,
+        )?,
+    ];
+    if let Some(s) = &r.sensitivity {
+        out.extend(sensitivity_csvs(s)?);
+    }
+    Ok(out)
+}
+
+/// The rows of `tables.csv`: one per table file read.
+fn table_rows(r: &Report) -> Vec<TableRow<'_>> {
+    r.tables
         .iter()
         .map(|t| TableRow {
             variant: &t.variant,
@@ -215,7 +252,12 @@ fn csv_files(r: &Report) -> Result<Vec<Csv>, AnalysisError> {
             wdl_only: t.wdl_only,
             file: &t.file,
         })
-        .collect();
+        .collect()
+}
+
+/// The rows of `wdl.csv` and of `longest.csv`: one per population (in
+/// [`Pop::ALL`] order) and table.
+fn wdl_and_longest_rows(r: &Report) -> (Vec<WdlRow<'_>>, Vec<LongestRow<'_>>) {
     let mut wdl = Vec::new();
     let mut longest = Vec::new();
     for pop in Pop::ALL {
@@ -254,6 +296,12 @@ fn csv_files(r: &Report) -> Result<Vec<Csv>, AnalysisError> {
             });
         }
     }
+    (wdl, longest)
+}
+
+/// The rows of `critical_mass.csv` (one per variant and formation) and of
+/// `critical_mass_placements.csv` (one per officer placement too).
+fn critical_rows(r: &Report) -> (Vec<CriticalRow<'_>>, Vec<PlacementRow<'_>>) {
     let mut cm = Vec::new();
     let mut cmp = Vec::new();
     for c in &r.critical_mass.variants {
@@ -282,91 +330,67 @@ fn csv_files(r: &Report) -> Result<Vec<Csv>, AnalysisError> {
             }));
         }
     }
+    (cm, cmp)
+}
 
-    let mut out = vec![
-        Csv::new(
-            "tables.csv",
-            "the table files read: tiers and positions stored, and what a complete table stores; wdl_only: built without distances (no longest wins)",
-            &tables,
-        )?,
-        Csv::new(
-            "wdl.csv",
-            "win / draw / loss for the side to move per variant, soldiers and population; stored_* count positions stored (after the mirror), positions_* count mirror images too; percentages are of positions_*; soldiers_win_percent and officers_win_percent give the same from the soldiers' side",
-            &wdl,
-        )?,
-        Csv::new(
-            "longest.csv",
-            "the longest win and the longest loss of the side to move (plies) per variant, soldiers and population, each with a position reaching it",
-            &longest,
-        )?,
-        Csv::new(
-            "critical_mass.csv",
-            "critical mass: per variant and soldier count, the formation's value for the soldiers (to move) against the officers' best placement",
-            &cm,
-        )?,
-        Csv::new(
-            "critical_mass_placements.csv",
-            "critical mass: the value of every officer placement against every formation, for the soldiers (to move)",
-            &cmp,
-        )?,
-    ];
-    if let Some(s) = &r.sensitivity {
-        let mut sens = Vec::new();
-        for p in &s.pairs {
-            let row = |officers: String, soldiers: String, complete, c: &super::DiffCounts| {
-                SensitivityRow {
-                    variant_a: &p.a,
-                    variant_b: &p.b,
-                    switch: &p.switch,
-                    a_setting: &p.a_setting,
-                    b_setting: &p.b_setting,
-                    officers,
-                    soldiers,
-                    complete,
-                    compared_stored: c.compared_stored,
-                    compared: c.compared,
-                    wdl_changed: c.wdl_changed,
-                    value_changed: c.value_changed,
-                    toward_soldiers: c.toward_soldiers,
-                    toward_officers: c.toward_officers,
-                    wdl_changed_percent: c.wdl_changed_percent,
-                    value_changed_percent: c.value_changed_percent,
-                }
+/// `sensitivity.csv` (per pair of variants and table, and all tables
+/// together) and `sensitivity_switches.csv` (per switch).
+fn sensitivity_csvs(s: &super::Sensitivity) -> Result<[Csv; 2], AnalysisError> {
+    let mut sens = Vec::new();
+    for p in &s.pairs {
+        let row =
+            |officers: String, soldiers: String, complete, c: &super::DiffCounts| SensitivityRow {
+                variant_a: &p.a,
+                variant_b: &p.b,
+                switch: &p.switch,
+                a_setting: &p.a_setting,
+                b_setting: &p.b_setting,
+                officers,
+                soldiers,
+                complete,
+                compared_stored: c.compared_stored,
+                compared: c.compared,
+                wdl_changed: c.wdl_changed,
+                value_changed: c.value_changed,
+                toward_soldiers: c.toward_soldiers,
+                toward_officers: c.toward_officers,
+                wdl_changed_percent: c.wdl_changed_percent,
+                value_changed_percent: c.value_changed_percent,
             };
-            for t in &p.tables {
-                sens.push(row(t.n.to_string(), t.k.to_string(), t.complete, &t.counts));
-            }
-            let complete = p.tables.iter().all(|t| t.complete) && !p.tables.is_empty();
-            sens.push(row("all".into(), "all".into(), complete, &p.total));
+        for t in &p.tables {
+            sens.push(row(t.n.to_string(), t.k.to_string(), t.complete, &t.counts));
         }
-        let switches: Vec<SwitchRow> = s
-            .switches
-            .iter()
-            .map(|x| SwitchRow {
-                switch: &x.switch,
-                pairs: x.pairs,
-                compared_stored: x.total.compared_stored,
-                compared: x.total.compared,
-                wdl_changed: x.total.wdl_changed,
-                value_changed: x.total.value_changed,
-                toward_soldiers: x.total.toward_soldiers,
-                toward_officers: x.total.toward_officers,
-                wdl_changed_percent: x.total.wdl_changed_percent,
-                value_changed_percent: x.total.value_changed_percent,
-            })
-            .collect();
-        out.push(Csv::new(
+        let complete = p.tables.iter().all(|t| t.complete) && !p.tables.is_empty();
+        sens.push(row("all".into(), "all".into(), complete, &p.total));
+    }
+    let switches: Vec<SwitchRow> = s
+        .switches
+        .iter()
+        .map(|x| SwitchRow {
+            switch: &x.switch,
+            pairs: x.pairs,
+            compared_stored: x.total.compared_stored,
+            compared: x.total.compared,
+            wdl_changed: x.total.wdl_changed,
+            value_changed: x.total.value_changed,
+            toward_soldiers: x.total.toward_soldiers,
+            toward_officers: x.total.toward_officers,
+            wdl_changed_percent: x.total.wdl_changed_percent,
+            value_changed_percent: x.total.value_changed_percent,
+        })
+        .collect();
+    Ok([
+        Csv::new(
             "sensitivity.csv",
             "rule sensitivity: per pair of variants differing in one switch and per table (officers and soldiers 'all' = every table together), positions compared and changed (mirror images counted except compared_stored)",
             &sens,
-        )?);
-        out.push(Csv::new(
+        )?,
+        Csv::new(
             "sensitivity_switches.csv",
             "rule sensitivity per switch, pooled over the pairs differing in it",
             &switches,
-        )?);
-    }
-    Ok(out)
+        )?,
+    ])
 }
 
 /// Escape `|` for a Markdown table cell.
@@ -385,11 +409,25 @@ fn tables_note(t: &TableStats) -> String {
 /// The Markdown report.
 fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
     let mut m = String::new();
-    let plot = |m: &mut String, name: &str| {
-        if let Some(p) = plots.iter().find(|p| p.name == name) {
-            let _ = writeln!(m, "\n![{}]({})\n", p.title, p.name);
-        }
-    };
+    md_intro(&mut m, r);
+    md_wdl(&mut m, r, plots);
+    md_longest(&mut m, r);
+    md_critical_mass(&mut m, r, plots);
+    md_sensitivity(&mut m, r, plots);
+    md_files(&mut m, plots, csvs);
+    m
+}
+
+/// Embed the plot `name`, if it was drawn, as an image link.
+fn md_plot(m: &mut String, plots: &[plots::Plot], name: &str) {
+    if let Some(p) = plots.iter().find(|p| p.name == name) {
+        let _ = writeln!(m, "\n![{}]({})\n", p.title, p.name);
+    }
+}
+
+/// The title, where the numbers come from, the variants reported, the
+/// partial-tables warning and how to read the numbers.
+fn md_intro(m: &mut String, r: &Report) {
     let _ = writeln!(m, "# Asalto variant-balance report\n");
     let _ = writeln!(
         m,
@@ -414,33 +452,41 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
         );
     }
     if r.partial {
-        let _ = writeln!(
-            m,
-            "\n> **Partial tables.** Some tables hold only part of their tiers (built with \
-             `asalto build --for`) or are missing, so every number below covers the tiers \
-             present only and is **not** a statement about the whole game."
-        );
-        for t in r.tables.iter().filter(|t| !t.complete) {
-            let _ = writeln!(
-                m,
-                "> - {} {}: {} of {} tiers, {} of {} stored positions",
-                cell(&t.variant),
-                FileKey::new(t.n, t.k),
-                t.tiers,
-                t.tiers_complete,
-                t.positions_stored,
-                t.positions_complete
-            );
-        }
-        for p in &r.missing_tables {
-            let _ = writeln!(m, "> - missing: `{p}`");
-        }
+        md_partial(m, r);
     }
     let _ = writeln!(m, "\n## How to read the numbers\n");
     for d in &r.definitions {
         let _ = writeln!(m, "- **{}**: {}.", d.term, d.meaning);
     }
+}
 
+/// The warning that some tables are partial or missing, with the list.
+fn md_partial(m: &mut String, r: &Report) {
+    let _ = writeln!(
+        m,
+        "\n> **Partial tables.** Some tables hold only part of their tiers (built with \
+         `asalto build --for`) or are missing, so every number below covers the tiers \
+         present only and is **not** a statement about the whole game."
+    );
+    for t in r.tables.iter().filter(|t| !t.complete) {
+        let _ = writeln!(
+            m,
+            "> - {} {}: {} of {} tiers, {} of {} stored positions",
+            cell(&t.variant),
+            FileKey::new(t.n, t.k),
+            t.tiers,
+            t.tiers_complete,
+            t.positions_stored,
+            t.positions_complete
+        );
+    }
+    for p in &r.missing_tables {
+        let _ = writeln!(m, "> - missing: `{p}`");
+    }
+}
+
+/// Section 1: win / draw / loss, a table and a plot per population.
+fn md_wdl(m: &mut String, r: &Report, plots: &[plots::Plot]) {
     let _ = writeln!(m, "\n## 1. Win / draw / loss\n");
     let _ = writeln!(
         m,
@@ -472,9 +518,13 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
                 p.loss_percent
             );
         }
-        plot(&mut m, &format!("wdl-{}.svg", pop.key()));
+        md_plot(m, plots, &format!("wdl-{}.svg", pop.key()));
     }
+}
 
+/// Section 2: the longest forced wins and losses of each table and side
+/// to move.
+fn md_longest(m: &mut String, r: &Report) {
     let _ = writeln!(m, "\n## 2. Longest forced wins\n");
     let _ = writeln!(
         m,
@@ -515,7 +565,11 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
             );
         }
     }
+}
 
+/// Section 3: where the balance turns, then each variant's formations, and
+/// the balance-curve plot.
+fn md_critical_mass(m: &mut String, r: &Report, plots: &[plots::Plot]) {
     let _ = writeln!(m, "\n## 3. Critical mass and the balance curve\n");
     let _ = writeln!(m, "Rule: {}.\n", r.critical_mass.rule);
     let computed: Vec<&super::CriticalMass> = r
@@ -525,88 +579,103 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
         .filter(|c| !c.rows.is_empty())
         .collect();
     if !computed.is_empty() {
-        let _ = writeln!(
-            m,
-            "Where the balance turns, per rule sheet (the smallest k computed at which the \
-             soldiers, to move, win against every officer placement and against at least one; \
-             \"above K\" when it is beyond the formations computed):\n"
-        );
-        let _ = writeln!(
-            m,
-            "| variant | k computed | soldiers win vs every placement | vs at least one | at the largest k: value vs best placement, placements won / drawn / lost |\n|---|---|---|---|---|"
-        );
-        for c in &computed {
-            let first = c.rows.first().map_or(0, |r| r.k);
-            let last = c.largest_k.unwrap_or(0);
-            let at = |x: Option<u8>| match x {
-                Some(k) => format!("k = {k}"),
-                None => format!("above {last}"),
-            };
-            let top = c.rows.last().map_or(String::new(), |row| {
-                format!(
-                    "{} ({} / {} / {})",
-                    row.value, row.soldiers_win, row.draws, row.soldiers_lose
-                )
-            });
-            let _ = writeln!(
-                m,
-                "| {} | {first}..={last} | {} | {} | {top} |",
-                cell(&c.variant),
-                at(c.smallest_winning_k),
-                at(c.smallest_k_winning_some)
-            );
-        }
-        let _ = writeln!(m);
+        md_balance_turns(m, &computed);
     }
     for c in &r.critical_mass.variants {
-        let _ = writeln!(m, "### {}\n", c.variant);
-        if c.rows.is_empty() {
-            let _ = writeln!(
-                m,
-                "No formation tier is in the tables for k = {}..={}.\n",
-                r.soldiers_min, r.soldiers_max
-            );
-            continue;
-        }
+        md_critical_variant(m, r, c);
+    }
+    md_plot(m, plots, "critical-mass.svg");
+}
+
+/// The table of where the balance turns, one row per rule sheet with
+/// formations computed.
+fn md_balance_turns(m: &mut String, computed: &[&super::CriticalMass]) {
+    let _ = writeln!(
+        m,
+        "Where the balance turns, per rule sheet (the smallest k computed at which the \
+         soldiers, to move, win against every officer placement and against at least one; \
+         \"above K\" when it is beyond the formations computed):\n"
+    );
+    let _ = writeln!(
+        m,
+        "| variant | k computed | soldiers win vs every placement | vs at least one | at the largest k: value vs best placement, placements won / drawn / lost |\n|---|---|---|---|---|"
+    );
+    for c in computed {
+        let first = c.rows.first().map_or(0, |r| r.k);
+        let last = c.largest_k.unwrap_or(0);
+        let at = |x: Option<u8>| match x {
+            Some(k) => format!("k = {k}"),
+            None => format!("above {last}"),
+        };
+        let top = c.rows.last().map_or(String::new(), |row| {
+            format!(
+                "{} ({} / {} / {})",
+                row.value, row.soldiers_win, row.draws, row.soldiers_lose
+            )
+        });
         let _ = writeln!(
             m,
-            "| k | formation | result for the soldiers | officers' best placement | placements won / drawn / lost by the soldiers | longest win: soldiers / officers (plies) | position |\n|---:|---|---|---|---|---|---|"
+            "| {} | {first}..={last} | {} | {} | {top} |",
+            cell(&c.variant),
+            at(c.smallest_winning_k),
+            at(c.smallest_k_winning_some)
         );
-        for row in &c.rows {
-            // A formation's longest wins are unknown when its tables are
-            // WDL-only; say so rather than leave a bare "-".
-            let wdl_only = r.table(&c.variant, 2, row.k).is_some_and(|t| t.wdl_only);
-            let plies = |p: Option<u16>| plies_cell(p, wdl_only);
-            let others = row.best_placements.len() - 1;
-            let best = if others > 0 {
-                format!("{} (and {others} more as good)", row.best_placement)
-            } else {
-                row.best_placement.clone()
-            };
-            let _ = writeln!(
-                m,
-                "| {} | {} | {} | {} | {} / {} / {} | {} / {} | `{}` |",
-                row.k,
-                row.formation,
-                row.value,
-                best,
-                row.soldiers_win,
-                row.draws,
-                row.soldiers_lose,
-                plies(row.longest_soldiers_win),
-                plies(row.longest_officers_win),
-                row.position
-            );
-        }
-        let _ = writeln!(m, "\n{}: {}.", c.variant, c.crossover);
-        if !c.missing_k.is_empty() {
-            let ks: Vec<String> = c.missing_k.iter().map(|k| k.to_string()).collect();
-            let _ = writeln!(m, "Not in the tables (no value): k = {}.", ks.join(", "));
-        }
-        let _ = writeln!(m);
     }
-    plot(&mut m, "critical-mass.svg");
+    let _ = writeln!(m);
+}
 
+/// One variant's formations: the value of each against the officers' best
+/// placement, the crossover and the soldier counts not in the tables.
+fn md_critical_variant(m: &mut String, r: &Report, c: &super::CriticalMass) {
+    let _ = writeln!(m, "### {}\n", c.variant);
+    if c.rows.is_empty() {
+        let _ = writeln!(
+            m,
+            "No formation tier is in the tables for k = {}..={}.\n",
+            r.soldiers_min, r.soldiers_max
+        );
+        return;
+    }
+    let _ = writeln!(
+        m,
+        "| k | formation | result for the soldiers | officers' best placement | placements won / drawn / lost by the soldiers | longest win: soldiers / officers (plies) | position |\n|---:|---|---|---|---|---|---|"
+    );
+    for row in &c.rows {
+        // A formation's longest wins are unknown when its tables are
+        // WDL-only; say so rather than leave a bare "-".
+        let wdl_only = r.table(&c.variant, 2, row.k).is_some_and(|t| t.wdl_only);
+        let plies = |p: Option<u16>| plies_cell(p, wdl_only);
+        let others = row.best_placements.len() - 1;
+        let best = if others > 0 {
+            format!("{} (and {others} more as good)", row.best_placement)
+        } else {
+            row.best_placement.clone()
+        };
+        let _ = writeln!(
+            m,
+            "| {} | {} | {} | {} | {} / {} / {} | {} / {} | `{}` |",
+            row.k,
+            row.formation,
+            row.value,
+            best,
+            row.soldiers_win,
+            row.draws,
+            row.soldiers_lose,
+            plies(row.longest_soldiers_win),
+            plies(row.longest_officers_win),
+            row.position
+        );
+    }
+    let _ = writeln!(m, "\n{}: {}.", c.variant, c.crossover);
+    if !c.missing_k.is_empty() {
+        let ks: Vec<String> = c.missing_k.iter().map(|k| k.to_string()).collect();
+        let _ = writeln!(m, "Not in the tables (no value): k = {}.", ks.join(", "));
+    }
+    let _ = writeln!(m);
+}
+
+/// Section 4: rule sensitivity, or why there is none.
+fn md_sensitivity(m: &mut String, r: &Report, plots: &[plots::Plot]) {
     let _ = writeln!(m, "\n## 4. Rule sensitivity\n");
     match &r.sensitivity {
         None => {
@@ -618,74 +687,81 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
                 "No two of the variants reported differ in exactly one switch: nothing to compare."
             );
         }
-        Some(s) => {
-            let _ = writeln!(
-                m,
-                "Pairs of reported variants that differ in exactly one switch, compared position by \
-                 position over the tiers stored in both tables (both sides to move, every table of \
-                 both variants present; the soldier rule does not change which positions a tier \
-                 holds, so `soldiers` pairs are compared the same way). Pairs differing in more \
-                 than one switch are left out. Percentages are of the positions compared, mirror \
-                 images counted.\n"
-            );
-            let _ = writeln!(
-                m,
-                "| variant a | variant b | switch | a -> b | positions compared | win/draw/loss changed % | value changed % | better for soldiers under b % | better for officers under b % |\n|---|---|---|---|---:|---:|---:|---:|---:|"
-            );
-            for p in &s.pairs {
-                let c = &p.total;
-                let of = |x: u64| 100.0 * x as f64 / c.compared.max(1) as f64;
-                let _ = writeln!(
-                    m,
-                    "| {} | {} | {} | {} -> {} | {} | {:.3} | {:.3} | {:.3} | {:.3} |",
-                    cell(&p.a),
-                    cell(&p.b),
-                    p.switch,
-                    p.a_setting,
-                    p.b_setting,
-                    c.compared,
-                    c.wdl_changed_percent,
-                    c.value_changed_percent,
-                    of(c.toward_soldiers),
-                    of(c.toward_officers)
-                );
-            }
-            let _ = writeln!(
-                m,
-                "\n| switch | pairs | positions compared | win/draw/loss changed % | value changed % |\n|---|---:|---:|---:|---:|"
-            );
-            for x in &s.switches {
-                let _ = writeln!(
-                    m,
-                    "| {} | {} | {} | {:.3} | {:.3} |",
-                    x.switch,
-                    x.pairs,
-                    x.total.compared,
-                    x.total.wdl_changed_percent,
-                    x.total.value_changed_percent
-                );
-            }
-            if let Some(top) = &s.most_sensitive {
-                let share = s
-                    .switches
-                    .iter()
-                    .find(|x| &x.switch == top)
-                    .map_or(0.0, |x| x.total.wdl_changed_percent);
-                let _ = writeln!(
-                    m,
-                    "\nThe switch that changes the most values: **{top}** ({share:.3} % of the \
-                     positions compared change win/draw/loss{}).",
-                    if s.switches.len() == 1 {
-                        "; it is the only switch compared"
-                    } else {
-                        ""
-                    }
-                );
-            }
-            plot(&mut m, "sensitivity.svg");
-        }
+        Some(s) => md_sensitivity_pairs(m, s, plots),
     }
+}
 
+/// The pairs of variants differing in one switch, the switches pooled, the
+/// most sensitive switch and the plot.
+fn md_sensitivity_pairs(m: &mut String, s: &super::Sensitivity, plots: &[plots::Plot]) {
+    let _ = writeln!(
+        m,
+        "Pairs of reported variants that differ in exactly one switch, compared position by \
+         position over the tiers stored in both tables (both sides to move, every table of \
+         both variants present; the soldier rule does not change which positions a tier \
+         holds, so `soldiers` pairs are compared the same way). Pairs differing in more \
+         than one switch are left out. Percentages are of the positions compared, mirror \
+         images counted.\n"
+    );
+    let _ = writeln!(
+        m,
+        "| variant a | variant b | switch | a -> b | positions compared | win/draw/loss changed % | value changed % | better for soldiers under b % | better for officers under b % |\n|---|---|---|---|---:|---:|---:|---:|---:|"
+    );
+    for p in &s.pairs {
+        let c = &p.total;
+        let of = |x: u64| 100.0 * x as f64 / c.compared.max(1) as f64;
+        let _ = writeln!(
+            m,
+            "| {} | {} | {} | {} -> {} | {} | {:.3} | {:.3} | {:.3} | {:.3} |",
+            cell(&p.a),
+            cell(&p.b),
+            p.switch,
+            p.a_setting,
+            p.b_setting,
+            c.compared,
+            c.wdl_changed_percent,
+            c.value_changed_percent,
+            of(c.toward_soldiers),
+            of(c.toward_officers)
+        );
+    }
+    let _ = writeln!(
+        m,
+        "\n| switch | pairs | positions compared | win/draw/loss changed % | value changed % |\n|---|---:|---:|---:|---:|"
+    );
+    for x in &s.switches {
+        let _ = writeln!(
+            m,
+            "| {} | {} | {} | {:.3} | {:.3} |",
+            x.switch,
+            x.pairs,
+            x.total.compared,
+            x.total.wdl_changed_percent,
+            x.total.value_changed_percent
+        );
+    }
+    if let Some(top) = &s.most_sensitive {
+        let share = s
+            .switches
+            .iter()
+            .find(|x| &x.switch == top)
+            .map_or(0.0, |x| x.total.wdl_changed_percent);
+        let _ = writeln!(
+            m,
+            "\nThe switch that changes the most values: **{top}** ({share:.3} % of the \
+             positions compared change win/draw/loss{}).",
+            if s.switches.len() == 1 {
+                "; it is the only switch compared"
+            } else {
+                ""
+            }
+        );
+    }
+    md_plot(m, plots, "sensitivity.svg");
+}
+
+/// The list of the report folder's files.
+fn md_files(m: &mut String, plots: &[plots::Plot], csvs: &[Csv]) {
     let _ = writeln!(m, "\n## Files\n");
     let _ = writeln!(
         m,
@@ -697,7 +773,6 @@ fn markdown(r: &Report, plots: &[plots::Plot], csvs: &[Csv]) -> String {
     for p in plots {
         let _ = writeln!(m, "- `{}`: {}.", p.name, p.title);
     }
-    m
 }
 
 fn capitalise(s: &str) -> String {

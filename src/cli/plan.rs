@@ -141,11 +141,6 @@ pub fn run(args: PlanArgs) -> Result<()> {
     super::check_tables_dir(&args.tables)?;
     plan.mark_built(&args.tables);
     let estimate = plan.estimate();
-    let (positions, disk, wdl) = (
-        estimate.positions,
-        estimate.disk_bytes,
-        estimate.disk_bytes_wdl_only,
-    );
     let free = plan::free_bytes(&args.tables).ok();
     let budget = args.memory.unwrap_or_else(asalto_tb::build::default_budget);
     let (rate, calibration) = match args.rate {
@@ -155,79 +150,158 @@ pub fn run(args: PlanArgs) -> Result<()> {
             (c.positions_per_second, Some(c))
         }
     };
-    let seconds = estimate.seconds(rate);
-    let rate_text = match &calibration {
-        Some(c) => format!(
-            "in-memory rate {rate:.3e} positions/s measured by solving the closure of {} ({} positions in {:.2} s, --threads {}), times {} (a build's rate over the in-memory rate in the bench record scripts/bench-runs/2026-11-21-vm/bench.json)",
-            plan::CALIBRATION_POSITION,
-            c.calibration_positions,
-            c.calibration_seconds,
-            args.threads,
-            plan::BUILD_RATE_RATIO
-        ),
-        None => format!(
-            "in-memory rate {rate:.3e} positions/s (--rate) times {} (a build's rate over the in-memory rate in the bench record)",
-            plan::BUILD_RATE_RATIO
-        ),
+    let planned = Planned {
+        seconds: estimate.seconds(rate),
+        plan,
+        estimate,
+        free,
+        budget,
+        rate,
+        calibration,
     };
     if args.json {
-        let files: Vec<_> = plan
-            .files
-            .iter()
-            .map(|f| {
-                let (d, w) = plan::disk_bytes(std::slice::from_ref(f));
-                json!({
-                    "file": FileKey::new(f.n, f.k).to_string(), "officers": f.n, "soldiers": f.k,
-                    "tiers": f.tiers, "positions": f.positions, "complete": f.complete,
-                    "built": f.built, "disk_bytes": d, "disk_bytes_wdl_only": w,
-                    "window_bytes": f.window_bytes, "memory_bytes": f.memory_bytes(),
-                    "least_memory_bytes": f.least_memory_bytes(),
-                    "window_in_memory": f.memory_bytes() <= budget,
-                    "checkpoint": f.checkpoint.map(|c| json!({
-                        "positions_done": c.positions_done, "wdl_only": c.wdl_only,
-                    })),
-                })
-            })
-            .collect();
-        outln!(
-            "{}",
-            json!({
-                "variant": variant.to_string(),
-                "scope": scope_text(&plan),
-                "wdl_only": args.wdl_only,
-                "tables": args.tables.display().to_string(),
-                "files": files,
-                "tiers": plan.tiers(),
-                "positions": plan.positions(),
-                "positions_to_build": positions,
-                "positions_in_checkpoints": estimate.checkpointed_positions,
-                "disk_bytes": disk,
-                "disk_bytes_wdl_only": wdl,
-                "disk_basis": plan::DISK_BASIS,
-                "free_bytes": free,
-                "fits": free.map(|f| disk <= f),
-                "fits_wdl_only": free.map(|f| wdl <= f),
-                "memory_budget_bytes": budget,
-                "memory": memory_line(&plan, budget),
-                "rate_positions_per_second": rate,
-                "build_rate_ratio": plan::BUILD_RATE_RATIO,
-                "calibration": calibration.map(|c| json!({
-                    "position": plan::CALIBRATION_POSITION,
-                    "positions": c.calibration_positions,
-                    "seconds": c.calibration_seconds,
-                    "threads": args.threads,
-                    "cpu_share": c.cpu_share,
-                })),
-                "seconds": seconds,
-            })
-        );
-        return Ok(());
+        print_json(&args, &variant, &planned);
+    } else {
+        print_text(&args, &variant, &planned);
     }
+    Ok(())
+}
+
+/// A plan and what `asalto plan` says of it.
+struct Planned {
+    /// The files to build, those already built marked.
+    plan: Plan,
+    /// Its estimate (positions and disk).
+    estimate: plan::Estimate,
+    /// The free disk under --tables, if known.
+    free: Option<u64>,
+    /// The memory budget of the build.
+    budget: u64,
+    /// The in-memory solving rate, positions per second.
+    rate: f64,
+    /// The calibration solve that measured the rate (none with --rate).
+    calibration: Option<plan::Rate>,
+    /// The estimated time of the build.
+    seconds: f64,
+}
+
+/// Print the plan as one JSON object.
+fn print_json(args: &PlanArgs, variant: &Variant, p: &Planned) {
+    let (plan, estimate, budget) = (&p.plan, &p.estimate, p.budget);
+    let (positions, disk, wdl) = (
+        estimate.positions,
+        estimate.disk_bytes,
+        estimate.disk_bytes_wdl_only,
+    );
+    let files: Vec<_> = plan
+        .files
+        .iter()
+        .map(|f| {
+            let (d, w) = plan::disk_bytes(std::slice::from_ref(f));
+            json!({
+                "file": FileKey::new(f.n, f.k).to_string(), "officers": f.n, "soldiers": f.k,
+                "tiers": f.tiers, "positions": f.positions, "complete": f.complete,
+                "built": f.built, "disk_bytes": d, "disk_bytes_wdl_only": w,
+                "window_bytes": f.window_bytes, "memory_bytes": f.memory_bytes(),
+                "least_memory_bytes": f.least_memory_bytes(),
+                "window_in_memory": f.memory_bytes() <= budget,
+                "checkpoint": f.checkpoint.map(|c| json!({
+                    "positions_done": c.positions_done, "wdl_only": c.wdl_only,
+                })),
+            })
+        })
+        .collect();
+    outln!(
+        "{}",
+        json!({
+            "variant": variant.to_string(),
+            "scope": scope_text(plan),
+            "wdl_only": args.wdl_only,
+            "tables": args.tables.display().to_string(),
+            "files": files,
+            "tiers": plan.tiers(),
+            "positions": plan.positions(),
+            "positions_to_build": positions,
+            "positions_in_checkpoints": estimate.checkpointed_positions,
+            "disk_bytes": disk,
+            "disk_bytes_wdl_only": wdl,
+            "disk_basis": plan::DISK_BASIS,
+            "free_bytes": p.free,
+            "fits": p.free.map(|f| disk <= f),
+            "fits_wdl_only": p.free.map(|f| wdl <= f),
+            "memory_budget_bytes": budget,
+            "memory": memory_line(plan, budget),
+            "rate_positions_per_second": p.rate,
+            "build_rate_ratio": plan::BUILD_RATE_RATIO,
+            "calibration": p.calibration.map(|c| json!({
+                "position": plan::CALIBRATION_POSITION,
+                "positions": c.calibration_positions,
+                "seconds": c.calibration_seconds,
+                "threads": args.threads,
+                "cpu_share": c.cpu_share,
+            })),
+            "seconds": p.seconds,
+        })
+    );
+}
+
+/// Print the plan as text: a line per file, then the totals, the disk, the
+/// memory and the time.
+fn print_text(args: &PlanArgs, variant: &Variant, p: &Planned) {
+    let (plan, estimate, budget) = (&p.plan, &p.estimate, p.budget);
+    let (positions, disk, wdl) = (
+        estimate.positions,
+        estimate.disk_bytes,
+        estimate.disk_bytes_wdl_only,
+    );
     outln!(
         "plan for {variant}: {}{}",
-        scope_text(&plan),
+        scope_text(plan),
         if args.wdl_only { ", WDL-only" } else { "" }
     );
+    print_files(plan, budget);
+    let in_checkpoints = match estimate.checkpointed_positions {
+        0 => String::new(),
+        c => {
+            format!(" ({c} of them held by checkpoints: not solved again by a build of their kind)")
+        }
+    };
+    outln!(
+        "total: {} files, {} tiers, {} positions ({:.3e}); to build: {} files, {positions} positions{in_checkpoints}",
+        plan.files.len(),
+        plan.tiers(),
+        plan.positions(),
+        plan.positions() as f64,
+        estimate.files
+    );
+    outln!(
+        "disk: about {} with distances, {} win/draw/loss only (estimate from {})",
+        bytes(disk),
+        bytes(wdl),
+        plan::DISK_BASIS
+    );
+    outln!("{}", free_text(&args.tables, p.free, disk, wdl));
+    if let Some(line) = memory_line(plan, budget) {
+        outln!("{line}");
+    }
+    outln!(
+        "time: about {} here ({})",
+        duration(p.seconds),
+        rate_text(p, args.threads)
+    );
+    if let Some(c) = p.calibration.filter(|c| c.cpu_share < BUSY_SHARE) {
+        outln!(
+            "note: the calibration had {:.0}% of its threads' time on a core: other work held the cores, so the estimate is that of the busy machine (with them free: about {}; or give --rate)",
+            100.0 * c.cpu_share,
+            duration(p.seconds * c.cpu_share.max(0.01))
+        );
+    }
+}
+
+/// The table of the plan's files: tiers, positions, disk, memory (marked
+/// `*` when the budget does not hold its window), and whether each is
+/// partial, built or checkpointed.
+fn print_files(plan: &Plan, budget: u64) {
     outln!(
         "  {:<7} {:>11} {:>16} {:>14} {:>14} {:>14}",
         "file",
@@ -266,39 +340,26 @@ pub fn run(args: PlanArgs) -> Result<()> {
             if f.built { "  (built: skipped)" } else { "" }
         );
     }
-    let in_checkpoints = match estimate.checkpointed_positions {
-        0 => String::new(),
-        c => {
-            format!(" ({c} of them held by checkpoints: not solved again by a build of their kind)")
-        }
-    };
-    outln!(
-        "total: {} files, {} tiers, {} positions ({:.3e}); to build: {} files, {positions} positions{in_checkpoints}",
-        plan.files.len(),
-        plan.tiers(),
-        plan.positions(),
-        plan.positions() as f64,
-        estimate.files
-    );
-    outln!(
-        "disk: about {} with distances, {} win/draw/loss only (estimate from {})",
-        bytes(disk),
-        bytes(wdl),
-        plan::DISK_BASIS
-    );
-    outln!("{}", free_text(&args.tables, free, disk, wdl));
-    if let Some(line) = memory_line(&plan, budget) {
-        outln!("{line}");
+}
+
+/// Where the rate comes from: the calibration solve, or --rate; times the
+/// ratio of a build's rate to the in-memory rate.
+fn rate_text(p: &Planned, threads: usize) -> String {
+    let rate = p.rate;
+    match &p.calibration {
+        Some(c) => format!(
+            "in-memory rate {rate:.3e} positions/s measured by solving the closure of {} ({} positions in {:.2} s, --threads {}), times {} (a build's rate over the in-memory rate in the bench record scripts/bench-runs/2026-11-21-vm/bench.json)",
+            plan::CALIBRATION_POSITION,
+            c.calibration_positions,
+            c.calibration_seconds,
+            threads,
+            plan::BUILD_RATE_RATIO
+        ),
+        None => format!(
+            "in-memory rate {rate:.3e} positions/s (--rate) times {} (a build's rate over the in-memory rate in the bench record)",
+            plan::BUILD_RATE_RATIO
+        ),
     }
-    outln!("time: about {} here ({rate_text})", duration(seconds));
-    if let Some(c) = calibration.filter(|c| c.cpu_share < BUSY_SHARE) {
-        outln!(
-            "note: the calibration had {:.0}% of its threads' time on a core: other work held the cores, so the estimate is that of the busy machine (with them free: about {}; or give --rate)",
-            100.0 * c.cpu_share,
-            duration(seconds * c.cpu_share.max(0.01))
-        );
-    }
-    Ok(())
 }
 
 /// Whether the estimate fits the free disk, in words.

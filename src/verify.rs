@@ -259,6 +259,52 @@ pub fn verify(
     progress: &dyn Observer,
 ) -> Result<VerifyReport, VerifyError> {
     let tables = TableSet::open(dir, variant);
+    let files = chosen_files(dir, variant, opts, &tables)?;
+    let total: u64 = files.iter().map(|(_, t)| t.info().positions).sum();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()
+        .map_err(|_| SolveError::Threads(opts.threads))?;
+    let mut report = VerifyReport::default();
+    // Every file's record first, so that the progress counts the positions
+    // of earlier runs from the start (and this run's rate can leave them
+    // out) rather than as each file is reached.
+    let records = first_records(&files, opts);
+    let resumed: u64 = records.iter().map(|r| r.positions_done).sum();
+    let run = Run {
+        tables,
+        variant,
+        opts,
+        pool,
+        checked: AtomicU64::new(resumed),
+        throttle: Throttle::default(),
+        progress,
+        total,
+    };
+    run.throttle.report(
+        progress,
+        &Progress {
+            done: resumed,
+            total,
+            ..Progress::default()
+        },
+    );
+    for ((path, table), record) in files.iter().zip(records) {
+        if run.check_file(path, table, record, &mut report)? {
+            return Ok(report);
+        }
+    }
+    Ok(report)
+}
+
+/// The table files of `variant` under `dir` with the soldier counts of
+/// `opts`, opened; none is an error.
+fn chosen_files(
+    dir: &Path,
+    variant: &Variant,
+    opts: &VerifyOptions,
+    tables: &TableSet,
+) -> Result<Vec<(PathBuf, Arc<Table>)>, VerifyError> {
     let mut files: Vec<(PathBuf, Arc<Table>)> = Vec::new();
     for k in opts.soldiers.0.max(9)..=opts.soldiers.1.min(24) {
         for n in 1..=2u8 {
@@ -278,16 +324,13 @@ pub fn verify(
             dir: dir.to_path_buf(),
         });
     }
-    let total: u64 = files.iter().map(|(_, t)| t.info().positions).sum();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|_| SolveError::Threads(opts.threads))?;
-    let mut report = VerifyReport::default();
-    // Every file's record first, so that the progress counts the positions
-    // of earlier runs from the start (and this run's rate can leave them
-    // out) rather than as each file is reached.
-    let records: Vec<Record> = files
+    Ok(files)
+}
+
+/// The record each file starts from: with [`VerifyOptions::resume`] the
+/// one of an earlier run if it matches the file, else a fresh one.
+fn first_records(files: &[(PathBuf, Arc<Table>)], opts: &VerifyOptions) -> Vec<Record> {
+    files
         .iter()
         .map(|(path, table)| {
             let fresh = Record {
@@ -304,32 +347,53 @@ pub fn verify(
                 fresh
             }
         })
-        .collect();
-    let resumed: u64 = records.iter().map(|r| r.positions_done).sum();
-    let checked = AtomicU64::new(resumed);
-    let throttle = Throttle::default();
-    throttle.report(
-        progress,
-        &Progress {
-            done: resumed,
-            total,
-            ..Progress::default()
-        },
-    );
-    for ((path, table), mut record) in files.iter().zip(records) {
+        .collect()
+}
+
+/// The inconsistencies found in a file's tiers, with their tiers.
+type Found = Mutex<Vec<(TierKey, crate::solve::Inconsistency)>>;
+
+/// What the checking of every file of a verification shares.
+struct Run<'a> {
+    /// The tables, the lower ones read through it too.
+    tables: TableSet,
+    variant: &'a Variant,
+    opts: &'a VerifyOptions,
+    /// The worker threads.
+    pool: rayon::ThreadPool,
+    /// Positions checked, of all the files, earlier runs' included.
+    checked: AtomicU64,
+    throttle: Throttle,
+    progress: &'a dyn Observer,
+    /// Positions of all the files.
+    total: u64,
+}
+
+impl Run<'_> {
+    /// Check the file `path` from `record` on, in chunks, writing the
+    /// record after each, and add what it found to `report`. Returns
+    /// whether the run stopped there (`report.stopped` then says where).
+    fn check_file(
+        &self,
+        path: &Path,
+        table: &Table,
+        mut record: Record,
+        report: &mut VerifyReport,
+    ) -> Result<bool, VerifyError> {
+        let opts = self.opts;
         let start = Instant::now();
         // In solving order, as they were written: neighbouring tiers then
         // share decompressed blocks in the per-thread cache.
         let mut keys = table.tier_keys()?;
-        keys.sort_by_key(|t| (t.level(variant), *t));
+        keys.sort_by_key(|t| (t.level(self.variant), *t));
         let resumed_positions = record.positions_done;
         let earlier_seconds = record.seconds;
         // A WDL-only table is checked win/draw/loss only.
         let wdl_only = table.info().wdl_only;
-        let bad: Mutex<Vec<(TierKey, crate::solve::Inconsistency)>> = Mutex::new(Vec::new());
+        let bad: Found = Mutex::new(Vec::new());
         let mut at = record.tiers_done as usize;
         let stop = |record: &Record| VerifyStop {
-            path: path.clone(),
+            path: path.to_path_buf(),
             positions_done: record.positions_done,
             positions: table.info().positions,
             seconds: start.elapsed().as_secs_f64(),
@@ -338,7 +402,7 @@ pub fn verify(
         if at < keys.len() && opts.late() {
             report.bad_count += record.inconsistent;
             report.stopped = Some(stop(&record));
-            return Ok(report);
+            return Ok(true);
         }
         table.verify_checksums()?;
         while at < keys.len() {
@@ -349,37 +413,10 @@ pub fn verify(
                 positions += keys[end].size();
                 end += 1;
             }
-            let count = AtomicU64::new(0);
-            pool.install(|| {
-                // One tier per job, so both threads stay busy to the end.
-                keys[at..end].par_iter().with_max_len(1).try_for_each(
-                    |key| -> Result<(), VerifyError> {
-                        let codes = table
-                            .tier(key)?
-                            .ok_or_else(|| VerifyError::Vanished(path.clone()))?;
-                        let mut look = Lookup::new(&tables, *variant);
-                        let found = check_tier_as(key, &mut look, &codes, wdl_only)?;
-                        if !found.is_empty() {
-                            count.fetch_add(found.len() as u64, Ordering::Relaxed);
-                            let mut b = bad.lock().expect("lock");
-                            b.extend(found.into_iter().take(opts.limit).map(|f| (*key, f)));
-                        }
-                        let c = checked.fetch_add(key.size(), Ordering::Relaxed) + key.size();
-                        throttle.report(
-                            progress,
-                            &Progress {
-                                done: c,
-                                total,
-                                ..Progress::default()
-                            },
-                        );
-                        Ok(())
-                    },
-                )
-            })?;
+            let count = self.check_chunk(path, table, &keys[at..end], wdl_only, &bad)?;
             record.tiers_done = end as u64;
             record.positions_done += positions;
-            record.inconsistent += count.into_inner();
+            record.inconsistent += count;
             record.seconds = earlier_seconds + start.elapsed().as_secs_f64();
             write_record(path, &record)?;
             at = end;
@@ -389,7 +426,7 @@ pub fn verify(
                 let room = opts.limit.saturating_sub(report.bad.len());
                 report.bad.extend(bad_values(path, bad, room));
                 report.stopped = Some(stop(&record));
-                return Ok(report);
+                return Ok(true);
             }
         }
         let room = opts.limit.saturating_sub(report.bad.len());
@@ -398,15 +435,58 @@ pub fn verify(
         report.tiers += keys.len() as u64;
         report.positions += table.info().positions;
         report.files.push(FileCheck {
-            path: path.clone(),
+            path: path.to_path_buf(),
             positions: table.info().positions,
             resumed_positions,
             seconds: start.elapsed().as_secs_f64(),
             earlier_seconds,
             wdl_only,
         });
+        Ok(false)
     }
-    Ok(report)
+
+    /// Check the tiers `keys` of the file `path` on the worker threads,
+    /// keeping at most [`VerifyOptions::limit`] examples of each tier's
+    /// inconsistencies in `bad`. Returns how many positions are
+    /// inconsistent.
+    fn check_chunk(
+        &self,
+        path: &Path,
+        table: &Table,
+        keys: &[TierKey],
+        wdl_only: bool,
+        bad: &Found,
+    ) -> Result<u64, VerifyError> {
+        let count = AtomicU64::new(0);
+        self.pool.install(|| {
+            // One tier per job, so both threads stay busy to the end.
+            keys.par_iter()
+                .with_max_len(1)
+                .try_for_each(|key| -> Result<(), VerifyError> {
+                    let codes = table
+                        .tier(key)?
+                        .ok_or_else(|| VerifyError::Vanished(path.to_path_buf()))?;
+                    let mut look = Lookup::new(&self.tables, *self.variant);
+                    let found = check_tier_as(key, &mut look, &codes, wdl_only)?;
+                    if !found.is_empty() {
+                        count.fetch_add(found.len() as u64, Ordering::Relaxed);
+                        let mut b = bad.lock().expect("lock");
+                        b.extend(found.into_iter().take(self.opts.limit).map(|f| (*key, f)));
+                    }
+                    let c = self.checked.fetch_add(key.size(), Ordering::Relaxed) + key.size();
+                    self.throttle.report(
+                        self.progress,
+                        &Progress {
+                            done: c,
+                            total: self.total,
+                            ..Progress::default()
+                        },
+                    );
+                    Ok(())
+                })
+        })?;
+        Ok(count.into_inner())
+    }
 }
 
 /// The first `limit` of the inconsistencies found in `path`'s tiers, in

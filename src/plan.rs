@@ -411,49 +411,17 @@ fn counts(roots: &[TierKey], variant: &Variant, shortcut: bool) -> Vec<FileCount
     let points = outside_points();
     let steps = Steps::new(variant);
     let huff = variant.huffs();
-    const SETS: usize = 1 << 24;
-    let slot = |n: u8, k: u8| (n as usize - 1) * 16 + (k as usize - 9);
-    let mut seen = vec![0u64; 32 * SETS / 64];
-    let mark = |seen: &mut [u64], n: u8, k: u8, s: u32| {
-        let i = slot(n, k) * SETS + s as usize;
-        seen[i / 64] |= 1 << (i % 64);
-    };
+    let mut seen = Reached::new();
     let mut top = [false; 32];
     // The roots and their mirror images: what they reach is then closed
     // under the mirror, and its canonical tiers are the closure's.
     for r in roots.iter().filter(|r| r.is_valid()) {
         for t in [*r, r.mirror()] {
-            mark(&mut seen, t.n, t.k, local_set(t.outside, &points));
+            seen.mark(t.n, t.k, local_set(t.outside, &points));
         }
         top[slot(r.n, r.k)] = true;
     }
-    // Sets in decreasing P(S): a soldier step lowers P, so a set's
-    // successors in the same file come after it.
-    let progress = variant.progress();
-    let p: Vec<u32> = points.iter().map(|q| progress[q.index()] as u32).collect();
-    let p_of = |s: u32| -> u32 {
-        let mut s = s;
-        let mut sum = 0;
-        while s != 0 {
-            sum += p[s.trailing_zeros() as usize];
-            s &= s - 1;
-        }
-        sum
-    };
-    let p_max = p_of((SETS - 1) as u32) as usize;
-    let mut by_p = vec![0u32; p_max + 2];
-    for s in 0..SETS as u32 {
-        by_p[p_of(s) as usize + 1] += 1;
-    }
-    for i in 1..by_p.len() {
-        by_p[i] += by_p[i - 1];
-    }
-    let mut order = vec![0u32; SETS];
-    for s in 0..SETS as u32 {
-        let at = &mut by_p[p_of(s) as usize];
-        order[*at as usize] = s;
-        *at += 1;
-    }
+    let order = sets_by_progress(variant, &points);
     let mut out = Vec::new();
     let mut active = top;
     // A file all of whose tiers are reached makes every file below it full
@@ -474,54 +442,7 @@ fn counts(roots: &[TierKey], variant: &Variant, shortcut: bool) -> Vec<FileCount
             if !active[slot(n, k)] {
                 continue;
             }
-            let (lo, hi) = (k.saturating_sub(8) as u32, k as u32);
-            let base = slot(n, k) * SETS;
-            let per_tier = |m: u32| {
-                2 * binom(9, m as usize) as u64 * binom(33 - k as usize, n as usize) as u64
-            };
-            let (mut tiers, mut positions) = (0u64, 0u64);
-            for &s in order.iter().rev() {
-                let c = s.count_ones();
-                if c < lo || c > hi {
-                    continue;
-                }
-                let i = base + s as usize;
-                if seen[i / 64] >> (i % 64) & 1 == 0 {
-                    continue;
-                }
-                let m = k as u32 - c;
-                if s <= steps.mirror(s) {
-                    tiers += 1;
-                    positions += per_tier(m);
-                }
-                // Soldier steps: outside to outside, or into the fortress.
-                let mut rest = s;
-                while rest != 0 {
-                    let b = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    let without = s & !(1 << b);
-                    if steps.to_fortress >> b & 1 == 1 && m < 8 {
-                        mark(&mut seen, n, k, without);
-                    }
-                    let mut to = steps.to_outside[b as usize] & !s;
-                    while to != 0 {
-                        let t = to.trailing_zeros();
-                        to &= to - 1;
-                        mark(&mut seen, n, k, without | 1 << t);
-                    }
-                    // A capture of this soldier.
-                    if k > 9 {
-                        mark(&mut seen, n, k - 1, without);
-                    }
-                }
-                // A capture inside the fortress.
-                if k > 9 && m > 0 {
-                    mark(&mut seen, n, k - 1, s);
-                }
-                if n == 2 && huff {
-                    mark(&mut seen, 1, k, s);
-                }
-            }
+            let (tiers, positions) = walk_file(n, k, &order, &steps, huff, &mut seen);
             if k > 9 {
                 active[slot(n, k - 1)] = true;
             }
@@ -550,6 +471,131 @@ fn counts(roots: &[TierKey], variant: &Variant, shortcut: bool) -> Vec<FileCount
     }
     out.sort_by_key(|c| (c.k, c.n));
     out
+}
+
+/// The 24-bit sets of outside soldiers: 2^24.
+const SETS: usize = 1 << 24;
+
+/// The place of the file of `n` officers and `k` soldiers among the 32.
+fn slot(n: u8, k: u8) -> usize {
+    (n as usize - 1) * 16 + (k as usize - 9)
+}
+
+/// The tiers reached: one bit per `(n, k, S)` (2 x 16 x 2^24 bits, 64 MiB).
+struct Reached(Vec<u64>);
+
+impl Reached {
+    /// Nothing reached.
+    fn new() -> Reached {
+        Reached(vec![0u64; 32 * SETS / 64])
+    }
+
+    /// Mark the tier of `n` officers, `k` soldiers and outside set `s`.
+    fn mark(&mut self, n: u8, k: u8, s: u32) {
+        let i = slot(n, k) * SETS + s as usize;
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    /// Whether the tier of `n` officers, `k` soldiers and outside set `s`
+    /// is marked.
+    fn has(&self, n: u8, k: u8, s: u32) -> bool {
+        let i = slot(n, k) * SETS + s as usize;
+        self.0[i / 64] >> (i % 64) & 1 != 0
+    }
+}
+
+/// Every 24-bit set in increasing P(S) (the sum of its soldiers'
+/// progress), by a counting sort: walked reversed, in decreasing P(S), a
+/// set's successors in the same file come after it, since a soldier step
+/// lowers P.
+fn sets_by_progress(variant: &Variant, points: &[board::Point]) -> Vec<u32> {
+    let progress = variant.progress();
+    let p: Vec<u32> = points.iter().map(|q| progress[q.index()] as u32).collect();
+    let p_of = |s: u32| -> u32 {
+        let mut s = s;
+        let mut sum = 0;
+        while s != 0 {
+            sum += p[s.trailing_zeros() as usize];
+            s &= s - 1;
+        }
+        sum
+    };
+    let p_max = p_of((SETS - 1) as u32) as usize;
+    let mut by_p = vec![0u32; p_max + 2];
+    for s in 0..SETS as u32 {
+        by_p[p_of(s) as usize + 1] += 1;
+    }
+    for i in 1..by_p.len() {
+        by_p[i] += by_p[i - 1];
+    }
+    let mut order = vec![0u32; SETS];
+    for s in 0..SETS as u32 {
+        let at = &mut by_p[p_of(s) as usize];
+        order[*at as usize] = s;
+        *at += 1;
+    }
+    order
+}
+
+/// Walk the reached tiers of the file of `n` officers and `k` soldiers in
+/// decreasing P(S) (`order` reversed), marking in `seen` every tier each
+/// one reaches (in this file, by a capture in the file below, by a huff in
+/// the one-officer file). Returns the file's tiers reached and their
+/// positions, mirror images counted once.
+fn walk_file(
+    n: u8,
+    k: u8,
+    order: &[u32],
+    steps: &Steps,
+    huff: bool,
+    seen: &mut Reached,
+) -> (u64, u64) {
+    let (lo, hi) = (k.saturating_sub(8) as u32, k as u32);
+    let per_tier =
+        |m: u32| 2 * binom(9, m as usize) as u64 * binom(33 - k as usize, n as usize) as u64;
+    let (mut tiers, mut positions) = (0u64, 0u64);
+    for &s in order.iter().rev() {
+        let c = s.count_ones();
+        if c < lo || c > hi {
+            continue;
+        }
+        if !seen.has(n, k, s) {
+            continue;
+        }
+        let m = k as u32 - c;
+        if s <= steps.mirror(s) {
+            tiers += 1;
+            positions += per_tier(m);
+        }
+        // Soldier steps: outside to outside, or into the fortress.
+        let mut rest = s;
+        while rest != 0 {
+            let b = rest.trailing_zeros();
+            rest &= rest - 1;
+            let without = s & !(1 << b);
+            if steps.to_fortress >> b & 1 == 1 && m < 8 {
+                seen.mark(n, k, without);
+            }
+            let mut to = steps.to_outside[b as usize] & !s;
+            while to != 0 {
+                let t = to.trailing_zeros();
+                to &= to - 1;
+                seen.mark(n, k, without | 1 << t);
+            }
+            // A capture of this soldier.
+            if k > 9 {
+                seen.mark(n, k - 1, without);
+            }
+        }
+        // A capture inside the fortress.
+        if k > 9 && m > 0 {
+            seen.mark(n, k - 1, s);
+        }
+        if n == 2 && huff {
+            seen.mark(1, k, s);
+        }
+    }
+    (tiers, positions)
 }
 
 /// Bits per position measured on one built table.

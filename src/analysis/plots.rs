@@ -297,7 +297,7 @@ fn critical_plot(report: &Report) -> Res<Option<Plot>> {
     let ks = series.iter().flat_map(|(_, c)| c.rows.iter().map(|r| r.k));
     let (kmin, kmax) = ks.fold((u8::MAX, 0), |(a, b), k| (a.min(k), b.max(k)));
     // Integer axes scaled by SLOT (see `SLOT`).
-    let (x0, x1) = (kmin as i32 * SLOT - SLOT / 2, kmax as i32 * SLOT + SLOT / 2);
+    let x = (kmin as i32 * SLOT - SLOT / 2, kmax as i32 * SLOT + SLOT / 2);
     let key_ks: Vec<i32> = (kmin..=kmax).map(|k| k as i32 * SLOT).collect();
     let title = &titled(
         report,
@@ -312,90 +312,8 @@ fn critical_plot(report: &Report) -> Res<Option<Plot>> {
             .collect();
         let body = header(&root, title, &items)?;
         let (upper, lower) = body.split_vertically(310);
-        // Lines of equal values are drawn a little apart.
-        let offset = |j: usize| j as i32 - (series.len() as i32 - 1) / 2;
-
-        let mut chart = ChartBuilder::on(&upper)
-            .caption(
-                "result for the soldiers (to move) against the officers' best placement",
-                (FONT, 14),
-            )
-            .margin(10)
-            .x_label_area_size(35)
-            .y_label_area_size(110)
-            .build_cartesian_2d(
-                (x0..x1).with_key_points(key_ks.clone()),
-                (-15..15).with_key_points(vec![-SLOT, 0, SLOT]),
-            )?;
-        let kfmt = |x: &i32| format!("{}", (*x + SLOT / 2).div_euclid(SLOT));
-        let rfmt = |y: &i32| {
-            match (*y + SLOT / 2).div_euclid(SLOT) {
-                1 => "soldiers win",
-                0 => "draw",
-                _ => "officers win",
-            }
-            .to_string()
-        };
-        chart
-            .configure_mesh()
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 13))
-            .light_line_style(TRANSPARENT)
-            .x_label_formatter(&kfmt)
-            .y_label_formatter(&rfmt)
-            .x_desc("soldiers k")
-            .draw()?;
-        for (j, (i, c)) in series.iter().enumerate() {
-            let pts: Vec<(i32, i32)> = c
-                .rows
-                .iter()
-                .map(|r| {
-                    let y = match r.result.as_str() {
-                        "win" => SLOT,
-                        "draw" => 0,
-                        _ => -SLOT,
-                    };
-                    (r.k as i32 * SLOT, y + offset(j))
-                })
-                .collect();
-            let col = colour(*i);
-            chart.draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))?;
-            chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, col.filled())))?;
-        }
-
-        let mut chart = ChartBuilder::on(&lower)
-            .caption(
-                "officer placements (of 36) the soldiers win against",
-                (FONT, 14),
-            )
-            .margin(10)
-            .x_label_area_size(35)
-            .y_label_area_size(110)
-            .build_cartesian_2d((x0..x1).with_key_points(key_ks), -1f64..37f64)?;
-        chart
-            .configure_mesh()
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 13))
-            .light_line_style(TRANSPARENT)
-            .x_label_formatter(&kfmt)
-            .x_desc("soldiers k")
-            .y_desc("placements")
-            .draw()?;
-        for (j, (i, c)) in series.iter().enumerate() {
-            let pts: Vec<(i32, f64)> = c
-                .rows
-                .iter()
-                .map(|r| {
-                    (
-                        r.k as i32 * SLOT,
-                        r.soldiers_win as f64 + 0.3 * offset(j) as f64,
-                    )
-                })
-                .collect();
-            let col = colour(*i);
-            chart.draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))?;
-            chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, col.filled())))?;
-        }
+        results_panel(&upper, &series, x, &key_ks)?;
+        placements_panel(&lower, &series, x, key_ks)?;
         root.present()?;
     }
     Ok(Some(Plot {
@@ -403,6 +321,127 @@ fn critical_plot(report: &Report) -> Res<Option<Plot>> {
         title: title.into(),
         svg,
     }))
+}
+
+/// How far the line of the `j`th of `count` series is moved, so that lines
+/// of equal values are drawn a little apart.
+fn spread(j: usize, count: usize) -> i32 {
+    j as i32 - (count as i32 - 1) / 2
+}
+
+/// The label of a soldier count on the critical-mass chart's x axis
+/// (scaled by [`SLOT`]).
+fn k_label(x: &i32) -> String {
+    format!("{}", (*x + SLOT / 2).div_euclid(SLOT))
+}
+
+/// The upper panel of the critical-mass chart: each variant's result for
+/// the soldiers against the officers' best placement, per soldier count,
+/// on the x range `x` with ticks at `key_ks`.
+fn results_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    series: &[(usize, &super::CriticalMass)],
+    x: (i32, i32),
+    key_ks: &[i32],
+) -> Res<()>
+where
+    DB::ErrorType: 'static,
+{
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            "result for the soldiers (to move) against the officers' best placement",
+            (FONT, 14),
+        )
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(110)
+        .build_cartesian_2d(
+            (x.0..x.1).with_key_points(key_ks.to_vec()),
+            (-15..15).with_key_points(vec![-SLOT, 0, SLOT]),
+        )?;
+    let rfmt = |y: &i32| {
+        match (*y + SLOT / 2).div_euclid(SLOT) {
+            1 => "soldiers win",
+            0 => "draw",
+            _ => "officers win",
+        }
+        .to_string()
+    };
+    chart
+        .configure_mesh()
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 13))
+        .light_line_style(TRANSPARENT)
+        .x_label_formatter(&k_label)
+        .y_label_formatter(&rfmt)
+        .x_desc("soldiers k")
+        .draw()?;
+    for (j, (i, c)) in series.iter().enumerate() {
+        let pts: Vec<(i32, i32)> = c
+            .rows
+            .iter()
+            .map(|r| {
+                let y = match r.result.as_str() {
+                    "win" => SLOT,
+                    "draw" => 0,
+                    _ => -SLOT,
+                };
+                (r.k as i32 * SLOT, y + spread(j, series.len()))
+            })
+            .collect();
+        let col = colour(*i);
+        chart.draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))?;
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, col.filled())))?;
+    }
+    Ok(())
+}
+
+/// The lower panel of the critical-mass chart: how many of the 36 officer
+/// placements each variant's soldiers win against, per soldier count, on
+/// the x range `x` with ticks at `key_ks`.
+fn placements_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    series: &[(usize, &super::CriticalMass)],
+    x: (i32, i32),
+    key_ks: Vec<i32>,
+) -> Res<()>
+where
+    DB::ErrorType: 'static,
+{
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            "officer placements (of 36) the soldiers win against",
+            (FONT, 14),
+        )
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(110)
+        .build_cartesian_2d((x.0..x.1).with_key_points(key_ks), -1f64..37f64)?;
+    chart
+        .configure_mesh()
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 13))
+        .light_line_style(TRANSPARENT)
+        .x_label_formatter(&k_label)
+        .x_desc("soldiers k")
+        .y_desc("placements")
+        .draw()?;
+    for (j, (i, c)) in series.iter().enumerate() {
+        let pts: Vec<(i32, f64)> = c
+            .rows
+            .iter()
+            .map(|r| {
+                (
+                    r.k as i32 * SLOT,
+                    r.soldiers_win as f64 + 0.3 * spread(j, series.len()) as f64,
+                )
+            })
+            .collect();
+        let col = colour(*i);
+        chart.draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))?;
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, col.filled())))?;
+    }
+    Ok(())
 }
 
 /// Horizontal bars: the share of positions whose win / draw / loss changes

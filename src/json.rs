@@ -92,7 +92,7 @@ pub fn moves(pos: &Position, variant: &Variant) -> Json {
 /// when the game is over), `result` and `plies` (its value, as in
 /// [`analysis`]) and `after` (the position it leads to, `null` with no
 /// move).
-pub fn best_move(a: &Analysis, variant: &Variant) -> Json {
+pub(crate) fn best_move(a: &Analysis, variant: &Variant) -> Json {
     let best = a.moves.first();
     let plies = if a.distances || a.over.is_some() {
         json!(a.value.plies())

@@ -6,15 +6,15 @@
 //! disk, memory and time:
 //!
 //! * **positions**: complete files are counted in closed form
-//!   ([`index::complete_positions`]); a closure is counted by a walk over
+//!   (`index::complete_positions`); a closure is counted by a walk over
 //!   all tiers held as bits (one bit per tier, 64 MiB), so even the start
 //!   position's closure, the whole game, is counted without listing its
-//!   tiers ([`closure_counts`]);
-//! * **disk**: bits per position measured on built tables ([`MEASURED`],
+//!   tiers (`closure_counts`);
+//! * **disk**: bits per position measured on built tables (`MEASURED`,
 //!   from the records under `scripts/bench-runs/`), per officer count, at
 //!   the nearest measured soldier count;
 //! * **memory**: each file's window of solved tiers, counted exactly
-//!   ([`complete_window_bytes`]), and what its build needs besides it
+//!   (`complete_window_bytes`), and what its build needs besides it
 //!   ([`FilePlan::memory_bytes`]);
 //! * **time**: a solving rate (positions per second) measured by a short
 //!   calibration solve ([`calibrate`]) or given by the caller, times the
@@ -64,12 +64,12 @@ pub struct FilePlan {
     /// ([`Plan::mark_built`]).
     pub checkpoint: Option<Checkpointed>,
     /// The most bytes its build's window of solved tiers holds when the
-    /// memory budget does not bind ([`complete_window_bytes`]; for a
+    /// memory budget does not bind (`complete_window_bytes`; for a
     /// partial file the complete file's, an upper bound).
     pub window_bytes: u64,
     /// Whether the build is WDL-only (`build --wdl-only`, [`Plan::wdl_only`]):
     /// its window holds two bits a value instead of a byte.
-    pub wdl_only: bool,
+    pub(crate) wdl_only: bool,
 }
 
 impl FilePlan {
@@ -122,7 +122,7 @@ pub enum Scope {
 #[derive(Clone, Debug)]
 pub struct Plan {
     /// The variant.
-    pub variant: Variant,
+    pub(crate) variant: Variant,
     /// What the plan covers.
     pub scope: Scope,
     /// The files in build order (`k` ascending, one officer first).
@@ -216,7 +216,7 @@ pub struct Estimate {
     /// Files to write.
     pub files: usize,
     /// Their tiers.
-    pub tiers: u64,
+    pub(crate) tiers: u64,
     /// Their positions.
     pub positions: u64,
     /// Of them, those the files' checkpoints hold (see
@@ -265,7 +265,7 @@ pub fn complete(variant: &Variant, k_min: u8, k_max: u8) -> Result<Plan, PlanErr
 }
 
 /// The plan of `asalto build --for POSITION`: the closure of the tiers the
-/// position and its moves read ([`crate::ondemand::roots`]).
+/// position and its moves read (`ondemand::roots`).
 pub fn for_position(variant: &Variant, pos: &Position) -> Result<Plan, PlanError> {
     let roots = crate::ondemand::roots(pos, variant);
     if roots.is_empty() {
@@ -297,7 +297,7 @@ pub fn for_position(variant: &Variant, pos: &Position) -> Result<Plan, PlanError
 /// `wdl_only`): what [`crate::build::window_peak_bytes`] says of its tiers,
 /// counted by level ([`index::canonical_sets_by_progress`]) without
 /// listing them.
-pub fn complete_window_bytes(variant: &Variant, n: u8, k: u8, wdl_only: bool) -> u64 {
+pub(crate) fn complete_window_bytes(variant: &Variant, n: u8, k: u8, wdl_only: bool) -> u64 {
     let kk = k as usize;
     let half = binom(33 - kk, n as usize) as u64;
     let sets = index::canonical_sets_by_progress(variant);
@@ -314,15 +314,15 @@ pub fn complete_window_bytes(variant: &Variant, n: u8, k: u8, wdl_only: bool) ->
 
 /// Tiers and positions of one file `(n, k)` in a closure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FileCount {
+pub(crate) struct FileCount {
     /// Officers.
-    pub n: u8,
+    pub(crate) n: u8,
     /// Soldiers.
-    pub k: u8,
+    pub(crate) k: u8,
     /// Canonical tiers.
-    pub tiers: u64,
+    pub(crate) tiers: u64,
     /// Positions of those tiers (both sides to move).
-    pub positions: u64,
+    pub(crate) positions: u64,
 }
 
 /// The outside points in board order; bit `i` of a 24-bit set is point
@@ -401,7 +401,7 @@ fn local_set(outside: Bitboard, points: &[board::Point]) -> u32 {
 /// are then counted in closed form: the start's closure (every tier) takes
 /// well under a second in a release build, the plain walk about 20 s.
 /// Files with no tier are left out.
-pub fn closure_counts(roots: &[TierKey], variant: &Variant) -> Vec<FileCount> {
+pub(crate) fn closure_counts(roots: &[TierKey], variant: &Variant) -> Vec<FileCount> {
     counts(roots, variant, true)
 }
 
@@ -600,18 +600,20 @@ fn walk_file(
 
 /// Bits per position measured on one built table.
 #[derive(Clone, Copy, Debug)]
-pub struct Measured {
+pub(crate) struct Measured {
     /// Officers.
-    pub n: u8,
+    pub(crate) n: u8,
     /// Soldiers.
-    pub k: u8,
+    pub(crate) k: u8,
     /// File bytes x 8 / positions.
-    pub bits: f64,
+    pub(crate) bits: f64,
     /// Whether the table was written with the current block sizes (2^14
     /// WDL, 2^12 distance positions a block).
-    pub current_blocks: bool,
-    /// The record it comes from, under `scripts/bench-runs/`.
-    pub source: &'static str,
+    pub(crate) current_blocks: bool,
+    /// The record it comes from, under `scripts/bench-runs/`: provenance
+    /// for the reader of [`MEASURED`], which no code reads.
+    #[allow(dead_code, reason = "provenance of the figure, for the reader")]
+    pub(crate) source: &'static str,
 }
 
 /// The sizes the estimates of files with distances come from: the complete
@@ -622,7 +624,7 @@ pub struct Measured {
 /// the larger blocks of that time, are the `bits_per_position` of
 /// `2026-11-21-assaut10/build-assaut-10.json` and
 /// `2026-11-21-assaut11/build-assaut-11.json`.
-pub const MEASURED: [Measured; 8] = [
+pub(crate) const MEASURED: [Measured; 8] = [
     Measured {
         n: 1,
         k: 9,
@@ -690,7 +692,7 @@ pub const MEASURED: [Measured; 8] = [
 /// --wdl-only` (`scripts/bench-runs/2026-11-26-layout/`); but 2o12s, not
 /// yet built: its earlier-layout size (0.383724, 2026-11-25-build12) times
 /// the saving 2o11s measured (0.132572 / 0.230521).
-pub const MEASURED_WDL_ONLY: [(u8, u8, f64); 8] = [
+pub(crate) const MEASURED_WDL_ONLY: [(u8, u8, f64); 8] = [
     (1, 9, 0.289_837),
     (2, 9, 0.027_429),
     (1, 10, 0.455_092),
@@ -718,7 +720,7 @@ fn measured(n: u8, k: u8, current: bool) -> Option<&'static Measured> {
 
 /// Estimated bits per position of the file `(n, k)` with the current block
 /// sizes: with distances, and written WDL-only ([`DISK_BASIS`]).
-pub fn bits_per_position(n: u8, k: u8) -> (f64, f64) {
+pub(crate) fn bits_per_position(n: u8, k: u8) -> (f64, f64) {
     let n = n.clamp(1, 2);
     let wdl_only = MEASURED_WDL_ONLY
         .iter()
@@ -759,7 +761,7 @@ pub const BUILD_RATE_RATIO: f64 = 0.737;
 /// The in-memory solving rate on two threads in the same bench record
 /// (8.701e6 positions/s on one thread, 1.756 times that on two), for a
 /// time estimate made without calibrating.
-pub const RECORDED_RATE: f64 = 1.528e7;
+pub(crate) const RECORDED_RATE: f64 = 1.528e7;
 
 /// The position whose closure the calibration solves in memory (two
 /// officers, ten soldiers, about 13.5 million positions; the rate position
@@ -776,7 +778,7 @@ pub struct Rate {
     /// Seconds the calibration took.
     pub calibration_seconds: f64,
     /// The share of its threads' time the calibration had on a core
-    /// ([`crate::solve::Stats::cpu_share`]):
+    /// (as `solve::Stats::cpu_share`):
     /// well below 1 when other work held the cores, so that the rate, and
     /// the time estimate, are those of the busy machine.
     pub cpu_share: f64,

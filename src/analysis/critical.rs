@@ -23,7 +23,7 @@ use crate::value::Value;
 use serde::Serialize;
 
 /// The rule choosing the formations and valuing them, as stated in reports.
-pub const FORMATION_RULE: &str = "formations of k soldiers taken from the start position: \
+pub(crate) const FORMATION_RULE: &str = "formations of k soldiers taken from the start position: \
 the k points outside the fortress nearest to it by distance along lines \
 (board::FORTRESS_DISTANCE), ties broken by higher rank first, then by nearness to the centre \
 file d, then left before right; soldiers to move, no huff rights, every placement of the two \
@@ -32,7 +32,7 @@ placement (the worst value for the soldiers; among equals the first placement in
 
 /// The 24 outside points in formation order: a formation of `k` soldiers
 /// is the first `k` (see [`FORMATION_RULE`]).
-pub fn formation_order() -> Vec<Point> {
+pub(crate) fn formation_order() -> Vec<Point> {
     let mut v: Vec<Point> = board::points(OUTSIDE).collect();
     v.sort_by_key(|p| {
         (
@@ -168,7 +168,7 @@ pub struct CriticalMass {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CriticalMassSection {
     /// How formations are chosen and valued.
-    pub rule: String,
+    pub(crate) rule: String,
     /// One entry per variant.
     pub variants: Vec<CriticalMass>,
 }

@@ -46,17 +46,16 @@ mod report;
 mod sensitivity;
 mod stats;
 
+pub(crate) use critical::FORMATION_RULE;
 pub use critical::{
-    CriticalMass, CriticalMassSection, CriticalRow, FORMATION_RULE, PlacementValue, critical_mass,
-    formation, formation_closure, formation_order, formation_position, placements,
+    CriticalMass, CriticalMassSection, CriticalRow, PlacementValue, critical_mass, formation,
+    formation_closure, formation_position, placements,
 };
 pub use report::{OutputFile, render, summary_text};
-pub use sensitivity::{
-    DiffCounts, Pair, PairTable, Sensitivity, SwitchSummary, differing_switch, sensitivity,
-};
-pub use stats::{
-    Example, Population, TableStats, WdlCounts, complete_positions, complete_tiers, table_stats,
-};
+pub(crate) use sensitivity::sensitivity;
+pub use sensitivity::{DiffCounts, Pair, PairTable, Sensitivity};
+pub(crate) use stats::complete_tiers;
+pub use stats::{Example, Population, TableStats, WdlCounts, table_stats};
 
 use crate::progress::Observer;
 use crate::rules::Variant;
@@ -69,13 +68,13 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug)]
 pub struct Request {
     /// The folder of table files.
-    pub tables: PathBuf,
+    pub(crate) tables: PathBuf,
     /// The variants, in report order.
-    pub variants: Vec<Variant>,
+    pub(crate) variants: Vec<Variant>,
     /// Fewest soldiers.
-    pub k_min: u8,
+    pub(crate) k_min: u8,
     /// Most soldiers.
-    pub k_max: u8,
+    pub(crate) k_max: u8,
     /// Report over the tables present when some are missing (listing the
     /// missing ones) instead of failing.
     pub allow_missing: bool,
@@ -160,26 +159,26 @@ fn list_paths(paths: &[PathBuf]) -> String {
 
 /// A variant as described in a report.
 #[derive(Clone, Debug, Serialize)]
-pub struct VariantSummary {
+pub(crate) struct VariantSummary {
     /// Its name: the preset name or the switch list.
-    pub name: String,
+    pub(crate) name: String,
     /// Its folder name under the tables folder.
-    pub slug: String,
+    pub(crate) slug: String,
     /// Soldier rule.
-    pub soldiers: String,
+    pub(crate) soldiers: String,
     /// Capture rule.
-    pub capture: String,
+    pub(crate) capture: String,
     /// `on` or `off`.
-    pub max: String,
+    pub(crate) max: String,
     /// Trapped rule.
-    pub trapped: String,
+    pub(crate) trapped: String,
     /// The rule sheet of a preset.
-    pub source: Option<String>,
+    pub(crate) source: Option<String>,
 }
 
 impl VariantSummary {
     /// The summary of `v`.
-    pub fn of(v: &Variant) -> VariantSummary {
+    pub(crate) fn of(v: &Variant) -> VariantSummary {
         VariantSummary {
             name: v.to_string(),
             slug: v.slug(),
@@ -197,37 +196,37 @@ impl VariantSummary {
 
 /// A term of the report and what it means.
 #[derive(Clone, Debug, Serialize)]
-pub struct Definition {
+pub(crate) struct Definition {
     /// The term, as used in column names.
-    pub term: String,
+    pub(crate) term: String,
     /// What it counts or means.
-    pub meaning: String,
+    pub(crate) meaning: String,
 }
 
 /// A variant-balance report: every number the report files show.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     /// The version of `asalto-tb` that made the report.
-    pub tool_version: String,
+    pub(crate) tool_version: String,
     /// The folder of table files read.
-    pub tables_dir: String,
+    pub(crate) tables_dir: String,
     /// Fewest soldiers asked for.
-    pub soldiers_min: u8,
+    pub(crate) soldiers_min: u8,
     /// Most soldiers asked for.
-    pub soldiers_max: u8,
+    pub(crate) soldiers_max: u8,
     /// The variants, in report order.
-    pub variants: Vec<VariantSummary>,
+    pub(crate) variants: Vec<VariantSummary>,
     /// Whether some table read holds only part of its tiers (built with
     /// `asalto build --for`) or some table is missing: then every number
     /// covers the tiers present only.
     pub partial: bool,
     /// Table files asked for but missing (only with
     /// [`Request::allow_missing`]).
-    pub missing_tables: Vec<String>,
+    pub(crate) missing_tables: Vec<String>,
     /// What the terms and counts mean.
-    pub definitions: Vec<Definition>,
+    pub(crate) definitions: Vec<Definition>,
     /// Statistics of each table read, by variant, soldiers, officers.
-    pub tables: Vec<TableStats>,
+    pub(crate) tables: Vec<TableStats>,
     /// Critical mass of soldiers, per variant.
     pub critical_mass: CriticalMassSection,
     /// How much each rule switch changes the values (when more than one

@@ -14,11 +14,11 @@ use std::error::Error;
 /// A drawn plot.
 pub(crate) struct Plot {
     /// File name, e.g. `wdl-natural.svg`.
-    pub name: String,
+    pub(crate) name: String,
     /// What it shows (used as the alt text).
-    pub title: String,
+    pub(crate) title: String,
     /// The SVG document.
-    pub svg: String,
+    pub(crate) svg: String,
 }
 
 /// The populations of positions plotted and tabulated, in report order.
@@ -34,7 +34,7 @@ pub(crate) enum Pop {
 
 impl Pop {
     /// Every population, in report order.
-    pub const ALL: [Pop; 5] = [
+    pub(crate) const ALL: [Pop; 5] = [
         Pop::Natural,
         Pop::SoldiersToMove(2),
         Pop::OfficersToMove(2),
@@ -43,7 +43,7 @@ impl Pop {
     ];
 
     /// Short name for files and CSV columns.
-    pub fn key(self) -> String {
+    pub(crate) fn key(self) -> String {
         match self {
             Pop::Natural => "natural".into(),
             Pop::SoldiersToMove(n) => format!("{n}o-soldiers-to-move"),
@@ -52,7 +52,7 @@ impl Pop {
     }
 
     /// Title in words.
-    pub fn title(self) -> String {
+    pub(crate) fn title(self) -> String {
         let officers = |n: u8| {
             if n == 1 {
                 "one officer"
@@ -70,7 +70,7 @@ impl Pop {
     }
 
     /// Officers of the tables it comes from.
-    pub fn n(self) -> u8 {
+    pub(crate) fn n(self) -> u8 {
         match self {
             Pop::Natural => 2,
             Pop::SoldiersToMove(n) | Pop::OfficersToMove(n) => n,
@@ -78,12 +78,12 @@ impl Pop {
     }
 
     /// Whether the soldiers are to move.
-    pub fn soldiers_to_move(self) -> bool {
+    pub(crate) fn soldiers_to_move(self) -> bool {
         !matches!(self, Pop::OfficersToMove(_))
     }
 
     /// The population's statistics in a table, if the table has it.
-    pub fn of(self, t: &TableStats) -> Option<&Population> {
+    pub(crate) fn of(self, t: &TableStats) -> Option<&Population> {
         if t.n != self.n() {
             return None;
         }
@@ -95,7 +95,7 @@ impl Pop {
     }
 
     /// Soldiers win, draw, officers win, in percent of positions.
-    pub fn soldiers_view(self, p: &Population) -> [f64; 3] {
+    pub(crate) fn soldiers_view(self, p: &Population) -> [f64; 3] {
         if self.soldiers_to_move() {
             [p.win_percent, p.draw_percent, p.loss_percent]
         } else {

@@ -33,14 +33,14 @@ pub struct DiffCounts {
     pub value_changed: u64,
     /// Positions (mirror images counted) better for the soldiers under the
     /// second variant (win / draw / loss seen from the soldiers).
-    pub toward_soldiers: u64,
+    pub(crate) toward_soldiers: u64,
     /// Positions (mirror images counted) better for the officers under the
     /// second variant.
-    pub toward_officers: u64,
+    pub(crate) toward_officers: u64,
     /// `wdl_changed` in percent of `compared`.
-    pub wdl_changed_percent: f64,
+    pub(crate) wdl_changed_percent: f64,
     /// `value_changed` in percent of `compared`.
-    pub value_changed_percent: f64,
+    pub(crate) value_changed_percent: f64,
 }
 
 impl DiffCounts {
@@ -75,7 +75,7 @@ pub struct PairTable {
     /// Soldiers.
     pub k: u8,
     /// Whether both tables are complete.
-    pub complete: bool,
+    pub(crate) complete: bool,
     /// The counts.
     pub counts: DiffCounts,
 }
@@ -84,15 +84,15 @@ pub struct PairTable {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Pair {
     /// The first variant.
-    pub a: String,
+    pub(crate) a: String,
     /// The second variant.
-    pub b: String,
+    pub(crate) b: String,
     /// The switch they differ in.
     pub switch: String,
     /// Its setting in `a`.
-    pub a_setting: String,
+    pub(crate) a_setting: String,
     /// Its setting in `b`.
-    pub b_setting: String,
+    pub(crate) b_setting: String,
     /// Per table (both variants' tables present).
     pub tables: Vec<PairTable>,
     /// All tables together.
@@ -101,13 +101,13 @@ pub struct Pair {
 
 /// The pairs differing in one switch, pooled.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SwitchSummary {
+pub(crate) struct SwitchSummary {
     /// The switch.
-    pub switch: String,
+    pub(crate) switch: String,
     /// Pairs differing in it.
-    pub pairs: usize,
+    pub(crate) pairs: usize,
     /// Their counts added up.
-    pub total: DiffCounts,
+    pub(crate) total: DiffCounts,
 }
 
 /// The rule-sensitivity section of a report.
@@ -117,15 +117,15 @@ pub struct Sensitivity {
     /// report order.
     pub pairs: Vec<Pair>,
     /// Per switch, pooled over its pairs.
-    pub switches: Vec<SwitchSummary>,
+    pub(crate) switches: Vec<SwitchSummary>,
     /// The switch whose pairs change the largest share of win / draw / loss
     /// (pooled), if any pair was compared.
-    pub most_sensitive: Option<String>,
+    pub(crate) most_sensitive: Option<String>,
 }
 
 /// The switch two variants differ in and its two settings, if they differ
 /// in exactly one.
-pub fn differing_switch(a: &Variant, b: &Variant) -> Option<(&'static str, String, String)> {
+pub(crate) fn differing_switch(a: &Variant, b: &Variant) -> Option<(&'static str, String, String)> {
     let onoff = |x: bool| if x { "on" } else { "off" }.to_string();
     let diffs = [
         (a.soldiers != b.soldiers).then(|| {
@@ -269,7 +269,7 @@ fn compare_tables(
 /// Compare every pair of the variants of `sets` that differ in exactly one
 /// switch, over `k_min..=k_max` soldiers and both officer counts (in the
 /// current rayon pool).
-pub fn sensitivity(
+pub(crate) fn sensitivity(
     sets: &[TableSet],
     k_min: u8,
     k_max: u8,

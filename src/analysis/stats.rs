@@ -29,12 +29,12 @@ pub struct WdlCounts {
 
 impl WdlCounts {
     /// All positions counted.
-    pub fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.win + self.draw + self.loss
     }
 
     /// Win, draw and loss in percent of the total (zeros when empty).
-    pub fn percent(&self) -> [f64; 3] {
+    pub(crate) fn percent(&self) -> [f64; 3] {
         let t = self.total();
         if t == 0 {
             return [0.0; 3];
@@ -72,9 +72,9 @@ pub struct Population {
     /// Percentage of `positions` won by the side to move.
     pub win_percent: f64,
     /// Percentage of `positions` drawn.
-    pub draw_percent: f64,
+    pub(crate) draw_percent: f64,
     /// Percentage of `positions` lost by the side to move.
-    pub loss_percent: f64,
+    pub(crate) loss_percent: f64,
     /// The longest win of the side to move and a position with it (the
     /// first in tier order, then index order, among those with the most
     /// plies).
@@ -87,23 +87,23 @@ pub struct Population {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TableStats {
     /// The variant (preset name or switch list).
-    pub variant: String,
+    pub(crate) variant: String,
     /// Officers.
-    pub n: u8,
+    pub(crate) n: u8,
     /// Soldiers.
-    pub k: u8,
+    pub(crate) k: u8,
     /// The file read.
-    pub file: String,
+    pub(crate) file: String,
     /// Whether the table holds every tier (not a partial table).
     pub complete: bool,
     /// Tiers stored.
-    pub tiers: u64,
+    pub(crate) tiers: u64,
     /// Tiers a complete table stores.
-    pub tiers_complete: u64,
+    pub(crate) tiers_complete: u64,
     /// Positions stored (both sides to move).
     pub positions_stored: u64,
     /// Positions a complete table stores.
-    pub positions_complete: u64,
+    pub(crate) positions_complete: u64,
     /// Whether the table was built without distances (`build
     /// --wdl-only`): then no longest win or loss is known.
     pub wdl_only: bool,
@@ -116,7 +116,7 @@ pub struct TableStats {
     pub natural: Option<Population>,
 }
 
-pub use crate::index::{complete_positions, complete_tiers};
+pub(crate) use crate::index::{complete_positions, complete_tiers};
 
 /// How many positions each stored position of tier `key` stands for: 2
 /// unless the tier is its own mirror image.

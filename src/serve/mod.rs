@@ -8,7 +8,7 @@
 //! refused above it with the same line ([`crate::plan::refusal`]). Solving
 //! runs on tokio's blocking threads, and the solves running at once hold
 //! together at most [`Options::limit`] positions: each takes its share of a
-//! semaphore counted in units of [`UNIT`] positions before it starts.
+//! semaphore counted in units of `UNIT` positions before it starts.
 //!
 //! The routes (the JSON objects are those of [`crate::json`], the same as
 //! the command line's `--json`):
@@ -18,7 +18,7 @@
 //! | `GET /` | the explorer page (HTML, CSS and JS embedded in the binary) |
 //! | `GET /api/v1/query?variant=V&position=P` | [`crate::json::analysis`], what `asalto query --json` prints |
 //! | `GET /api/v1/moves?variant=V&position=P` | [`crate::json::moves`], what `asalto moves --json` prints |
-//! | `GET /api/v1/bestmove?variant=V&position=P` | [`crate::json::best_move`] |
+//! | `GET /api/v1/bestmove?variant=V&position=P` | `json::best_move` |
 //! | `GET /api/v1/board` | the board's points and lines, the presets, the default variant |
 //! | `GET /report/NAME.svg` | a plot of the committed balance report |
 //!
@@ -41,7 +41,7 @@ use tokio::sync::Semaphore;
 
 /// Positions per permit of the server's memory semaphore: about 2 MiB
 /// while solving.
-pub const UNIT: u64 = 1 << 20;
+pub(crate) const UNIT: u64 = 1 << 20;
 
 /// What the server serves.
 #[derive(Clone, Debug)]
@@ -125,7 +125,7 @@ impl App {
 }
 
 /// The server's routes over `options` (see the module's table).
-pub fn router(options: Options) -> Router {
+pub(crate) fn router(options: Options) -> Router {
     let app = Arc::new(App::new(options));
     Router::new()
         .route("/", get(assets::index))
@@ -140,7 +140,7 @@ pub fn router(options: Options) -> Router {
         .with_state(app)
 }
 
-/// Serve [`router`] on `listener` until `shutdown` completes, then finish
+/// Serve the routes (`router`) on `listener` until `shutdown` completes, then finish
 /// the requests in flight and return.
 pub async fn serve(
     listener: TcpListener,

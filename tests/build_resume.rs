@@ -103,7 +103,7 @@ fn stopped() -> tempfile::TempDir {
     let last = last_file(dir.path());
     assert!(!last.exists());
     assert!(temporary_path(&last).exists());
-    assert!(build::checkpoint::path_for(&last).exists());
+    assert!(build::checkpoint_path(&last).exists());
     dir
 }
 
@@ -152,7 +152,7 @@ fn a_stopped_build_resumes_from_its_checkpoint_and_writes_the_same_bytes() {
     assert_eq!(std::fs::read(&last).unwrap(), want);
     // Nothing left beside the finished file.
     assert!(!temporary_path(&last).exists());
-    assert!(!build::checkpoint::path_for(&last).exists());
+    assert!(!build::checkpoint_path(&last).exists());
 }
 
 /// A deadline already passed: the build stops before its first file to
@@ -177,7 +177,7 @@ fn a_build_past_its_deadline_starts_no_file() {
     assert!(stop.to_string().contains("before building 2o10s"), "{stop}");
     assert!(!last.exists());
     assert!(!temporary_path(&last).exists());
-    assert!(!build::checkpoint::path_for(&last).exists());
+    assert!(!build::checkpoint_path(&last).exists());
 }
 
 /// A deadline that passes during the build: it stops at a chunk boundary
@@ -206,7 +206,7 @@ fn a_build_stopped_by_its_deadline_goes_on_and_writes_the_same_bytes() {
     assert!(!file.exists());
     // Stopped inside the file: with a checkpoint, though the checkpoints
     // were an hour apart.
-    let ckpt = build::checkpoint::path_for(&file);
+    let ckpt = build::checkpoint_path(&file);
     assert_eq!(ckpt.exists(), stop.positions_done > 0);
     for f in &stop.files {
         assert!(!f.skipped);
@@ -239,7 +239,7 @@ fn a_build_stopped_by_its_deadline_goes_on_and_writes_the_same_bytes() {
 fn a_damaged_checkpoint_is_discarded_with_a_note() {
     let (_clean_dir, want) = clean();
     let dir = stopped();
-    let ckpt = build::checkpoint::path_for(&last_file(dir.path()));
+    let ckpt = build::checkpoint_path(&last_file(dir.path()));
     let mut bytes = std::fs::read(&ckpt).unwrap();
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0x10;
@@ -376,7 +376,7 @@ fn a_build_killed_with_sigkill_resumes_and_writes_the_same_bytes() {
 
     let dir = tempfile::tempdir().unwrap();
     let mut child = run(dir.path()).spawn().unwrap();
-    let ckpt = build::checkpoint::path_for(&last_file(dir.path()));
+    let ckpt = build::checkpoint_path(&last_file(dir.path()));
     let start = std::time::Instant::now();
     while !ckpt.exists() {
         assert!(
@@ -437,7 +437,7 @@ fn a_build_stopped_by_sigterm_checkpoints_exits_75_and_goes_on() {
     assert_eq!(out.status.code(), Some(75), "{err}");
     assert!(err.contains("run the same build again"), "{err}");
     assert!(!last_file(dir.path()).exists());
-    assert!(build::checkpoint::path_for(&last_file(dir.path())).exists());
+    assert!(build::checkpoint_path(&last_file(dir.path())).exists());
 
     let again = run(dir.path()).output().unwrap();
     assert!(again.status.success());

@@ -67,7 +67,7 @@ fn a_build_told_to_stop_after_a_second_stops_with_status_75() {
     let k = stop["soldiers"].as_u64().unwrap() as u8;
     let path = table_path(dir.path(), &Variant::ASSAUT, n, k);
     assert!(!path.exists());
-    assert_eq!(build::checkpoint::path_for(&path).exists(), done > 0);
+    assert_eq!(build::checkpoint_path(&path).exists(), done > 0);
     // The files finished before the stop are listed, and are there.
     for f in j["builds"][0]["files"].as_array().unwrap() {
         let name = format!("{}.atb", f["file"].as_str().unwrap());

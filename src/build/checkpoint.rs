@@ -46,26 +46,32 @@ fn config() -> impl bincode::config::Config {
 
 /// What a checkpoint says about the build it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
-pub struct Identity {
+pub(crate) struct Identity {
     /// The variant, as its four switch names (`soldiers=..,capture=..`).
-    pub variant: String,
+    pub(crate) variant: String,
     /// Officers.
-    pub n: u8,
+    pub(crate) n: u8,
     /// Soldiers.
-    pub k: u8,
+    pub(crate) k: u8,
     /// Tiers in the file and their positions.
-    pub tiers: u64,
+    pub(crate) tiers: u64,
     /// Positions in the file.
-    pub positions: u64,
+    pub(crate) positions: u64,
     /// CRC-32 of the tiers' `outside` masks in solving order.
-    pub fingerprint: u32,
+    pub(crate) fingerprint: u32,
     /// Whether the file holds win/draw/loss only.
-    pub wdl_only: bool,
+    pub(crate) wdl_only: bool,
 }
 
 impl Identity {
     /// The identity of a build of `tiers` (in solving order).
-    pub fn of(variant: &Variant, n: u8, k: u8, tiers: &[TierKey], wdl_only: bool) -> Identity {
+    pub(crate) fn of(
+        variant: &Variant,
+        n: u8,
+        k: u8,
+        tiers: &[TierKey],
+        wdl_only: bool,
+    ) -> Identity {
         let mut h = crc32fast::Hasher::new();
         for t in tiers {
             h.update(&t.outside.to_le_bytes());
@@ -84,15 +90,15 @@ impl Identity {
 
 /// A checkpoint: the build, how far it got, and the writer's state.
 #[derive(Clone, Debug, PartialEq, bincode::Encode, bincode::Decode)]
-pub struct Checkpoint {
+pub(crate) struct Checkpoint {
     /// The build.
-    pub identity: Identity,
+    pub(crate) identity: Identity,
     /// Tiers done, a prefix of the build's list.
-    pub done: u64,
+    pub(crate) done: u64,
     /// The writer after the last of them.
-    pub writer: WriterState,
+    pub(crate) writer: WriterState,
     /// What building the file took up to this checkpoint, over every run.
-    pub history: History,
+    pub(crate) history: History,
 }
 
 /// What building a file took up to a checkpoint, summed (time) or maxed
@@ -101,13 +107,13 @@ pub struct Checkpoint {
 /// checkpoint is not counted (the resumed run does it again, and counts
 /// it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, bincode::Encode, bincode::Decode)]
-pub struct History {
+pub(crate) struct History {
     /// Wall seconds spent on the file.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// Peak anonymous memory of a run while building the file (bytes).
-    pub peak_anon_bytes: u64,
+    pub(crate) peak_anon_bytes: u64,
     /// Peak resident memory, mapped tables included (bytes).
-    pub peak_rss_bytes: u64,
+    pub(crate) peak_rss_bytes: u64,
 }
 
 /// A version 1 checkpoint: one without a history, nor the stream order.
@@ -160,7 +166,7 @@ pub fn path_for(table: &Path) -> PathBuf {
 impl Checkpoint {
     /// The checkpoint at `path`: `Ok(None)` when there is none, an error
     /// when it is unreadable or damaged.
-    pub fn load(path: &Path) -> Result<Option<Checkpoint>, CheckpointError> {
+    pub(crate) fn load(path: &Path) -> Result<Option<Checkpoint>, CheckpointError> {
         let bytes = match fs::read(path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -224,7 +230,7 @@ impl Checkpoint {
 
     /// Write the checkpoint at `path` atomically: a temporary file, synced,
     /// renamed over the old one, the folder synced.
-    pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
+    pub(crate) fn save(&self, path: &Path) -> Result<(), CheckpointError> {
         let io = |op| {
             move |error| CheckpointError::Io {
                 path: path.into(),

@@ -26,7 +26,7 @@ pub const FIXED_BYTES: u64 = (256 + 32 + 256 + 512) << 20;
 /// How far a build's anonymous memory may grow before the freed part of
 /// it is handed back ([`Trimmer`]): 256 MiB, within [`FIXED_BYTES`]'
 /// allocator slack.
-pub const TRIM_SLACK_BYTES: u64 = 256 << 20;
+pub(crate) const TRIM_SLACK_BYTES: u64 = 256 << 20;
 
 /// The smallest window a build accepts (64 MiB): below it, nearly every
 /// read of the file's own tiers goes to disk.
@@ -109,7 +109,7 @@ impl Trimmer {
     }
 
     /// Give the free memory back now.
-    pub fn trim(&mut self) {
+    pub(crate) fn trim(&mut self) {
         release_free_memory();
         self.trims += 1;
         self.last = anon_bytes().unwrap_or(0);
@@ -136,7 +136,7 @@ pub fn anon_bytes() -> Option<u64> {
 /// The peak memory of one stretch of a build (one file), sampled every
 /// 200 ms by a thread: anonymous memory (`RssAnon`: what the budget
 /// bounds) and resident memory with mapped tables (`VmRSS`).
-pub struct Watch {
+pub(crate) struct Watch {
     stop: Arc<AtomicBool>,
     anon: Arc<AtomicU64>,
     rss: Arc<AtomicU64>,
@@ -145,7 +145,7 @@ pub struct Watch {
 
 impl Watch {
     /// Start watching.
-    pub fn start() -> Watch {
+    pub(crate) fn start() -> Watch {
         let stop = Arc::new(AtomicBool::new(false));
         let anon = Arc::new(AtomicU64::new(0));
         let rss = Arc::new(AtomicU64::new(0));
@@ -179,7 +179,7 @@ impl Watch {
 
     /// The peaks `(anonymous, resident)` in bytes so far (0 where the
     /// system does not tell).
-    pub fn peaks(&self) -> (u64, u64) {
+    pub(crate) fn peaks(&self) -> (u64, u64) {
         (
             self.anon.load(Ordering::Relaxed),
             self.rss.load(Ordering::Relaxed),
@@ -188,7 +188,7 @@ impl Watch {
 
     /// Stop; the peaks `(anonymous, resident)` in bytes (0 where the
     /// system does not tell).
-    pub fn finish(mut self) -> (u64, u64) {
+    pub(crate) fn finish(mut self) -> (u64, u64) {
         self.stop.store(true, Ordering::Relaxed);
         if let Some(t) = self.thread.take() {
             let _ = t.join();

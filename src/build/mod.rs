@@ -4,30 +4,30 @@
 //! chunk of a level at a time, hands the values to the table writer
 //! ([`crate::table`]), keeps the window of the file's own tiers that later
 //! levels read within a memory budget ([`BuildOptions::memory_bytes`]), and writes
-//! checkpoints ([`checkpoint`]) so that a build killed at any instant
+//! checkpoints (`checkpoint.rs`) so that a build killed at any instant
 //! resumes inside the file it was writing.
 //!
 //! Files are built in the order `k = 9, 10, ..` and, for each `k`, one
 //! officer before two. Inside a file, tiers are solved level by level
 //! (`P(S)` ascending), each level in chunks of at most
-//! [`crate::solve::CHUNK_POSITIONS`] positions; after each chunk the
+//! `solve::CHUNK_POSITIONS` positions; after each chunk the
 //! writer is synced, so every tier done can be read back from the file,
 //! and a checkpoint is written when [`BuildOptions::checkpoint_secs`] have
 //! passed since the last. Lower files are read back through [`TableSet`].
 //! The bytes of a file depend on its tiers and the write options only: not
 //! on the threads, the memory budget, the checkpoints or the interruptions.
 
-pub mod checkpoint;
+pub(crate) mod checkpoint;
 mod memory;
 #[cfg(feature = "mpi")]
-pub mod mpi;
-pub mod ranks;
+mod mpi;
+mod ranks;
 mod window;
 
-pub use checkpoint::CheckpointError;
+pub use checkpoint::{CheckpointError, path_for as checkpoint_path};
 pub use memory::{
-    FIXED_BYTES, MIN_WINDOW_BYTES, TRIM_SLACK_BYTES, Trimmer, anon_bytes, default_budget,
-    peak_rss_bytes, total_memory_bytes,
+    FIXED_BYTES, MIN_WINDOW_BYTES, Trimmer, anon_bytes, default_budget, peak_rss_bytes,
+    total_memory_bytes,
 };
 
 use crate::index::{self, FileKey, TierKey};
@@ -37,17 +37,20 @@ use crate::solve::{CHUNK_POSITIONS, Layered, SolveError, Solver};
 use crate::table::{
     Table, TableInfo, TableSet, TableWriter, WriteOptions, table_path, temporary_path,
 };
-pub use checkpoint::History;
+pub(crate) use checkpoint::History;
 use checkpoint::{Checkpoint, Identity};
-pub use ranks::{Cluster, RankShare, Ranks, Solo};
+#[cfg(feature = "mpi")]
+pub use mpi::{MpiError, MpiRanks};
+pub use ranks::{Cluster, RankShare, Ranks};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Instant;
+pub(crate) use window::held_bytes as window_held_bytes;
+pub use window::peak_bytes as window_peak_bytes;
 pub(crate) use window::peak_over_levels;
 use window::{Back, FileSoFar, Spill};
-pub use window::{held_bytes as window_held_bytes, peak_bytes as window_peak_bytes};
 
 /// What went wrong in a build.
 #[derive(Debug, thiserror::Error)]
@@ -188,7 +191,7 @@ pub struct BuildOptions {
     pub checkpoint_secs: u64,
     /// Block sizes and compression level of the files.
     pub write: WriteOptions,
-    /// The processes sharing the build ([`Solo`]: this one alone).
+    /// The processes sharing the build (by default this one alone).
     pub cluster: Cluster,
     /// Stop at the first chunk boundary after this instant, with a
     /// checkpoint ([`BuildError::Stopped`]; rank 0's clock decides). A file
@@ -296,13 +299,13 @@ pub use crate::progress::Quiet;
 impl BuildObserver for Quiet {}
 
 /// The files `(n, k)` of a build up to `k_max` soldiers, in build order.
-pub fn plan(k_min: u8, k_max: u8) -> Vec<(u8, u8)> {
+pub(crate) fn plan(k_min: u8, k_max: u8) -> Vec<(u8, u8)> {
     (k_min..=k_max).flat_map(|k| [(1, k), (2, k)]).collect()
 }
 
 /// How many levels below the current one a tier's soldier steps can reach:
 /// the largest drop of `P` over one soldier step.
-pub fn window_levels(variant: &Variant) -> u32 {
+pub(crate) fn window_levels(variant: &Variant) -> u32 {
     let p = variant.progress();
     let table = variant.soldier_moves();
     crate::board::points(crate::board::OUTSIDE)
@@ -397,7 +400,7 @@ fn deadline_passed(opts: &BuildOptions) -> bool {
 }
 
 /// Build files holding (at least) the given tiers, e.g. the closure of one
-/// position ([`index::closure`], which is closed under moves as every such
+/// position (`index::closure`, which is closed under moves as every such
 /// set must be). Tiers already in a file are kept.
 pub fn build_tiers(
     dir: &Path,
@@ -457,7 +460,7 @@ pub fn build_tiers(
 /// A step leaves out a call only on a value every rank shares (the rank
 /// count, or one broadcast from rank 0), or on an error, after which
 /// `asalto build` aborts the whole job.
-pub fn build_file(
+pub(crate) fn build_file(
     dir: &Path,
     variant: &Variant,
     n: u8,

@@ -18,7 +18,7 @@ const PIECE: usize = 1 << 30;
 /// The environment variable that lowers the elements per MPI call below
 /// [`PIECE`], so that tests can take the paths of very large exchanges
 /// (several rounds) on small builds.
-pub const PIECE_VAR: &str = "ASALTO_MPI_PIECE";
+pub(crate) const PIECE_VAR: &str = "ASALTO_MPI_PIECE";
 
 /// The MPI state: the universe (finalised when dropped, after the
 /// communicator) and the world communicator.
@@ -50,8 +50,8 @@ pub enum MpiError {
     /// The MPI library cannot serialise calls from several threads.
     #[error("the MPI library offers thread level {0:?}; the build needs Serialized")]
     Threading(String),
-    /// [`PIECE_VAR`] is set to something other than a count of elements
-    /// from 1 to 2^30.
+    /// `ASALTO_MPI_PIECE` (`PIECE_VAR`) is set to something other than a
+    /// count of elements from 1 to 2^30.
     #[error("{PIECE_VAR}={0:?}: expected a number of elements from 1 to 1073741824")]
     Piece(String),
 }

@@ -39,7 +39,7 @@ pub trait Ranks: Send + Sync {
 
 /// One process: every collective is a copy.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Solo;
+pub(crate) struct Solo;
 
 impl Ranks for Solo {
     fn rank(&self) -> usize {
@@ -59,7 +59,7 @@ impl Ranks for Solo {
     fn barrier(&self) {}
 }
 
-/// The ranks a build runs on (cheap to clone; [`Solo`] by default).
+/// The ranks a build runs on (cheap to clone; one process, `Solo`, by default).
 #[derive(Clone)]
 pub struct Cluster(pub Arc<dyn Ranks>);
 
@@ -86,7 +86,7 @@ impl std::ops::Deref for Cluster {
 /// among `size` ranks: largest tiers first, each to the rank with the
 /// fewest positions so far (the lowest rank among equals). It depends on
 /// nothing but its arguments, so every rank computes the same shares.
-pub fn shares(chunk: &[TierKey], size: usize) -> Vec<usize> {
+pub(crate) fn shares(chunk: &[TierKey], size: usize) -> Vec<usize> {
     let size = size.max(1);
     let mut order: Vec<usize> = (0..chunk.len()).collect();
     order.sort_by_key(|&i| (std::cmp::Reverse(chunk[i].size()), i));
@@ -104,11 +104,11 @@ pub fn shares(chunk: &[TierKey], size: usize) -> Vec<usize> {
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct RankShare {
     /// The rank.
-    pub rank: usize,
+    pub(crate) rank: usize,
     /// Positions this rank solved.
-    pub positions: u64,
+    pub(crate) positions: u64,
     /// Seconds this rank spent solving (its share of each chunk).
-    pub solve_seconds: f64,
+    pub(crate) solve_seconds: f64,
 }
 
 #[cfg(test)]

@@ -30,10 +30,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 /// Values held by the read-back cache: 2^24 (32 MiB).
-pub const CACHE_VALUES: u64 = 1 << 24;
+pub(crate) const CACHE_VALUES: u64 = 1 << 24;
 
 /// Where a window reads back what it does not hold in memory.
-pub enum Back<'a> {
+pub(crate) enum Back<'a> {
     /// The part of the file already written (rank 0, or one process).
     File(&'a RwLock<TableWriter>),
     /// A scratch folder of this rank's own (the other ranks).
@@ -41,7 +41,7 @@ pub enum Back<'a> {
 }
 
 /// The tiers of the file being built that later levels read.
-pub struct FileSoFar<'a> {
+pub(crate) struct FileSoFar<'a> {
     variant: Variant,
     /// The file's tiers in solving order, and each one's first position.
     tiers: &'a [TierKey],
@@ -65,7 +65,7 @@ impl<'a> FileSoFar<'a> {
     /// their first positions `firsts`), of which the first `done` are in
     /// the file already (when `back` is one); at most `budget` bytes of
     /// values in memory.
-    pub fn new(
+    pub(crate) fn new(
         variant: &Variant,
         tiers: &'a [TierKey],
         firsts: &'a [u64],
@@ -91,7 +91,7 @@ impl<'a> FileSoFar<'a> {
     /// memory if the budget allows; otherwise it is read back from the
     /// file when asked for, once [`FileSoFar::set_done`] counts it (or
     /// from the spill, where it goes now).
-    pub fn add(&self, key: &TierKey, codes: &[u16]) -> Result<(), SolveError> {
+    pub(crate) fn add(&self, key: &TierKey, codes: &[u16]) -> Result<(), SolveError> {
         let half = key.size_per_side() as usize;
         let packing = if self.wdl_only {
             Packing::Wdl
@@ -110,13 +110,13 @@ impl<'a> FileSoFar<'a> {
     }
 
     /// The tiers up to index `done` of the list are in the writer, synced.
-    pub fn set_done(&self, done: usize) {
+    pub(crate) fn set_done(&self, done: usize) {
         self.done.store(done, Ordering::Release);
     }
 
     /// Drop from memory the tiers no level from `level` on reads (a tier
     /// is read by the `keep` levels above its own).
-    pub fn forget_below(&self, level: u32, keep: u32) {
+    pub(crate) fn forget_below(&self, level: u32, keep: u32) {
         self.memory.retain_levels(|l| l + keep >= level);
         if let Back::Spill(s) = &self.back {
             s.forget(|l| l + keep >= level);
@@ -124,7 +124,7 @@ impl<'a> FileSoFar<'a> {
     }
 
     /// Bytes of values held in memory.
-    pub fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         self.memory.bytes()
     }
 
@@ -296,7 +296,7 @@ impl Slabs {
 
 /// Halves a rank without the file could not keep in memory: one scratch
 /// file per level in a folder of its own, raw little-endian codes.
-pub struct Spill {
+pub(crate) struct Spill {
     dir: PathBuf,
     /// Per level: the open file and its length in bytes.
     files: Mutex<FxHashMap<u32, (File, u64)>>,
@@ -307,7 +307,7 @@ pub struct Spill {
 impl Spill {
     /// A spill in `dir`, made empty (what an interrupted run left there
     /// is of no use: a resumed build sends every rank its window again).
-    pub fn create(dir: &Path) -> Result<Spill, SolveError> {
+    pub(crate) fn create(dir: &Path) -> Result<Spill, SolveError> {
         let _ = std::fs::remove_dir_all(dir);
         std::fs::create_dir_all(dir).map_err(|e| spill_error(dir, e))?;
         Ok(Spill {
@@ -403,9 +403,9 @@ fn spill_error(path: &Path, e: std::io::Error) -> SolveError {
 /// The most bytes the window of a file built from `tiers` (its tiers in
 /// solving order) holds when its budget never binds: at the end of a level,
 /// the officers-to-move halves of that level's tiers and of the
-/// [`super::window_levels`] levels below it (what `FileSoFar::forget_below`
+/// `window_levels` levels below it (what `FileSoFar::forget_below`
 /// keeps), at one byte per value, or two bits in a WDL-only build
-/// ([`held_bytes`]). A tier with a code past a byte (a distance beyond
+/// (`held_bytes`). A tier with a code past a byte (a distance beyond
 /// about 250 plies, not known before solving) takes two bytes a value in
 /// a build with distances, so there the build may hold more.
 pub fn peak_bytes(variant: &Variant, tiers: &[TierKey], wdl_only: bool) -> u64 {
@@ -419,7 +419,7 @@ pub fn peak_bytes(variant: &Variant, tiers: &[TierKey], wdl_only: bool) -> u64 {
 
 /// Bytes the window holds of a tier half of `values` values: one a value,
 /// or in a WDL-only build two bits (`Packing::Wdl`).
-pub fn held_bytes(values: u64, wdl_only: bool) -> u64 {
+pub(crate) fn held_bytes(values: u64, wdl_only: bool) -> u64 {
     if wdl_only { values.div_ceil(4) } else { values }
 }
 

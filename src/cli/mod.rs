@@ -670,7 +670,7 @@ fn build_tables(args: BuildArgs) -> Result<()> {
 fn run_build_job(job: BuildJob, opts: build::BuildOptions) -> Result<()> {
     #[cfg(feature = "mpi")]
     {
-        let mpi = build::mpi::MpiRanks::init()?;
+        let mpi = build::MpiRanks::init()?;
         let opts = build::BuildOptions {
             cluster: mpi.cluster(),
             ..opts

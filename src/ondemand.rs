@@ -82,7 +82,7 @@ pub struct Solved {
 /// after a huff), with the one-officer tier next to any position with huff
 /// rights. Their closure ([`index::closure`]) is everything the position
 /// needs.
-pub fn roots(pos: &Position, variant: &Variant) -> Vec<TierKey> {
+pub(crate) fn roots(pos: &Position, variant: &Variant) -> Vec<TierKey> {
     let mut roots: Vec<TierKey> = Vec::new();
     for p in std::iter::once(*pos).chain(
         rules::legal_moves(pos, variant)
@@ -167,7 +167,7 @@ pub fn solve_observed(
 /// [`OnDemandError::TooLarge`] when they hold more than `limit` positions.
 /// A front end serving several queries at once counts a query's memory
 /// with it before solving.
-pub fn missing_tiers(
+pub(crate) fn missing_tiers(
     pos: &Position,
     variant: &Variant,
     set: &TableSet,

@@ -4,7 +4,7 @@
 //! A test switches a fault on for its own thread ([`plant`]) and solves
 //! tiers on that thread ([`crate::solve::solve_tier`]); the solver then
 //! writes wrong values, and the test checks that `asalto verify`'s checker
-//! ([`crate::solve::check_tier`]), which reads none of these switches,
+//! ([`crate::solve::check_tier_as`]), which reads none of these switches,
 //! rejects them. The switches are thread-local so that tests running at
 //! the same time (and the solver's worker threads) never see them.
 

@@ -74,16 +74,16 @@ use crate::rules::{self, CaptureChain, Move, Variant};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
-/// An inconsistent stored value found by [`check_tier`].
+/// An inconsistent stored value found by [`check_tier_as`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Inconsistency {
     /// Index of the position in its tier.
     pub index: u32,
     /// The value stored.
-    pub stored: Value,
+    pub(crate) stored: Value,
     /// The best value over the position's moves, from the stored values of
     /// its successors (or the value of a position without moves).
-    pub derived: Value,
+    pub(crate) derived: Value,
 }
 
 /// Check the stored `codes` of tier `key` (canonical) against their
@@ -114,29 +114,30 @@ pub struct Inconsistency {
 /// `d`, every move reaches a win within `d - 1` for both, the longest in
 /// `d - 1`, so both are a loss in `d`. Draws are what is left on both
 /// sides.
-pub fn check_tier(
+pub(crate) fn check_tier(
     key: &TierKey,
     look: &mut Lookup<'_>,
     codes: &[u16],
 ) -> Result<Vec<Inconsistency>, SolveError> {
-    check_tier_as(key, look, codes, false)
+    check_tier_with(key, look, codes, Mode::Values, false)
 }
 
-/// [`check_tier`], or with `wdl_only` the check of a WDL-only table
-/// (whose wins and losses stand in one ply for their unknown distance):
-/// [`check_tier_wdl`].
+/// Check the stored `codes` of tier `key` (canonical): each value against
+/// its moves' values, with distances, or with `wdl_only` the check of a
+/// WDL-only table (whose wins and losses stand in one ply for their
+/// unknown distance): its win/draw/loss re-derived as the tier's least
+/// fixed point. Returns the positions that fail, in index order.
 pub fn check_tier_as(
     key: &TierKey,
     look: &mut Lookup<'_>,
     codes: &[u16],
     wdl_only: bool,
 ) -> Result<Vec<Inconsistency>, SolveError> {
-    let mode = if wdl_only {
-        Mode::FixedPoint
+    if wdl_only {
+        check_tier_wdl(key, look, codes)
     } else {
-        Mode::Values
-    };
-    check_tier_with(key, look, codes, mode, false)
+        check_tier(key, look, codes)
+    }
 }
 
 /// Check the win/draw/loss of a WDL-only table's tier `key`, draws
@@ -162,7 +163,7 @@ pub fn check_tier_as(
 /// each value against its successors alone lets through, fails here.
 /// The solver is not called: it works backwards from un-moves, this
 /// forwards from the rules' generator.
-pub fn check_tier_wdl(
+pub(crate) fn check_tier_wdl(
     key: &TierKey,
     look: &mut Lookup<'_>,
     codes: &[u16],
@@ -551,7 +552,7 @@ impl Graph {
 
 /// The value for `side` to move with no legal move (docs/RULES.md section 6,
 /// rules 4 and 5). The solver's; the checker asks [`rules::outcome`].
-pub fn stuck_value(side: Side, variant: &Variant) -> Value {
+pub(crate) fn stuck_value(side: Side, variant: &Variant) -> Value {
     if rules::stuck_winner(side, variant) == side {
         Value::Win(0)
     } else {

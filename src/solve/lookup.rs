@@ -11,7 +11,6 @@ use crate::position::{Position, Side};
 use crate::rules::{self, Variant};
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::hash_map::Entry;
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, RwLock};
 
 /// Read access to the values of solved canonical tiers.
@@ -39,124 +38,39 @@ pub trait TierStore: Sync {
 /// Solved tiers held in memory.
 #[derive(Default)]
 pub struct MemoryStore {
-    tiers: RwLock<HashMap<TierKey, Codes>>,
-    /// Bytes of codes held (kept up to date on insert and retain).
-    bytes: std::sync::atomic::AtomicUsize,
-    /// Keep tiers whose codes all fit a byte in bytes.
-    compact: bool,
-}
-
-/// A tier's codes as held by a [`MemoryStore`].
-enum Codes {
-    Wide(Arc<[u16]>),
-    /// Every code below 256 (distances below 127 plies): half the memory.
-    Narrow(Arc<[u8]>),
-}
-
-impl Codes {
-    fn get(&self, i: usize) -> Option<u16> {
-        match self {
-            Codes::Wide(c) => c.get(i).copied(),
-            Codes::Narrow(c) => c.get(i).map(|&b| b as u16),
-        }
-    }
-
-    fn bytes(&self) -> usize {
-        match self {
-            Codes::Wide(c) => 2 * c.len(),
-            Codes::Narrow(c) => c.len(),
-        }
-    }
+    tiers: RwLock<HashMap<TierKey, Arc<[u16]>>>,
 }
 
 impl MemoryStore {
     /// An empty store.
-    pub fn new() -> MemoryStore {
+    pub(crate) fn new() -> MemoryStore {
         MemoryStore::default()
     }
 
-    /// An empty store that keeps each tier whose codes all fit a byte in
-    /// one byte per position (a build's window of solved tiers): half the
-    /// memory, for a copy each time a whole tier is read.
-    pub fn compact() -> MemoryStore {
-        MemoryStore {
-            compact: true,
-            ..MemoryStore::default()
-        }
-    }
-
     /// Add a solved tier.
-    pub fn insert(&self, key: TierKey, codes: Vec<u16>) {
-        let codes = if self.compact && codes.iter().all(|&c| c < 256) {
-            Codes::Narrow(codes.iter().map(|&c| c as u8).collect())
-        } else {
-            Codes::Wide(codes.into())
-        };
-        let added = codes.bytes();
-        let old = self.tiers.write().expect("store lock").insert(key, codes);
-        self.bytes.fetch_add(added, Ordering::Relaxed);
-        if let Some(old) = old {
-            self.bytes.fetch_sub(old.bytes(), Ordering::Relaxed);
-        }
-    }
-
-    /// Keep only the tiers for which `keep` is true.
-    pub fn retain(&self, mut keep: impl FnMut(&TierKey) -> bool) {
-        let mut freed = 0;
-        self.tiers.write().expect("store lock").retain(|k, c| {
-            let kept = keep(k);
-            if !kept {
-                freed += c.bytes();
-            }
-            kept
-        });
-        self.bytes.fetch_sub(freed, Ordering::Relaxed);
-    }
-
-    /// Whether a tier is present.
-    pub fn contains(&self, key: &TierKey) -> bool {
-        self.tiers.read().expect("store lock").contains_key(key)
-    }
-
-    /// Number of tiers held.
-    pub fn len(&self) -> usize {
-        self.tiers.read().expect("store lock").len()
-    }
-
-    /// Whether the store is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Bytes of codes held.
-    pub fn bytes(&self) -> usize {
-        self.bytes.load(Ordering::Relaxed)
+    pub(crate) fn insert(&self, key: TierKey, codes: Vec<u16>) {
+        self.tiers
+            .write()
+            .expect("store lock")
+            .insert(key, codes.into());
     }
 }
 
 impl TierStore for MemoryStore {
     fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError> {
-        Ok(self
-            .tiers
-            .read()
-            .expect("store lock")
-            .get(key)
-            .map(|c| match c {
-                Codes::Wide(c) => c.clone(),
-                Codes::Narrow(c) => c.iter().map(|&b| b as u16).collect(),
-            }))
+        Ok(self.tiers.read().expect("store lock").get(key).cloned())
     }
 
     fn code(&self, key: &TierKey, index: u32) -> Result<Option<u16>, SolveError> {
         let tiers = self.tiers.read().expect("store lock");
-        Ok(tiers.get(key).and_then(|c| c.get(index as usize)))
+        Ok(tiers.get(key).and_then(|c| c.get(index as usize).copied()))
     }
 }
 
 /// Whole tiers decoded from a file, shared by all threads (neighbouring
 /// tiers of a build read the same tiers over and over), up to a number of
 /// values: when an insert would pass it, the cache is emptied first.
-pub struct TierCache {
+pub(crate) struct TierCache {
     budget: u64,
     held: std::sync::Mutex<Held>,
 }
@@ -166,7 +80,7 @@ type Held = (HashMap<TierKey, Arc<[u16]>>, u64);
 
 impl TierCache {
     /// An empty cache holding at most `budget` values.
-    pub fn new(budget: u64) -> TierCache {
+    pub(crate) fn new(budget: u64) -> TierCache {
         TierCache {
             budget,
             held: std::sync::Mutex::new((HashMap::default(), 0)),
@@ -174,13 +88,13 @@ impl TierCache {
     }
 
     /// The tier, if held.
-    pub fn get(&self, key: &TierKey) -> Option<Arc<[u16]>> {
+    pub(crate) fn get(&self, key: &TierKey) -> Option<Arc<[u16]>> {
         let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
         held.0.get(key).cloned()
     }
 
     /// Hold `codes` as tier `key`.
-    pub fn insert(&self, key: TierKey, codes: Arc<[u16]>) {
+    pub(crate) fn insert(&self, key: TierKey, codes: Arc<[u16]>) {
         let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
         let len = codes.len() as u64;
         if held.1 + len > self.budget {
@@ -195,7 +109,7 @@ impl TierCache {
 }
 
 /// Two stores read in turn: the first that has a tier answers.
-pub struct Layered<'a>(pub &'a dyn TierStore, pub &'a dyn TierStore);
+pub(crate) struct Layered<'a>(pub(crate) &'a dyn TierStore, pub(crate) &'a dyn TierStore);
 
 impl TierStore for Layered<'_> {
     fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError> {
@@ -249,7 +163,7 @@ impl<'a> Lookup<'a> {
     }
 
     /// The variant.
-    pub fn variant(&self) -> &Variant {
+    pub(crate) fn variant(&self) -> &Variant {
         &self.variant
     }
 
@@ -264,13 +178,13 @@ impl<'a> Lookup<'a> {
     }
 
     /// The codes of a canonical tier (an error when it is not in the store).
-    pub fn tier_codes(&mut self, key: &TierKey) -> Result<Arc<[u16]>, SolveError> {
+    pub(crate) fn tier_codes(&mut self, key: &TierKey) -> Result<Arc<[u16]>, SolveError> {
         Ok(self.tier(key)?.clone())
     }
 
     /// The stored value of a position without huff rights that belongs to a
     /// tier (the game not over by rules 1-3).
-    pub fn stored(&mut self, pos: &Position) -> Result<Value, SolveError> {
+    pub(crate) fn stored(&mut self, pos: &Position) -> Result<Value, SolveError> {
         let (key, i) = index::locate(pos).ok_or(SolveError::NotInTier(*pos))?;
         if self.single {
             let code = self
@@ -310,7 +224,7 @@ impl<'a> Lookup<'a> {
     /// huff is worth the stored value of the position without that officer.
     /// A position left stuck by the huff (a loss in 0) is no option; `None`
     /// when no huff is an option.
-    pub fn huff_options(
+    pub(crate) fn huff_options(
         &mut self,
         soldiers: Bitboard,
         officers: Bitboard,
@@ -363,33 +277,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn compact_store_answers_like_a_wide_one() {
+    fn memory_store_answers_what_was_inserted() {
         let key = |outside| TierKey {
             n: 1,
             k: 9,
             outside,
         };
-        // Narrow codes, a wide one (a loss in 200 plies), an empty tier.
         let tiers = [
             (key(1), (0..300u16).map(|i| i % 256).collect::<Vec<_>>()),
             (key(2), vec![0, 3, 402, 7]),
             (key(4), vec![]),
         ];
-        let (wide, compact) = (MemoryStore::new(), MemoryStore::compact());
+        let store = MemoryStore::new();
         for (k, c) in &tiers {
-            wide.insert(*k, c.clone());
-            compact.insert(*k, c.clone());
+            store.insert(*k, c.clone());
         }
         for (k, c) in &tiers {
-            for s in [&wide, &compact] {
-                assert_eq!(s.tier(k).unwrap().as_deref(), Some(&c[..]));
-                for i in 0..=c.len() {
-                    assert_eq!(s.code(k, i as u32).unwrap(), c.get(i).copied());
-                }
+            assert_eq!(store.tier(k).unwrap().as_deref(), Some(&c[..]));
+            for i in 0..=c.len() {
+                assert_eq!(store.code(k, i as u32).unwrap(), c.get(i).copied());
             }
         }
-        assert_eq!(compact.tier(&key(8)).unwrap(), None);
-        assert_eq!(wide.bytes(), 2 * 304);
-        assert_eq!(compact.bytes(), 300 + 2 * 4);
+        assert_eq!(store.tier(&key(8)).unwrap(), None);
     }
 }

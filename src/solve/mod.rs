@@ -12,11 +12,16 @@
 
 mod check;
 mod lookup;
+// `retro.rs` still marks `solve_tier` `pub`; it is re-exported to the crate
+// only. Drop this once it says `pub(crate)`.
+#[allow(unreachable_pub)]
 mod retro;
 
-pub use check::{Inconsistency, check_tier, check_tier_as, check_tier_wdl, stuck_value};
-pub use lookup::{Layered, Lookup, MemoryStore, TierCache, TierStore};
-pub use retro::solve_tier;
+pub(crate) use check::stuck_value;
+pub use check::{Inconsistency, check_tier_as};
+pub(crate) use lookup::{Layered, TierCache};
+pub use lookup::{Lookup, MemoryStore, TierStore};
+pub(crate) use retro::solve_tier;
 
 use crate::Value;
 use crate::index::{self, TierKey};
@@ -29,7 +34,7 @@ use std::time::Instant;
 
 /// The most positions of one level solved before they are handed on
 /// ([`Solver::solve_into`], a build's chunks): about 130 MB of values.
-pub const CHUNK_POSITIONS: u64 = 1 << 26;
+pub(crate) const CHUNK_POSITIONS: u64 = 1 << 26;
 
 /// Errors of the solver.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -77,12 +82,13 @@ pub struct StoreError(std::sync::Arc<dyn std::error::Error + Send + Sync>);
 
 impl StoreError {
     /// Wrap a store's error.
-    pub fn new(error: impl std::error::Error + Send + Sync + 'static) -> StoreError {
+    pub(crate) fn new(error: impl std::error::Error + Send + Sync + 'static) -> StoreError {
         StoreError(std::sync::Arc::new(error))
     }
 
-    /// The store's error, if it is a `T`.
-    pub fn downcast_ref<T: std::error::Error + 'static>(&self) -> Option<&T> {
+    /// The store's error, if it is a `T` (the tests look inside).
+    #[cfg(test)]
+    pub(crate) fn downcast_ref<T: std::error::Error + 'static>(&self) -> Option<&T> {
         self.0.downcast_ref()
     }
 }
@@ -97,16 +103,16 @@ pub struct Stats {
     /// Wall-clock seconds.
     pub seconds: f64,
     /// CPU seconds the whole process used meanwhile (user and system, all
-    /// threads; [`process_cpu_seconds`]): below `seconds` times the
+    /// threads; `process_cpu_seconds`): below `seconds` times the
     /// threads when other work held the cores.
     pub cpu_seconds: f64,
     /// Worker threads the solve ran on.
-    pub threads: usize,
+    pub(crate) threads: usize,
 }
 
 /// CPU seconds (user and system) the process has used so far, all its
 /// threads together (`getrusage`); 0 where the system does not say.
-pub fn process_cpu_seconds() -> f64 {
+pub(crate) fn process_cpu_seconds() -> f64 {
     let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
     // SAFETY: `usage` is a valid, writable rusage; RUSAGE_SELF is always
     // a valid target.
@@ -133,7 +139,7 @@ impl Stats {
     /// The share of its threads' time the solve had on a core: CPU
     /// seconds over wall seconds times threads (about 1 on idle cores,
     /// less when other work held them; 0 when unknown).
-    pub fn cpu_share(&self) -> f64 {
+    pub(crate) fn cpu_share(&self) -> f64 {
         let wall = self.seconds * self.threads.max(1) as f64;
         if wall > 0.0 {
             self.cpu_seconds / wall
@@ -164,11 +170,6 @@ impl Solver {
     pub fn threads(mut self, n: usize) -> Solver {
         self.threads = n;
         self
-    }
-
-    /// The variant.
-    pub fn variant(&self) -> &Variant {
-        &self.variant
     }
 
     /// The canonical tiers a position needs, in solving order (empty when
@@ -211,7 +212,7 @@ impl Solver {
     /// [`Throttle::PERIOD`], and after the last). `sink` runs inside the solver's thread
     /// pool, so rayon work it does (a table writer compressing blocks)
     /// uses the same threads.
-    pub fn solve_into(
+    pub(crate) fn solve_into(
         &self,
         tiers: &[TierKey],
         store: &dyn TierStore,
@@ -262,7 +263,7 @@ impl Solver {
     }
 
     /// A thread pool of this solver's size, for [`Solver::solve_chunk`].
-    pub fn pool(&self) -> Result<rayon::ThreadPool, SolveError> {
+    pub(crate) fn pool(&self) -> Result<rayon::ThreadPool, SolveError> {
         rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .build()
@@ -274,7 +275,7 @@ impl Solver {
     /// [`rayon::ThreadPool::install`] of [`Solver::pool`]); their value
     /// codes in the order of `chunk`. `on_tier` is called after each tier,
     /// from worker threads.
-    pub fn solve_chunk(
+    pub(crate) fn solve_chunk(
         &self,
         chunk: &[TierKey],
         store: &dyn TierStore,
@@ -299,7 +300,7 @@ impl Solver {
 /// `tiers` (sorted in solving order) cut into runs of one level each
 /// holding at most `max_positions` positions (or a single larger tier),
 /// so that a large level's values are never all held at once.
-pub fn chunks<'a>(
+pub(crate) fn chunks<'a>(
     tiers: &'a [TierKey],
     variant: &Variant,
     max_positions: u64,
@@ -345,11 +346,6 @@ impl Solution {
         &self.store
     }
 
-    /// The variant.
-    pub fn variant(&self) -> &Variant {
-        &self.variant
-    }
-
     /// What the solve did.
     pub fn stats(&self) -> &Stats {
         &self.stats
@@ -358,6 +354,7 @@ impl Solution {
 
 #[cfg(test)]
 mod tests {
+    use super::check::check_tier;
     use super::*;
 
     fn solved(variant: Variant, pos: &str, threads: usize) -> (Vec<TierKey>, Solution) {

@@ -9,13 +9,13 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// The magic bytes at offset 0 of every table file.
-pub const MAGIC: [u8; 8] = *b"ASALTOTB";
+pub(crate) const MAGIC: [u8; 8] = *b"ASALTOTB";
 
 /// The format version this build writes.
-pub const FORMAT_VERSION: u32 = 4;
+pub(crate) const FORMAT_VERSION: u32 = 4;
 
 /// The format versions this build reads.
-pub const READ_VERSIONS: [u32; 4] = [1, 2, 3, 4];
+pub(crate) const READ_VERSIONS: [u32; 4] = [1, 2, 3, 4];
 
 /// Length of the preamble.
 pub(crate) const PREAMBLE_LEN: usize = 40;
@@ -49,7 +49,7 @@ const fn known_flags(version: u32) -> u32 {
 
 /// The order of a tier's positions in a file's position stream.
 ///
-/// A tier's index ([`crate::index::index_in_tier`]) runs side to move,
+/// A tier's index (`index::index_in_tier`) runs side to move,
 /// then the rank of the fortress mask, then the rank of the officers'
 /// placement: `side * H + f * O + o`, with `H = M * O` positions a side,
 /// `M` fortress masks and `O` placements. A file keeps each side's half
@@ -226,14 +226,14 @@ pub(crate) fn u64_at(b: &[u8], off: usize) -> u64 {
 /// The preamble at offset 0.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Preamble {
-    pub version: u32,
-    pub index_offset: u64,
-    pub index_len: u64,
-    pub index_crc: u32,
+    pub(crate) version: u32,
+    pub(crate) index_offset: u64,
+    pub(crate) index_len: u64,
+    pub(crate) index_crc: u32,
 }
 
 impl Preamble {
-    pub fn encode(&self) -> [u8; PREAMBLE_LEN] {
+    pub(crate) fn encode(&self) -> [u8; PREAMBLE_LEN] {
         let mut b = [0u8; PREAMBLE_LEN];
         b[0..8].copy_from_slice(&MAGIC);
         b[8..12].copy_from_slice(&self.version.to_le_bytes());
@@ -246,7 +246,7 @@ impl Preamble {
     }
 
     /// Decode and check magic, version and checksum (in that order).
-    pub fn decode(b: &[u8]) -> Result<Preamble, Problem> {
+    pub(crate) fn decode(b: &[u8]) -> Result<Preamble, Problem> {
         if b.len() < PREAMBLE_LEN {
             return Err(Problem::TooShort {
                 len: b.len() as u64,
@@ -479,20 +479,20 @@ impl TableInfo {
 /// A tier directory entry.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct DirEntry {
-    pub outside: u64,
-    pub first: u64,
-    pub size: u32,
+    pub(crate) outside: u64,
+    pub(crate) first: u64,
+    pub(crate) size: u32,
 }
 
 impl DirEntry {
-    pub fn encode(&self, out: &mut Vec<u8>) {
+    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.outside.to_le_bytes());
         out.extend_from_slice(&self.first.to_le_bytes());
         out.extend_from_slice(&self.size.to_le_bytes());
     }
 
     /// The entry at `off` (checked by the caller to lie in `b`).
-    pub fn at(b: &[u8], off: usize) -> DirEntry {
+    pub(crate) fn at(b: &[u8], off: usize) -> DirEntry {
         DirEntry {
             outside: u64_at(b, off),
             first: u64_at(b, off + 8),
@@ -504,20 +504,20 @@ impl DirEntry {
 /// A block table entry.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct BlockEntry {
-    pub offset: u64,
-    pub len: u32,
-    pub crc: u32,
+    pub(crate) offset: u64,
+    pub(crate) len: u32,
+    pub(crate) crc: u32,
 }
 
 impl BlockEntry {
-    pub fn encode(&self, out: &mut Vec<u8>) {
+    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.offset.to_le_bytes());
         out.extend_from_slice(&self.len.to_le_bytes());
         out.extend_from_slice(&self.crc.to_le_bytes());
     }
 
     /// The entry at `off` (checked by the caller to lie in `b`).
-    pub fn at(b: &[u8], off: usize) -> BlockEntry {
+    pub(crate) fn at(b: &[u8], off: usize) -> BlockEntry {
         BlockEntry {
             offset: u64_at(b, off),
             len: u32_at(b, off + 8),
@@ -542,7 +542,7 @@ pub(crate) fn wdl_only_bits(code: u16) -> u8 {
 
 /// The plies a WDL-only table stands in for every win and every loss but
 /// a loss in 0: their distance is not known.
-pub const UNKNOWN_PLIES: u16 = 1;
+pub(crate) const UNKNOWN_PLIES: u16 = 1;
 
 /// The value code a WDL-only table reads back for a WDL field: a draw, a
 /// win or a loss in [`UNKNOWN_PLIES`], or a loss in 0 plies (field 3).

@@ -140,7 +140,7 @@
 //! plies* (the side to move has no move and loses: the one distance the
 //! rules themselves look at, when a huff leaves the soldiers stuck). A
 //! reader gives a loss in 0 for field 3 and wins and losses in
-//! [`UNKNOWN_PLIES`] for fields 1 and 2; their true distance is unknown.
+//! `UNKNOWN_PLIES` (1) for fields 1 and 2; their true distance is unknown.
 //!
 //! ## Version 3
 //!
@@ -210,12 +210,13 @@ mod repack;
 mod store;
 mod writer;
 
-pub use format::{FORMAT_VERSION, MAGIC, Order, READ_VERSIONS, Stream, UNKNOWN_PLIES};
+pub(crate) use format::FORMAT_VERSION;
+pub use format::{Order, Stream};
 pub use reader::Table;
 pub use repack::repack;
 pub use store::{TableSet, list};
-pub(crate) use writer::WriterStateV2;
-pub use writer::{TableWriter, WriteOptions, WriterState, temporary_path};
+pub use writer::{TableWriter, WriteOptions, temporary_path};
+pub(crate) use writer::{WriterState, WriterStateV2};
 
 use crate::index::{FileKey, TierKey};
 use crate::rules::Variant;
@@ -267,7 +268,7 @@ pub struct TableInfo {
     /// The longest win, in plies (0 if there is none).
     pub longest_win: u16,
     /// The longest loss, in plies (0 if there is none).
-    pub longest_loss: u16,
+    pub(crate) longest_loss: u16,
     /// zstd level the blocks were compressed with.
     pub zstd_level: i32,
     /// Positions per WDL block.
@@ -275,22 +276,22 @@ pub struct TableInfo {
     /// Positions per distance block.
     pub distance_block_positions: u32,
     /// Number of WDL blocks.
-    pub wdl_blocks: u64,
+    pub(crate) wdl_blocks: u64,
     /// Number of distance blocks.
     pub distance_blocks: u64,
     /// Compressed bytes of the WDL stream.
     pub wdl_bytes: u64,
     /// Compressed bytes of the distance stream.
-    pub distance_bytes: u64,
+    pub(crate) distance_bytes: u64,
     /// Win/draw/loss only: no distances (format version 3 on). Values
     /// read from such a table are wins and losses in
-    /// [`UNKNOWN_PLIES`] (but a loss in 0 plies, which is exact).
+    /// `UNKNOWN_PLIES` (1; but a loss in 0 plies, which is exact).
     pub wdl_only: bool,
     /// The order of each tier's positions in the stream (format version 4
     /// on; mask-major before).
     pub order: Order,
     /// Bytes of the index (header, directory, block tables).
-    pub index_bytes: u64,
+    pub(crate) index_bytes: u64,
     /// Size of the file.
     pub file_bytes: u64,
 }
@@ -302,8 +303,9 @@ impl TableInfo {
         bits(self.wdl_bytes, self.positions)
     }
 
-    /// Bits per position of the distance stream.
-    pub fn distance_bits_per_position(&self) -> f64 {
+    /// Bits per position of the distance stream (the tests' size table).
+    #[cfg(test)]
+    pub(crate) fn distance_bits_per_position(&self) -> f64 {
         bits(self.distance_bytes, self.positions)
     }
 
@@ -348,8 +350,9 @@ impl TableError {
         )
     }
 
-    /// The file.
-    pub fn path(&self) -> &Path {
+    /// The file (in the message; the tests compare it).
+    #[cfg(test)]
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 

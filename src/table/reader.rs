@@ -264,7 +264,7 @@ impl Table {
 
     /// The checksum of the file's index (from its preamble): with the
     /// file's length, an identity of its contents.
-    pub fn index_crc(&self) -> u32 {
+    pub(crate) fn index_crc(&self) -> u32 {
         u32::from_le_bytes(self.map[32..36].try_into().expect("4 bytes"))
     }
 
@@ -289,7 +289,7 @@ impl Table {
 
     /// The canonical tiers stored, in the order they lie in the position
     /// stream (the order they were written).
-    pub fn tiers_in_stream_order(&self) -> Result<Vec<TierKey>, TableError> {
+    pub(crate) fn tiers_in_stream_order(&self) -> Result<Vec<TierKey>, TableError> {
         let mut v = self.directory()?;
         v.sort_unstable_by_key(|e| e.first);
         Ok(v.into_iter().map(|e| self.key(e)).collect())
@@ -313,7 +313,7 @@ impl Table {
     }
 
     /// Whether tier `key` is stored.
-    pub fn contains(&self, key: &TierKey) -> Result<bool, TableError> {
+    pub(crate) fn contains(&self, key: &TierKey) -> Result<bool, TableError> {
         Ok(self.find(key)?.is_some())
     }
 

@@ -80,29 +80,26 @@ impl TableSet {
     /// The same set, refusing WDL-only tables with
     /// [`Problem::NoDistances`] (for a build that writes distances: it
     /// cannot take them from tables that have none).
-    pub fn requiring_distances(mut self) -> TableSet {
+    pub(crate) fn requiring_distances(mut self) -> TableSet {
         self.require_distances = true;
         self
     }
 
-    /// The folder.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// The variant.
-    pub fn variant(&self) -> &Variant {
+    pub(crate) fn variant(&self) -> &Variant {
         &self.variant
     }
 
     /// The path of the table with `n` officers and `k` soldiers.
-    pub fn path(&self, n: u8, k: u8) -> PathBuf {
+    pub(crate) fn path(&self, n: u8, k: u8) -> PathBuf {
         table_path(&self.dir, &self.variant, n, k)
     }
 
     /// Whether the table with `n` officers and `k` soldiers is open or its
-    /// file exists (whether it is sound is only known on opening).
-    pub fn has(&self, n: u8, k: u8) -> bool {
+    /// file exists (whether it is sound is only known on opening; the
+    /// tests ask).
+    #[cfg(test)]
+    pub(crate) fn has(&self, n: u8, k: u8) -> bool {
         self.cached(n, k).is_some() || self.path(n, k).is_file()
     }
 

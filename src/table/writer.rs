@@ -170,7 +170,7 @@ pub struct TableWriter {
 /// and the counts. The directory is not in it: it follows from the tiers
 /// pushed, which the caller knows ([`TableWriter::resume`]).
 #[derive(Clone, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
-pub struct WriterState {
+pub(crate) struct WriterState {
     /// Block sizes, level and kind: `(Bw, Bd, zstd level, WDL only)`.
     opts: (u32, u32, i32, bool),
     /// The stream order: 0 mask-major, 1 placement-major.
@@ -195,13 +195,13 @@ pub struct WriterState {
 
 impl WriterState {
     /// Positions pushed when the state was taken.
-    pub fn positions(&self) -> u64 {
+    pub(crate) fn positions(&self) -> u64 {
         self.positions
     }
 
     /// The options the file was started with (a resumed writer goes on
     /// with them).
-    pub fn options(&self) -> WriteOptions {
+    pub(crate) fn options(&self) -> WriteOptions {
         let (wdl_block_positions, distance_block_positions, zstd_level, wdl_only) = self.opts;
         WriteOptions {
             wdl_block_positions,
@@ -361,7 +361,7 @@ impl TableWriter {
     /// of `state` with its checksum; anything written after the checkpoint
     /// is cut off. The writer then goes on exactly as the interrupted one
     /// would have: the finished file is byte-identical.
-    pub fn resume(
+    pub(crate) fn resume(
         dir: &Path,
         variant: &Variant,
         n: u8,
@@ -457,13 +457,14 @@ impl TableWriter {
         Ok(w)
     }
 
-    /// The final path of the table.
-    pub fn path(&self) -> &Path {
+    /// The final path of the table (the tests compare messages with it).
+    #[cfg(test)]
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// Positions pushed so far.
-    pub fn positions(&self) -> u64 {
+    pub(crate) fn positions(&self) -> u64 {
         self.positions
     }
 
@@ -641,7 +642,7 @@ impl TableWriter {
     }
 
     /// Compress and write every filled block and flush the file's buffer,
-    /// so that [`TableWriter::read_first_half`] can read back every position
+    /// so that `TableWriter::read_first_half` can read back every position
     /// pushed so far (the blocks being filled stay in memory).
     pub fn sync(&mut self) -> Result<(), TableError> {
         self.poisoning(TableWriter::sync_inner)
@@ -663,7 +664,7 @@ impl TableWriter {
     /// [`TableWriter::resume`] goes on from. From now on a writer dropped
     /// before [`TableWriter::finish`] leaves its temporary file in place
     /// for the checkpoint that refers to it.
-    pub fn checkpoint(&mut self) -> Result<WriterState, TableError> {
+    pub(crate) fn checkpoint(&mut self) -> Result<WriterState, TableError> {
         self.sync()?;
         let file = self
             .file
@@ -697,7 +698,7 @@ impl TableWriter {
     }
 
     /// Open the handle [`TableWriter::read_first_half`] reads through (once).
-    pub fn open_reader(&mut self) -> Result<(), TableError> {
+    pub(crate) fn open_reader(&mut self) -> Result<(), TableError> {
         if self.reader.is_none() {
             let f =
                 File::open(&self.tmp).map_err(|e| TableError::io(&self.tmp, "cannot open", e))?;
@@ -711,7 +712,11 @@ impl TableWriter {
     /// the blocks written (checksums checked) and the blocks being filled.
     /// Needs [`TableWriter::open_reader`] once and [`TableWriter::sync`]
     /// after the last push.
-    pub fn read_first_half(&self, first: u64, key: &TierKey) -> Result<Vec<u16>, TableError> {
+    pub(crate) fn read_first_half(
+        &self,
+        first: u64,
+        key: &TierKey,
+    ) -> Result<Vec<u16>, TableError> {
         let mut codes = self.read_codes(first, key.size_per_side() as u64)?;
         self.opts.order.to_index_order(key, &mut codes);
         Ok(codes)
@@ -803,14 +808,6 @@ impl TableWriter {
             p = end;
         }
         Ok(out)
-    }
-
-    /// Bytes the writer holds in memory for the index (directory and block
-    /// tables), which grow with the file.
-    pub fn index_bytes(&self) -> u64 {
-        (self.dir.capacity() * std::mem::size_of::<DirEntry>()
-            + (self.wdl_blocks.capacity() + self.dist_blocks.capacity())
-                * std::mem::size_of::<BlockEntry>()) as u64
     }
 
     /// Write the last blocks, the index and the preamble, sync the file and

@@ -21,7 +21,7 @@
 use std::fmt;
 
 /// Number of points on the board.
-pub const NUM_POINTS: usize = 33;
+pub(crate) const NUM_POINTS: usize = 33;
 
 /// A point of the board, `0..33` (see the module docs for the numbering).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -87,7 +87,7 @@ const fn is_junction_coords(file: u8, rank: u8) -> bool {
 }
 
 /// The eight directions (file step, rank step); the first four are orthogonal.
-pub const DIRECTIONS: [(i8, i8); 8] = [
+pub(crate) const DIRECTIONS: [(i8, i8); 8] = [
     (0, 1),
     (1, 0),
     (0, -1),
@@ -122,7 +122,7 @@ const STEP: [[u8; 8]; NUM_POINTS] = {
 };
 
 /// Marker for "no point" in the step and jump tables.
-pub const NONE: u8 = u8::MAX;
+pub(crate) const NONE: u8 = u8::MAX;
 
 /// A set of points as a 33-bit mask.
 pub type Bitboard = u64;
@@ -148,7 +148,7 @@ pub const FORTRESS: Bitboard = {
 pub const OUTSIDE: Bitboard = ALL & !FORTRESS;
 
 /// Neighbours of each point along any line.
-pub const ADJACENT: [Bitboard; NUM_POINTS] = {
+pub(crate) const ADJACENT: [Bitboard; NUM_POINTS] = {
     let mut t = [0u64; NUM_POINTS];
     let mut i = 0;
     while i < NUM_POINTS {
@@ -166,11 +166,11 @@ pub const ADJACENT: [Bitboard; NUM_POINTS] = {
 
 /// A jump: over `over` to `land`, both along one line from the start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Jump {
+pub(crate) struct Jump {
     /// The point jumped over.
-    pub over: Point,
+    pub(crate) over: Point,
     /// The landing point.
-    pub land: Point,
+    pub(crate) land: Point,
 }
 
 /// Jumps from each point: up to eight (over, land) pairs, `NONE` padded.
@@ -226,7 +226,7 @@ const fn longest_paths(moves: &[Bitboard; NUM_POINTS]) -> [u8; NUM_POINTS] {
 }
 
 /// Distance in segments along lines from each point to the fortress.
-pub const FORTRESS_DISTANCE: [u8; NUM_POINTS] = {
+pub(crate) const FORTRESS_DISTANCE: [u8; NUM_POINTS] = {
     let mut dist = [u8::MAX; NUM_POINTS];
     let mut i = 0;
     while i < NUM_POINTS {
@@ -258,7 +258,7 @@ pub const FORTRESS_DISTANCE: [u8; NUM_POINTS] = {
 /// Soldier steps outside the fortress under the `closer` rule: to an
 /// adjacent point strictly closer to the fortress. Inside the fortress the
 /// entry is the fortress neighbours.
-pub const CLOSER_MOVES: [Bitboard; NUM_POINTS] = {
+pub(crate) const CLOSER_MOVES: [Bitboard; NUM_POINTS] = {
     let mut t = [0u64; NUM_POINTS];
     let mut i = 0;
     while i < NUM_POINTS {
@@ -282,7 +282,7 @@ pub const CLOSER_MOVES: [Bitboard; NUM_POINTS] = {
 /// Soldier steps under the `forward` rule: outside the fortress, up a rank
 /// (straight or diagonal) or sideways along a5-b5-c5 / g5-f5-e5. Inside the
 /// fortress the entry is the fortress neighbours.
-pub const FORWARD_MOVES: [Bitboard; NUM_POINTS] = {
+pub(crate) const FORWARD_MOVES: [Bitboard; NUM_POINTS] = {
     let mut t = [0u64; NUM_POINTS];
     let mut i = 0;
     while i < NUM_POINTS {
@@ -309,9 +309,9 @@ pub const FORWARD_MOVES: [Bitboard; NUM_POINTS] = {
 };
 
 /// Longest `closer` path from each point into the fortress.
-pub const CLOSER_PROGRESS: [u8; NUM_POINTS] = longest_paths(&CLOSER_MOVES);
+pub(crate) const CLOSER_PROGRESS: [u8; NUM_POINTS] = longest_paths(&CLOSER_MOVES);
 /// Longest `forward` path from each point into the fortress.
-pub const FORWARD_PROGRESS: [u8; NUM_POINTS] = longest_paths(&FORWARD_MOVES);
+pub(crate) const FORWARD_PROGRESS: [u8; NUM_POINTS] = longest_paths(&FORWARD_MOVES);
 
 /// The mirror image (a<->g, b<->f, c<->e) of each point.
 const MIRROR: [u8; NUM_POINTS] = {
@@ -330,7 +330,7 @@ impl Point {
     ///
     /// # Panics
     /// If `i >= 33`.
-    pub const fn new(i: usize) -> Point {
+    pub(crate) const fn new(i: usize) -> Point {
         assert!(i < NUM_POINTS);
         Point(i as u8)
     }
@@ -363,7 +363,7 @@ impl Point {
     }
 
     /// The point at (file 0..7, rank 1..=7), if it is on the board.
-    pub const fn from_coords(file: u8, rank: u8) -> Option<Point> {
+    pub(crate) const fn from_coords(file: u8, rank: u8) -> Option<Point> {
         at(file as i8, rank as i8)
     }
 
@@ -382,7 +382,7 @@ impl Point {
 
     /// Whether the point is in the fortress.
     #[inline]
-    pub const fn in_fortress(self) -> bool {
+    pub(crate) const fn in_fortress(self) -> bool {
         FORTRESS >> self.0 & 1 == 1
     }
 
@@ -405,7 +405,7 @@ impl Point {
 
     /// The jumps that start here (over an adjacent point to the next one on
     /// the same line).
-    pub fn jumps(self) -> impl Iterator<Item = Jump> {
+    pub(crate) fn jumps(self) -> impl Iterator<Item = Jump> {
         JUMPS_RAW[self.0 as usize]
             .iter()
             .take_while(|(o, _)| *o != NONE)
@@ -417,7 +417,7 @@ impl Point {
 
     /// Raw jump table entry: up to eight `(over, land)` index pairs, `NONE` padded.
     #[inline]
-    pub const fn jumps_raw(self) -> &'static [(u8, u8); 8] {
+    pub(crate) const fn jumps_raw(self) -> &'static [(u8, u8); 8] {
         &JUMPS_RAW[self.0 as usize]
     }
 }

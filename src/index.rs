@@ -20,7 +20,7 @@
 //! Mirror: a tier whose `S` is larger (as a bitboard) than its mirror image is
 //! not stored; its positions are looked up mirrored.
 
-use crate::board::{self, Bitboard, FORTRESS, OUTSIDE};
+use crate::board::{self, Bitboard, OUTSIDE};
 use crate::position::{Position, Side};
 use crate::rules::Variant;
 use std::collections::{BTreeSet, HashSet};
@@ -43,24 +43,9 @@ const BINOM: [[u32; 34]; 34] = {
 
 /// C(n, k).
 #[inline]
-pub const fn binom(n: usize, k: usize) -> u32 {
+pub(crate) const fn binom(n: usize, k: usize) -> u32 {
     if k > n { 0 } else { BINOM[n][k] }
 }
-
-/// The fortress points in fortress order (bit j of a fortress mask).
-pub const FORTRESS_POINTS: [u8; 9] = {
-    let mut t = [0u8; 9];
-    let mut i = 0;
-    let mut j = 0;
-    while i < board::NUM_POINTS {
-        if (FORTRESS >> i) & 1 == 1 {
-            t[j] = i as u8;
-            j += 1;
-        }
-        i += 1;
-    }
-    t
-};
 
 /// Combinatorial (colex) rank of every 9-bit fortress mask among the masks
 /// of the same population count.
@@ -87,7 +72,7 @@ const FORT_RANK: [u16; 512] = {
 /// Fortress soldiers as a 9-bit mask (fortress points are board points
 /// 22-24 and 27-32).
 #[inline]
-pub const fn fortress_mask(soldiers: Bitboard) -> u16 {
+pub(crate) const fn fortress_mask(soldiers: Bitboard) -> u16 {
     (((soldiers >> 22) & 0x7) | ((soldiers >> 24) & 0x1f8)) as u16
 }
 
@@ -100,12 +85,12 @@ pub const fn fortress_bits(mask: u16) -> Bitboard {
 
 /// Rank of a fortress mask among the masks with as many bits.
 #[inline]
-pub fn fortress_rank(mask: u16) -> u32 {
+pub(crate) fn fortress_rank(mask: u16) -> u32 {
     FORT_RANK[mask as usize] as u32
 }
 
 /// The mirror image of every 9-bit fortress mask.
-pub const FORT_MIRROR: [u16; 512] = {
+pub(crate) const FORT_MIRROR: [u16; 512] = {
     let mut t = [0u16; 512];
     let mut m = 0;
     while m < 512 {
@@ -128,7 +113,7 @@ pub const FORT_MIRROR: [u16; 512] = {
 
 /// All 9-bit fortress masks with `m` bits, in rank order (none for `m`
 /// over 9). Made once: the solver asks for them for every tier.
-pub fn fortress_masks(m: u32) -> &'static [u16] {
+pub(crate) fn fortress_masks(m: u32) -> &'static [u16] {
     static MASKS: std::sync::OnceLock<Vec<Vec<u16>>> = std::sync::OnceLock::new();
     let all = MASKS.get_or_init(|| {
         (0..=9)
@@ -149,9 +134,9 @@ pub fn fortress_masks(m: u32) -> &'static [u16] {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct FileKey {
     /// Officers.
-    pub n: u8,
+    pub(crate) n: u8,
     /// Soldiers.
-    pub k: u8,
+    pub(crate) k: u8,
 }
 
 impl FileKey {
@@ -216,7 +201,7 @@ impl TierKey {
 
     /// Whether this is a tier of stored positions (not terminal: 9 or more
     /// soldiers, fortress not full, at least one officer).
-    pub fn is_valid(&self) -> bool {
+    pub(crate) fn is_valid(&self) -> bool {
         (1..=2).contains(&self.n)
             && (9..=24).contains(&self.k)
             && self.outside & !OUTSIDE == 0
@@ -226,13 +211,13 @@ impl TierKey {
 
     /// Number of officer placements per fortress mask: C(33 - k, n).
     #[inline]
-    pub fn officer_placements(&self) -> u32 {
+    pub(crate) fn officer_placements(&self) -> u32 {
         binom(33 - self.k as usize, self.n as usize)
     }
 
     /// Positions per side to move.
     #[inline]
-    pub fn size_per_side(&self) -> u32 {
+    pub(crate) fn size_per_side(&self) -> u32 {
         binom(9, self.m() as usize) * self.officer_placements()
     }
 
@@ -251,7 +236,7 @@ impl TierKey {
     }
 
     /// Whether this tier is stored (not larger than its mirror image).
-    pub fn is_canonical(&self) -> bool {
+    pub(crate) fn is_canonical(&self) -> bool {
         self.outside <= board::mirror_bb(self.outside)
     }
 
@@ -263,7 +248,7 @@ impl TierKey {
 
     /// `P(S)`: the sum over outside soldiers of their longest path into the
     /// fortress under the variant's soldier rule.
-    pub fn progress(&self, variant: &Variant) -> u32 {
+    pub(crate) fn progress(&self, variant: &Variant) -> u32 {
         let p = variant.progress();
         board::points(self.outside)
             .map(|q| p[q.index()] as u32)
@@ -278,7 +263,7 @@ impl TierKey {
 
     /// The tier of a position (not canonicalised), if the position belongs
     /// to one (not over by rules 1-3).
-    pub fn of(pos: &Position) -> Option<TierKey> {
+    pub(crate) fn of(pos: &Position) -> Option<TierKey> {
         let key = TierKey {
             n: pos.officers().count_ones() as u8,
             k: pos.soldiers().count_ones() as u8,
@@ -291,7 +276,7 @@ impl TierKey {
     /// left out), not canonicalised. Captures are over-approximated: one
     /// soldier removed anywhere (the closure under this relation contains
     /// every multi-capture).
-    pub fn successors(&self, variant: &Variant) -> Vec<TierKey> {
+    pub(crate) fn successors(&self, variant: &Variant) -> Vec<TierKey> {
         let mut out = Vec::new();
         let table = variant.soldier_moves();
         let m = self.m();
@@ -339,7 +324,7 @@ impl TierKey {
 
 /// The canonical tiers a set of roots needs: their downward closure, sorted
 /// in solving order.
-pub fn closure(roots: &[TierKey], variant: &Variant) -> Vec<TierKey> {
+pub(crate) fn closure(roots: &[TierKey], variant: &Variant) -> Vec<TierKey> {
     closure_within(roots, variant, |_| false, u64::MAX).expect("no limit")
 }
 
@@ -347,7 +332,7 @@ pub fn closure(roots: &[TierKey], variant: &Variant) -> Vec<TierKey> {
 /// below them: they are already solved), giving up with `Err(positions
 /// found so far)` as soon as the tiers found hold more than `max_positions`
 /// positions (the closure of an early position is most of the game).
-pub fn closure_within(
+pub(crate) fn closure_within(
     roots: &[TierKey],
     variant: &Variant,
     have: impl Fn(&TierKey) -> bool,
@@ -412,7 +397,7 @@ pub fn all_tiers(n: u8, k: u8, variant: &Variant) -> Vec<TierKey> {
 /// Canonical sets of `s` outside points: `(C(24, s) + self-mirror sets) /
 /// 2`. The mirror fixes the four outside points of file d and swaps the
 /// other twenty in ten pairs.
-pub fn canonical_sets(s: u32) -> u64 {
+pub(crate) fn canonical_sets(s: u32) -> u64 {
     let all = binom(24, s as usize) as u64;
     let mut fixed = 0u64;
     for j in 0..=s / 2 {
@@ -428,7 +413,7 @@ pub fn canonical_sets(s: u32) -> u64 {
 /// `s` outside points whose `P(S)` ([`TierKey::progress`]) is `p`. As
 /// there, half of all such sets plus the self-mirror ones (a set and its
 /// mirror image have the same progress).
-pub fn canonical_sets_by_progress(variant: &Variant) -> Vec<Vec<u64>> {
+pub(crate) fn canonical_sets_by_progress(variant: &Variant) -> Vec<Vec<u64>> {
     let progress = variant.progress();
     let points: Vec<board::Point> = board::points(OUTSIDE).collect();
     let weight = |q: board::Point| progress[q.index()] as usize;
@@ -474,14 +459,14 @@ pub fn canonical_sets_by_progress(variant: &Variant) -> Vec<Vec<u64>> {
 
 /// Tiers a complete table with `k` soldiers stores (canonical tiers only;
 /// the same for one and two officers).
-pub fn complete_tiers(k: u8) -> u64 {
+pub(crate) fn complete_tiers(k: u8) -> u64 {
     let k = k as u32;
     (k.saturating_sub(8)..=k.min(24)).map(canonical_sets).sum()
 }
 
 /// Positions a complete table of `n` officers and `k` soldiers stores (both
 /// sides to move, canonical tiers only).
-pub fn complete_positions(n: u8, k: u8) -> u64 {
+pub(crate) fn complete_positions(n: u8, k: u8) -> u64 {
     let kk = k as u32;
     let placements = binom(33 - k as usize, n as usize) as u64;
     (kk.saturating_sub(8)..=kk.min(24))
@@ -491,7 +476,7 @@ pub fn complete_positions(n: u8, k: u8) -> u64 {
 
 /// Rank of the officers among the points not holding soldiers.
 #[inline]
-pub fn officer_rank(officers: Bitboard, free: Bitboard) -> u32 {
+pub(crate) fn officer_rank(officers: Bitboard, free: Bitboard) -> u32 {
     let mut o = officers;
     let a = (free & (o & o.wrapping_neg()).wrapping_sub(1)).count_ones();
     o &= o - 1;
@@ -505,7 +490,12 @@ pub fn officer_rank(officers: Bitboard, free: Bitboard) -> u32 {
 
 /// Index of a position inside its (not canonicalised) tier.
 #[inline]
-pub fn index_in_tier(key: &TierKey, soldiers: Bitboard, officers: Bitboard, side: Side) -> u32 {
+pub(crate) fn index_in_tier(
+    key: &TierKey,
+    soldiers: Bitboard,
+    officers: Bitboard,
+    side: Side,
+) -> u32 {
     let free = board::ALL & !soldiers;
     let f = fortress_rank(fortress_mask(soldiers));
     let side = match side {
@@ -517,7 +507,7 @@ pub fn index_in_tier(key: &TierKey, soldiers: Bitboard, officers: Bitboard, side
 
 /// The canonical tier and index of a position (without huff rights) that
 /// belongs to a tier.
-pub fn locate(pos: &Position) -> Option<(TierKey, u32)> {
+pub(crate) fn locate(pos: &Position) -> Option<(TierKey, u32)> {
     let key = TierKey::of(pos)?;
     if key.is_canonical() {
         Some((
@@ -534,7 +524,7 @@ pub fn locate(pos: &Position) -> Option<(TierKey, u32)> {
     }
 }
 
-/// The position at `index` of tier `key` (inverse of [`index_in_tier`]).
+/// The position at `index` of tier `key` (inverse of `index_in_tier`).
 pub fn position_at(key: &TierKey, index: u32) -> Position {
     let per_side = key.size_per_side();
     let side = if index < per_side {
@@ -568,6 +558,23 @@ pub fn position_at(key: &TierKey, index: u32) -> Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::FORTRESS;
+
+    /// The fortress points in fortress order (bit j of a fortress mask): the
+    /// layout `fortress_bits` is checked against.
+    const FORTRESS_POINTS: [u8; 9] = {
+        let mut t = [0u8; 9];
+        let mut i = 0;
+        let mut j = 0;
+        while i < board::NUM_POINTS {
+            if (FORTRESS >> i) & 1 == 1 {
+                t[j] = i as u8;
+                j += 1;
+            }
+            i += 1;
+        }
+        t
+    };
 
     #[test]
     fn canonical_sets_by_progress_sum_to_the_closed_form() {

@@ -20,7 +20,7 @@
 //! # The public API
 //!
 //! The types every part uses are at the root: [`Position`] (with
-//! [`Setup`], [`Side`] and [`PositionError`]), [`Variant`], [`Move`],
+//! [`Side`] and [`PositionError`]), [`Variant`], [`Move`],
 //! [`Value`], [`Point`] and [`Bitboard`]. Each subsystem is a public module
 //! with its own typed error ([`table::TableError`], [`solve::SolveError`],
 //! [`build::BuildError`], [`verify::VerifyError`], ...); long operations report to one
@@ -57,6 +57,6 @@ mod position;
 mod value;
 
 pub use board::{Bitboard, Point};
-pub use position::{Position, PositionError, Setup, Side};
+pub use position::{Position, PositionError, Side};
 pub use rules::{Move, Variant};
 pub use value::{Value, Wdl};

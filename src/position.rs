@@ -17,15 +17,6 @@ pub enum Side {
 }
 
 impl Side {
-    /// The other side.
-    #[inline]
-    pub fn other(self) -> Side {
-        match self {
-            Side::Soldiers => Side::Officers,
-            Side::Officers => Side::Soldiers,
-        }
-    }
-
     /// `"soldiers"` or `"officers"`.
     pub fn name(self) -> &'static str {
         match self {
@@ -39,15 +30,15 @@ impl Side {
 /// the officers the soldiers may huff. Turn it into a [`Position`] with
 /// [`Position::from_setup`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Setup {
+pub(crate) struct Setup {
     /// Points holding soldiers.
-    pub soldiers: Bitboard,
+    pub(crate) soldiers: Bitboard,
     /// Points holding officers.
-    pub officers: Bitboard,
+    pub(crate) officers: Bitboard,
     /// True when the officers are to move.
-    pub officers_to_move: bool,
+    pub(crate) officers_to_move: bool,
     /// Officers the soldiers may huff now.
-    pub huff: Bitboard,
+    pub(crate) huff: Bitboard,
 }
 
 /// What is wrong with a position or its notation.
@@ -129,7 +120,7 @@ const RANK_LENGTHS: [usize; 7] = [3, 3, 7, 7, 7, 3, 3];
 
 impl Position {
     /// Check a setup.
-    pub fn from_setup(s: Setup) -> Result<Position, PositionError> {
+    pub(crate) fn from_setup(s: Setup) -> Result<Position, PositionError> {
         if (s.soldiers | s.officers | s.huff) & !board::ALL != 0 {
             return Err(PositionError::OffBoard);
         }
@@ -186,7 +177,7 @@ impl Position {
     }
 
     /// The start position with the officers on the given fortress points.
-    pub fn start_with(officers: Bitboard) -> Option<Position> {
+    pub(crate) fn start_with(officers: Bitboard) -> Option<Position> {
         if officers & !FORTRESS != 0 || officers.count_ones() != 2 {
             return None;
         }
@@ -245,24 +236,14 @@ impl Position {
 
     /// Empty points.
     #[inline]
-    pub fn empty(&self) -> Bitboard {
+    pub(crate) fn empty(&self) -> Bitboard {
         board::ALL & !(self.soldiers | self.officers)
     }
 
     /// The same position without huff rights.
     #[inline]
-    pub fn without_huff(&self) -> Position {
+    pub(crate) fn without_huff(&self) -> Position {
         Position { huff: 0, ..*self }
-    }
-
-    /// The unvalidated form.
-    pub fn setup(&self) -> Setup {
-        Setup {
-            soldiers: self.soldiers,
-            officers: self.officers,
-            officers_to_move: self.side == Side::Officers,
-            huff: self.huff,
-        }
     }
 
     /// The mirror image (a<->g, b<->f, c<->e).

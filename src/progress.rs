@@ -7,7 +7,7 @@
 //! `&Progress` is an observer; [`Quiet`] ignores everything. Operations
 //! whose pieces of work are small (a build at 12 soldiers finishes
 //! millions of tiers a file) report through a [`Throttle`]: at most one
-//! report every [`Throttle::PERIOD`], and always the one that ends a step,
+//! report every `Throttle::PERIOD` (100 ms), and always the one that ends a step,
 //! so that no observer pays per piece.
 //!
 //! ```
@@ -39,23 +39,12 @@ pub struct Progress<'a> {
     pub tiers_total: usize,
 }
 
-impl Progress<'_> {
-    /// The share done, from 0 to 1 (1 when there is nothing to do).
-    pub fn fraction(&self) -> f64 {
-        if self.total == 0 {
-            1.0
-        } else {
-            self.done as f64 / self.total as f64
-        }
-    }
-}
-
 /// Watches a long operation.
 pub trait Observer: Sync {
     /// Work was done: how far the operation got. Called from worker
     /// threads, in no guaranteed order between threads; by the library's
     /// operations once when a step starts (`done` 0), then at most every
-    /// [`Throttle::PERIOD`], and when it ends (`done == total`).
+    /// `Throttle::PERIOD`, and when it ends (`done == total`).
     fn progress(&self, _p: &Progress<'_>) {}
 }
 
@@ -90,7 +79,7 @@ pub struct Throttle {
 
 impl Throttle {
     /// The period of the library's operations: ten reports a second.
-    pub const PERIOD: Duration = Duration::from_millis(100);
+    pub(crate) const PERIOD: Duration = Duration::from_millis(100);
 
     /// A throttle letting a report through at most every `period`.
     pub fn new(period: Duration) -> Throttle {
@@ -146,17 +135,6 @@ impl<F: Fn(&Progress<'_>) + Sync> Observer for F {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fraction_of_nothing_is_all() {
-        assert_eq!(Progress::default().fraction(), 1.0);
-        let p = Progress {
-            done: 1,
-            total: 4,
-            ..Progress::default()
-        };
-        assert_eq!(p.fraction(), 0.25);
-    }
 
     /// Counts the reports passed on, and remembers the last.
     #[derive(Default)]

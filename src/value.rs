@@ -20,12 +20,12 @@ pub enum Value {
 impl Value {
     /// The worst value there is: lost, game already over. It is the neutral
     /// element of [`Value::best`].
-    pub const WORST: Value = Value::Loss(0);
+    pub(crate) const WORST: Value = Value::Loss(0);
 
     /// The value for the player who moved into a position of value `self`
     /// (seen by the opponent), one ply further from the end.
     #[inline]
-    pub fn back(self) -> Value {
+    pub(crate) fn back(self) -> Value {
         match self {
             Value::Win(d) => Value::Loss(d + 1),
             Value::Loss(d) => Value::Win(d + 1),
@@ -46,7 +46,7 @@ impl Value {
 
     /// The better of two values for the side to move.
     #[inline]
-    pub fn best(self, other: Value) -> Value {
+    pub(crate) fn best(self, other: Value) -> Value {
         if other.score() > self.score() {
             other
         } else {
@@ -135,7 +135,7 @@ pub enum Wdl {
 
 impl Wdl {
     /// `"win"`, `"draw"` or `"loss"`.
-    pub fn result(self) -> &'static str {
+    pub(crate) fn result(self) -> &'static str {
         match self {
             Wdl::Win => "win",
             Wdl::Draw => "draw",

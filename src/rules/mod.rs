@@ -11,13 +11,12 @@ mod movegen;
 mod notation;
 mod variant;
 
-pub use movegen::{
-    CaptureChain, capture_chains, legal_moves, outcome, perft, play, static_outcome,
-};
+pub(crate) use movegen::{CaptureChain, capture_chains, static_outcome};
 pub(crate) use movegen::{
     after_officer_move, capture_ends, for_each_huff, for_each_officer_move_given,
     for_each_soldier_step, legal_moves_into, stuck_winner,
 };
+pub use movegen::{legal_moves, outcome, perft, play};
 pub use notation::{MoveError, parse_move};
 pub use variant::{CaptureRule, SoldierRule, TrappedRule, Variant, VariantError};
 
@@ -36,7 +35,7 @@ pub struct Move {
 
 /// What a move does.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub enum MoveKind {
+pub(crate) enum MoveKind {
     /// A soldier step.
     Soldier {
         /// From.
@@ -57,7 +56,7 @@ pub enum MoveKind {
 
 impl Move {
     /// A soldier step, optionally after huffing an officer.
-    pub fn soldier(from: Point, to: Point, huff: Option<Point>) -> Move {
+    pub(crate) fn soldier(from: Point, to: Point, huff: Option<Point>) -> Move {
         Move {
             kind: MoveKind::Soldier { from, to },
             huff,
@@ -76,13 +75,8 @@ impl Move {
     }
 
     /// What the move does.
-    pub fn kind(&self) -> &MoveKind {
+    pub(crate) fn kind(&self) -> &MoveKind {
         &self.kind
-    }
-
-    /// The officer huffed first, if any.
-    pub fn huffed(&self) -> Option<Point> {
-        self.huff
     }
 
     /// Officers exposed to a huff by this move (non-empty exactly for faults
@@ -97,7 +91,7 @@ impl Move {
     }
 
     /// Soldiers taken (0 for soldier moves and steps).
-    pub fn taken(&self) -> Bitboard {
+    pub(crate) fn taken(&self) -> Bitboard {
         match &self.kind {
             MoveKind::Officer { taken, .. } => *taken,
             _ => 0,

@@ -10,11 +10,11 @@ use crate::position::{Position, Side};
 /// taken soldiers are one move; the path kept is the one whose list of point
 /// names sorts first.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct CaptureChain {
+pub(crate) struct CaptureChain {
     /// Start, then every landing point.
-    pub path: Vec<Point>,
+    pub(crate) path: Vec<Point>,
     /// The soldiers jumped.
-    pub taken: Bitboard,
+    pub(crate) taken: Bitboard,
 }
 
 fn path_key(path: &[Point]) -> Vec<(u8, u8)> {
@@ -25,7 +25,11 @@ fn path_key(path: &[Point]) -> Vec<(u8, u8)> {
 /// maximal chains of jumps over soldiers not yet jumped, landing on empty
 /// points; `blockers` are the other pieces that are not soldiers (the other
 /// officer). The officer's own start point counts as empty.
-pub fn capture_chains(start: Point, soldiers: Bitboard, blockers: Bitboard) -> Vec<CaptureChain> {
+pub(crate) fn capture_chains(
+    start: Point,
+    soldiers: Bitboard,
+    blockers: Bitboard,
+) -> Vec<CaptureChain> {
     let mut out: Vec<CaptureChain> = Vec::new();
     let occupied = (soldiers | blockers) & !start.bit();
     let can_jump = start
@@ -146,7 +150,7 @@ pub(crate) fn capture_ends(
 
 /// The end of the game by rules 1-3 of docs/RULES.md section 6 (what holds
 /// whoever is to move): the winner, or `None`.
-pub fn static_outcome(pos: &Position) -> Option<Side> {
+pub(crate) fn static_outcome(pos: &Position) -> Option<Side> {
     if pos.soldiers().count_ones() < 9 {
         Some(Side::Officers)
     } else if pos.soldiers() & FORTRESS == FORTRESS || pos.officers() == 0 {

@@ -154,20 +154,20 @@ impl Variant {
     /// Whether the soldiers may huff an officer after a fault (`capture =
     /// huff`): the only way a game loses an officer, so the only variants
     /// with one-officer positions past the start.
-    pub fn huffs(&self) -> bool {
+    pub(crate) fn huffs(&self) -> bool {
         self.capture == CaptureRule::Huff
     }
 
     /// Whether a move that takes too few soldiers is illegal (`capture =
     /// mandatory`).
-    pub fn captures_are_mandatory(&self) -> bool {
+    pub(crate) fn captures_are_mandatory(&self) -> bool {
         self.capture == CaptureRule::Mandatory
     }
 
     /// Whether an available capture binds the officers at all: a move that
     /// takes too few soldiers is a fault (`huff`) or illegal (`mandatory`);
     /// under `capture = free` it is neither.
-    pub fn has_capture_duty(&self) -> bool {
+    pub(crate) fn has_capture_duty(&self) -> bool {
         self.capture != CaptureRule::Free
     }
 
@@ -216,7 +216,7 @@ impl Variant {
 
     /// Longest soldier path from each point into the fortress.
     #[inline]
-    pub fn progress(&self) -> &'static [u8; crate::board::NUM_POINTS] {
+    pub(crate) fn progress(&self) -> &'static [u8; crate::board::NUM_POINTS] {
         match self.soldiers {
             SoldierRule::Closer => &crate::board::CLOSER_PROGRESS,
             SoldierRule::Forward => &crate::board::FORWARD_PROGRESS,

@@ -19,12 +19,54 @@
 //!
 //! # The public API
 //!
-//! The types every part uses are at the root: [`Position`] (with
-//! [`Side`] and [`PositionError`]), [`Variant`], [`Move`],
-//! [`Value`], [`Point`] and [`Bitboard`]. Each subsystem is a public module
-//! with its own typed error ([`table::TableError`], [`solve::SolveError`],
-//! [`build::BuildError`], [`verify::VerifyError`], ...); long operations report to one
-//! [`progress::Observer`]. Everything else is private.
+//! The public surface is what the `asalto` binary, the integration tests
+//! under `tests/` and the examples in these docs use, and nothing more.
+//! Everything not listed here is crate-private (`pub(crate)` or private),
+//! and the lints `unreachable_pub` and `unnameable_types` keep it so: an
+//! item is `pub` only where a public path reaches it, and every public type
+//! can be named.
+//!
+//! At the root, the types every part uses: [`Position`] (with [`Side`] and
+//! [`PositionError`]), [`Variant`], [`Move`], [`Value`] (and [`Wdl`]),
+//! [`Point`] and [`Bitboard`].
+//!
+//! The public modules, each subsystem with its own typed error:
+//!
+//! * [`board`]: points, the board's bitboards ([`board::FORTRESS`],
+//!   [`board::OUTSIDE`]), mirror images;
+//! * [`rules`]: variants and their switches ([`rules::VariantError`]),
+//!   legal moves, playing them, the end of the game, perft, move notation
+//!   ([`rules::parse_move`], [`rules::MoveError`]);
+//! * [`index`]: tiers and files ([`index::TierKey`], [`index::FileKey`]),
+//!   the tiers of a file, the position at an index;
+//! * [`solve`]: the solver ([`solve::Solver`], [`solve::SolveError`]), the
+//!   store it reads ([`solve::TierStore`], [`solve::Lookup`]) and the
+//!   checker verify runs ([`solve::check_tier_as`]);
+//! * [`table`]: table files: reading ([`table::Table`], [`table::TableSet`]),
+//!   writing ([`table::TableWriter`], [`table::WriteOptions`]), repacking,
+//!   and what can be wrong with one ([`table::TableError`]);
+//! * [`probe`]: a position's value and its moves' values from the files
+//!   ([`probe::Analysis`]);
+//! * [`ondemand`]: solving the tiers a query needs
+//!   ([`ondemand::OnDemandError`]);
+//! * [`build`]: building files level by level, resumable, on one process or
+//!   the ranks of an MPI job ([`build::BuildOptions`], [`build::Cluster`],
+//!   [`build::BuildError`]), and its memory rule;
+//! * [`verify`]: verifying built files ([`verify::VerifyError`]);
+//! * [`plan`]: counts and estimates of a build ([`plan::Plan`],
+//!   [`plan::PlanError`]);
+//! * [`analysis`]: variant-balance statistics, critical mass, rule
+//!   sensitivity and the report's files ([`analysis::AnalysisError`]);
+//! * [`json`]: the JSON objects the commands print and the server answers
+//!   with;
+//! * [`serve`]: the local HTTP server and its explorer page
+//!   ([`serve::ServeError`]);
+//! * [`progress`]: the [`progress::Observer`] long operations report to.
+//!
+//! Private: the modules `position` and `value` (their types are at the
+//! root), and the submodules of `rules`, `solve`, `table`, `build`
+//! (`checkpoint`, `ranks`, `mpi`, `memory`, `window`), `analysis` and
+//! `serve`, whose public items their parent re-exports.
 //!
 //! ```
 //! use asalto_tb::{Position, Variant, rules};
@@ -32,10 +74,11 @@
 //! assert_eq!(rules::perft(&start, &Variant::ASSAUT, 2), 48);
 //! ```
 
-// The public API: a module per subsystem, each with its own error type
-// (`table::TableError`, `solve::SolveError`, `build::BuildError`, ...), and
-// the types every part uses at the root. `position` and `value` are private:
-// their types are re-exported here.
+#![warn(unreachable_pub, unnameable_types)]
+
+// The public API (see above): a module per subsystem and the types every
+// part uses at the root. `position` and `value` are private: their types
+// are re-exported here.
 pub mod analysis;
 pub mod board;
 pub mod build;

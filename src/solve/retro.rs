@@ -118,9 +118,15 @@ impl Target {
     /// officers `officers` (already oriented) on the points of `free`.
     #[inline]
     fn at(&self, first: u32, free: Bitboard, officers: Bitboard) -> Result<Value, SolveError> {
+        self.code_at(first, free, officers).map(Value::from_code)
+    }
+
+    /// [`Target::at`] as a value code.
+    #[inline]
+    fn code_at(&self, first: u32, free: Bitboard, officers: Bitboard) -> Result<u16, SolveError> {
         let i = first + officer_rank(officers, free);
         match self.codes.get(i as usize) {
-            Some(&c) => Ok(Value::from_code(c)),
+            Some(&c) => Ok(c),
             None => Err(SolveError::PartialTier {
                 outside: self.outside,
                 found: self.codes.len() as u64,
@@ -284,6 +290,39 @@ pub fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, Solv
     Ok(codes)
 }
 
+/// `Value::from_code(c).back().code()` on the code itself: the code of
+/// the move into a position of code `c`, for its mover.
+#[inline]
+fn back_code(c: u16) -> u16 {
+    match c {
+        0 => 0,
+        c if c & 1 == 1 => c + 3,
+        c => c + 1,
+    }
+}
+
+/// A rank of value code `c` (below `0x8000`) in the order of preference
+/// of [`Value::best`], never 0: losses (`c`, longer ones higher) below a
+/// draw (`0x8000`) below wins (`0xffff - c`, shorter ones higher).
+#[inline]
+fn preference(c: u16) -> u16 {
+    match c {
+        0 => 0x8000,
+        c if c & 1 == 1 => 0xffff - c,
+        c => c,
+    }
+}
+
+/// The code of preference rank `r` (the inverse of [`preference`]).
+#[inline]
+fn from_preference(r: u16) -> u16 {
+    match r {
+        0x8000 => 0,
+        r if r > 0x8000 => 0xffff - r,
+        r => r,
+    }
+}
+
 /// The offender code of `offenders` among `officers`: 1 the lower officer,
 /// 2 the higher, 3 both.
 #[inline]
@@ -427,6 +466,13 @@ impl<'v> Tier<'v> {
     fn soldier_nodes(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         let table = self.variant.soldier_moves();
         let key = self.key;
+        // The fortress points each point can be stepped to from.
+        let mut rev_steps = [0 as Bitboard; board::NUM_POINTS];
+        for s in board::points(FORTRESS) {
+            for t in board::points(table[s.index()]) {
+                rev_steps[t.index()] |= s.bit();
+            }
+        }
         let mut steps_out: Vec<StepOut> = Vec::new();
         for s in board::points(key.outside) {
             for t in board::points(table[s.index()] & !key.outside) {
@@ -455,6 +501,17 @@ impl<'v> Tier<'v> {
                     *slice = t.slice(fortress_mask(fortress | step.t));
                 }
             }
+            // The fortress steps of this mask with no officer in the way,
+            // and how many of them an officer on each free point blocks:
+            // a node's in-tier moves are the first less the second's.
+            let mut open = 0;
+            for s in board::points(fortress) {
+                open += (table[s.index()] & free).count_ones();
+            }
+            let mut blocked = [0u8; board::NUM_POINTS];
+            for o in board::points(free) {
+                blocked[o.index()] = (rev_steps[o.index()] & fortress).count_ones() as u8;
+            }
             for oi in 0..self.placements {
                 let officers = self.officers(fi, oi);
                 let mirrored_officers = if any_mirrored {
@@ -464,30 +521,31 @@ impl<'v> Tier<'v> {
                 };
                 let node = n_side + fi * self.placements + oi;
                 let empty = free & !officers;
-                let mut count = 0;
-                for s in board::points(fortress) {
-                    count += (table[s.index()] & empty).count_ones();
+                let mut count = open;
+                for o in board::points(officers) {
+                    count -= u32::from(blocked[o.index()]);
                 }
-                let mut exit: Option<Value> = None;
+                // The best exit by preference rank (0: none yet).
+                let mut exit = 0u16;
                 for (step, &(first, free_there)) in steps_out.iter().zip(&slices) {
                     if step.t & empty == 0 {
                         continue;
                     }
-                    let v = match &step.target {
-                        None => Value::Win(1),
+                    let c = match &step.target {
+                        None => Value::Win(1).code(),
                         Some(target) => {
                             let o = if target.mirrored {
                                 mirrored_officers
                             } else {
                                 officers
                             };
-                            target.at(first, free_there, o)?.back()
+                            back_code(target.code_at(first, free_there, o)?)
                         }
                     };
-                    exit = Some(exit.map_or(v, |e| e.best(v)));
+                    exit = exit.max(preference(c));
                 }
                 self.buf.node[node].left = count as u8;
-                self.buf.node[node].exit = exit.map_or(UNSET, Value::code);
+                self.buf.node[node].exit = if exit == 0 { UNSET } else { from_preference(exit) };
             }
         }
         Ok(())
@@ -579,8 +637,8 @@ impl<'v> Tier<'v> {
                         }
                     }
                 }
-                // Captures: exits.
-                let mut exit: Option<Value> = None;
+                // Captures: exits; the best by preference rank (0: none).
+                let mut exit = 0u16;
                 for j in 0..n_off {
                     for &(to, taken) in &captures[ends[j]..ends[j + 1]] {
                         let c = taken.count_ones();
@@ -637,12 +695,11 @@ impl<'v> Tier<'v> {
                                 h.map_or(v, |h| v.best(h))
                             }
                         };
-                        let v = v.back();
-                        exit = Some(exit.map_or(v, |e| e.best(v)));
+                        exit = exit.max(preference(v.back().code()));
                     }
                 }
                 self.buf.node[node].left = count;
-                self.buf.node[node].exit = exit.map_or(UNSET, Value::code);
+                self.buf.node[node].exit = if exit == 0 { UNSET } else { from_preference(exit) };
             }
             self.buf.fault_blocks.push(self.buf.faults.len() as u32);
         }
@@ -974,6 +1031,26 @@ impl<'v> Tier<'v> {
 mod tests {
     use super::*;
     use crate::solve::lookup::TierStore;
+
+    #[test]
+    fn code_arithmetic_agrees_with_values() {
+        // Every code of a distance the tables can hold.
+        let codes: Vec<u16> = (0..0x7fff).collect();
+        for &c in &codes {
+            let v = Value::from_code(c);
+            assert_eq!(back_code(c), v.back().code(), "back of {v}");
+            assert_eq!(from_preference(preference(c)), c, "rank of {v}");
+            assert_ne!(preference(c), 0, "rank of {v}");
+        }
+        // The ranks order the values as `best` does (checked on a spread).
+        for &a in codes.iter().step_by(37) {
+            for &b in codes.iter().step_by(41) {
+                let (va, vb) = (Value::from_code(a), Value::from_code(b));
+                let best = if preference(b) > preference(a) { b } else { a };
+                assert_eq!(best, va.best(vb).code(), "best of {va} and {vb}");
+            }
+        }
+    }
 
     #[test]
     fn unrank_inverts_officer_rank() {

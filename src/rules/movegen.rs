@@ -17,8 +17,11 @@ pub(crate) struct CaptureChain {
     pub(crate) taken: Bitboard,
 }
 
-fn path_key(path: &[Point]) -> Vec<(u8, u8)> {
-    path.iter().map(|p| (p.file(), p.rank())).collect()
+/// Whether path `a` comes before path `b` in the order of their points'
+/// (file, rank) pairs, compared without building them.
+fn path_before(a: &[Point], b: &[Point]) -> bool {
+    let key = |p: &Point| (p.file(), p.rank());
+    a.iter().map(key).lt(b.iter().map(key))
 }
 
 /// Every capture move of the officer on `start` (docs/RULES.md section 4):
@@ -64,7 +67,7 @@ pub(crate) fn capture_chains(
                 .find(|c| c.taken == taken && *c.path.last().unwrap() == end)
             {
                 Some(c) => {
-                    if path_key(path) < path_key(&c.path) {
+                    if path_before(path, &c.path) {
                         c.path = path.clone();
                     }
                 }

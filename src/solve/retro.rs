@@ -192,6 +192,16 @@ const FRESH: Node = Node {
     queued: false,
 };
 
+/// The captures of one officers-to-move node, officer by officer (lower
+/// first): their point, where their captures lie in the node's list
+/// (`ends[j]..ends[j + 1]`) and the most soldiers each can take (0: none).
+#[derive(Clone, Copy)]
+struct NodeCaptures {
+    from: [Bitboard; 2],
+    ends: [usize; 3],
+    best: [u32; 2],
+}
+
 /// The per-tier solving state.
 struct Tier<'v> {
     variant: &'v Variant,
@@ -345,6 +355,53 @@ fn step_offenders(officers: Bitboard, caps: u8, from: Bitboard, to: Bitboard) ->
         }
     }
     off
+}
+
+/// Queue `node` (or huff position) for code `c`.
+#[inline]
+fn push(buckets: &mut Vec<Vec<u32>>, node: usize, c: u16) {
+    let c = c as usize;
+    if buckets.len() <= c {
+        buckets.resize_with(c + 1, Vec::new);
+    }
+    buckets[c].push(node as u32);
+}
+
+/// Tell parent `p` that a child of it was resolved with code `c` (`back`:
+/// the code one ply further): a lost child makes it a win; when its last
+/// in-tier child is a win for the opponent, it is a loss (or its lost exit,
+/// if longer).
+#[inline]
+fn notify(nodes: &mut [Node], buckets: &mut Vec<Vec<u32>>, p: usize, c: usize, back: u16) {
+    let n = &mut nodes[p];
+    if n.code != UNSET {
+        return;
+    }
+    if c & 1 == 0 {
+        // The child is lost for its mover: p wins.
+        if !n.queued {
+            n.queued = true;
+            push(buckets, p, back);
+        }
+    } else {
+        n.left -= 1;
+        if n.left == 0 && !n.queued {
+            let e = n.exit;
+            if e == UNSET {
+                push(buckets, p, back);
+            } else if e != 0 && e & 1 == 0 {
+                // A lost exit: the longer loss.
+                push(buckets, p, e.max(back));
+            }
+        }
+    }
+}
+
+/// The state of [`Tier::retrograde`] that resolving a node changes.
+struct Queue<'a> {
+    nodes: &'a mut [Node],
+    buckets: &'a mut Vec<Vec<u32>>,
+    hcode: &'a mut [u16],
 }
 
 impl<'v> Tier<'v> {
@@ -637,73 +694,110 @@ impl<'v> Tier<'v> {
                         }
                     }
                 }
-                // Captures: exits; the best by preference rank (0: none).
-                let mut exit = 0u16;
-                for j in 0..n_off {
-                    for &(to, taken) in &captures[ends[j]..ends[j + 1]] {
-                        let c = taken.count_ones();
-                        let enough = !variant.max || c == m;
-                        let offenders = if enough {
-                            0
-                        } else {
-                            match variant.capture {
-                                CaptureRule::Mandatory => continue,
-                                CaptureRule::Free => 0,
-                                CaptureRule::Huff => {
-                                    let mut off = 0;
-                                    for i in 0..n_off {
-                                        if best[i] > c {
-                                            off |= if i == j { 1u64 << to } else { from[i] };
-                                        }
-                                    }
-                                    off
-                                }
-                            }
-                        };
-                        // The value after the capture, as `Lookup::value`
-                        // gives it (game over, stored value, huffs folded
-                        // in), through memoised targets instead of a hash
-                        // lookup per capture.
-                        let after = officers & !from[j] | (1u64 << to);
-                        let k_after = key.k - c as u8;
-                        let v = if k_after < 9 {
-                            // Fewer than nine soldiers left: officers win.
-                            Value::Loss(0)
-                        } else {
-                            let outside = key.outside & !taken;
-                            let fm = fortress_mask(soldiers & !taken);
-                            let memo = outside | (u64::from(k_after) << 40);
-                            let tk = TierKey {
-                                k: k_after,
-                                outside,
-                                ..key
-                            };
-                            let v = targets.get(memo, &tk, look)?.value(fm, after)?;
-                            if offenders == 0 {
-                                v
-                            } else {
-                                // A fault: fold in the huffs.
-                                let h1 = TierKey { n: 1, ..tk };
-                                let one = if key.n == 2 {
-                                    Some(targets.get(memo | 1 << 48, &h1, look)?)
-                                } else {
-                                    None
-                                };
-                                let h = fold_huffs(after, offenders, |rest| {
-                                    one.expect("two officers").value(fm, rest)
-                                })?;
-                                h.map_or(v, |h| v.best(h))
-                            }
-                        };
-                        exit = exit.max(preference(v.back().code()));
-                    }
-                }
+                // Captures: exits.
+                let node_caps = NodeCaptures { from, ends, best };
+                let exit =
+                    self.capture_exit(officers, soldiers, &node_caps, &captures, &mut targets, look)?;
                 self.buf.node[node].left = count;
-                self.buf.node[node].exit = if exit == 0 { UNSET } else { from_preference(exit) };
+                self.buf.node[node].exit = exit;
             }
             self.buf.fault_blocks.push(self.buf.faults.len() as u32);
         }
         Ok(())
+    }
+
+    /// The best capture of an officers-to-move node (a value code, `UNSET`
+    /// when it has none), with capture duty: under `max` a capture of
+    /// fewer soldiers than the most is no move (`mandatory`), a move
+    /// (`free`) or a fault the soldiers may huff for (`huff`).
+    #[inline]
+    fn capture_exit(
+        &self,
+        officers: Bitboard,
+        soldiers: Bitboard,
+        node_caps: &NodeCaptures,
+        captures: &[(u8, Bitboard)],
+        targets: &mut Targets,
+        look: &mut Lookup<'_>,
+    ) -> Result<u16, SolveError> {
+        let variant = self.variant;
+        let n_off = self.key.n as usize;
+        let NodeCaptures { from, ends, best } = *node_caps;
+        let m = best[0].max(best[1]);
+        // The best by preference rank (0: none yet).
+        let mut exit = 0u16;
+        for j in 0..n_off {
+            for &(to, taken) in &captures[ends[j]..ends[j + 1]] {
+                let c = taken.count_ones();
+                let enough = !variant.max || c == m;
+                let offenders = if enough {
+                    0
+                } else {
+                    match variant.capture {
+                        CaptureRule::Mandatory => continue,
+                        CaptureRule::Free => 0,
+                        CaptureRule::Huff => {
+                            let mut off = 0;
+                            for i in 0..n_off {
+                                if best[i] > c {
+                                    off |= if i == j { 1u64 << to } else { from[i] };
+                                }
+                            }
+                            off
+                        }
+                    }
+                };
+                let after = officers & !from[j] | (1u64 << to);
+                let v = self.capture_value(after, soldiers, taken, offenders, targets, look)?;
+                exit = exit.max(preference(v.back().code()));
+            }
+        }
+        Ok(if exit == 0 { UNSET } else { from_preference(exit) })
+    }
+
+    /// The value after a capture leaving `after` officers and taking
+    /// `taken` of `soldiers`, as `Lookup::value` gives it (game over,
+    /// stored value, huffs for `offenders` folded in), through memoised
+    /// targets instead of a hash lookup per capture.
+    #[inline]
+    fn capture_value(
+        &self,
+        after: Bitboard,
+        soldiers: Bitboard,
+        taken: Bitboard,
+        offenders: Bitboard,
+        targets: &mut Targets,
+        look: &mut Lookup<'_>,
+    ) -> Result<Value, SolveError> {
+        let key = self.key;
+        let k_after = key.k - taken.count_ones() as u8;
+        if k_after < 9 {
+            // Fewer than nine soldiers left: officers win.
+            return Ok(Value::Loss(0));
+        }
+        let outside = key.outside & !taken;
+        let fm = fortress_mask(soldiers & !taken);
+        let memo = outside | (u64::from(k_after) << 40);
+        let tk = TierKey {
+            k: k_after,
+            outside,
+            ..key
+        };
+        let v = targets.get(memo, &tk, look)?.value(fm, after)?;
+        if offenders == 0 {
+            return Ok(v);
+        }
+        // A fault: fold in the huffs.
+        let h1 = TierKey { n: 1, ..tk };
+        let one = if key.n == 2 {
+            Some(targets.get(memo | 1 << 48, &h1, look)?)
+        } else {
+            None
+        };
+        let h = fold_huffs(after, offenders, |rest| {
+            one.expect("two officers").value(fm, rest)
+        })?;
+        Ok(h.map_or(v, |h| v.best(h)))
     }
 
     /// Huff positions: their base, their parents (the fault steps) and
@@ -841,63 +935,11 @@ impl<'v> Tier<'v> {
         // The queue of this thread's tier before, emptied.
         let mut buckets = std::mem::take(&mut self.buf.buckets);
         buckets.iter_mut().for_each(Vec::clear);
-        fn push(buckets: &mut Vec<Vec<u32>>, node: usize, c: u16) {
-            let c = c as usize;
-            if buckets.len() <= c {
-                buckets.resize_with(c + 1, Vec::new);
-            }
-            buckets[c].push(node as u32);
-        }
-        for i in 0..n2 {
-            let Node { exit, left, .. } = self.buf.node[i];
-            if left == 0 {
-                let v = if exit == UNSET {
-                    self.stuck(i).code()
-                } else {
-                    exit
-                };
-                if v != 0 {
-                    push(&mut buckets, i, v);
-                }
-            } else if exit != UNSET && exit & 1 == 1 {
-                push(&mut buckets, i, exit);
-            }
-        }
-        for (h, &e) in self.buf.hexit.iter().enumerate() {
-            if e != UNSET && e & 1 == 1 {
-                push(&mut buckets, n2 + h, e);
-            }
-        }
+        self.seed(&mut buckets);
         let mut nodes = std::mem::take(&mut self.buf.node);
         let mut hcode = std::mem::take(&mut self.buf.hcode);
         hcode.clear();
         hcode.resize(self.buf.huffs.len(), UNSET);
-        // A parent `p` of a node resolved with code `c` (`back`: the code
-        // one ply further).
-        let notify = |nodes: &mut [Node], buckets: &mut Vec<Vec<u32>>, p: usize, c: usize, back| {
-            let n = &mut nodes[p];
-            if n.code != UNSET {
-                return;
-            }
-            if c & 1 == 0 {
-                // The child is lost for its mover: p wins.
-                if !n.queued {
-                    n.queued = true;
-                    push(buckets, p, back);
-                }
-            } else {
-                n.left -= 1;
-                if n.left == 0 && !n.queued {
-                    let e = n.exit;
-                    if e == UNSET {
-                        push(buckets, p, back);
-                    } else if e != 0 && e & 1 == 0 {
-                        // A lost exit: the longer loss.
-                        push(buckets, p, e.max(back));
-                    }
-                }
-            }
-        };
         let mut c = 1;
         while c < buckets.len() {
             // Pushes go to later buckets only.
@@ -930,41 +972,12 @@ impl<'v> Tier<'v> {
                     huffs = node - n2..node - n2 + 1;
                 }
                 for h in huffs {
-                    if hcode[h] != UNSET {
-                        continue;
-                    }
-                    if node < n2 {
-                        // The base is resolved: the huff position takes the
-                        // better of its value and the huff exit's.
-                        let e = self.buf.hexit[h];
-                        let v = Value::from_code(c as u16);
-                        let best = if e == UNSET {
-                            v
-                        } else {
-                            v.best(Value::from_code(e))
-                        };
-                        match best.code() {
-                            // A draw through a huff: never resolved.
-                            0 => continue,
-                            b if b as usize != c => {
-                                // A win through a huff (already queued) or
-                                // a longer loss through one (queued now).
-                                if b & 1 == 0 {
-                                    push(&mut buckets, n2 + h, b);
-                                }
-                                continue;
-                            }
-                            _ => {}
-                        }
-                    }
-                    hcode[h] = c as u16;
-                    let (a, b) = (
-                        self.buf.hpstart[h] as usize,
-                        self.buf.hpstart[h + 1] as usize,
-                    );
-                    for &p in &self.buf.hparents[a..b] {
-                        notify(&mut nodes, &mut buckets, p as usize, c, back);
-                    }
+                    let queue = Queue {
+                        nodes: &mut nodes,
+                        buckets: &mut buckets,
+                        hcode: &mut hcode,
+                    };
+                    self.resolve_huff(h, node < n2, c, back, queue);
                 }
             }
             // Its room kept for the next tier.
@@ -981,6 +994,76 @@ impl<'v> Tier<'v> {
             .iter()
             .map(|n| if n.code == UNSET { 0 } else { n.code })
             .collect()
+    }
+
+    /// The nodes and huff positions the bucket queue starts with: those
+    /// without an in-tier move (by their best exit, or stuck), and those
+    /// with a winning exit (a win at most that long).
+    fn seed(&self, buckets: &mut Vec<Vec<u32>>) {
+        let n2 = 2 * self.n_side;
+        for i in 0..n2 {
+            let Node { exit, left, .. } = self.buf.node[i];
+            if left == 0 {
+                let v = if exit == UNSET {
+                    self.stuck(i).code()
+                } else {
+                    exit
+                };
+                if v != 0 {
+                    push(buckets, i, v);
+                }
+            } else if exit != UNSET && exit & 1 == 1 {
+                push(buckets, i, exit);
+            }
+        }
+        for (h, &e) in self.buf.hexit.iter().enumerate() {
+            if e != UNSET && e & 1 == 1 {
+                push(buckets, n2 + h, e);
+            }
+        }
+    }
+
+    /// Huff position `h` when code `c` is taken from the queue: for its base
+    /// (`with_base`), it takes the better of the base's value and its huff
+    /// exit's (resolved now when that is the base's, queued when a longer
+    /// loss, left when a draw or an already queued win); popped itself, it
+    /// is resolved with `c`. Once resolved, its parents (the fault steps to
+    /// it) are notified.
+    #[inline]
+    fn resolve_huff(&self, h: usize, with_base: bool, c: usize, back: u16, q: Queue<'_>) {
+        if q.hcode[h] != UNSET {
+            return;
+        }
+        if with_base {
+            let e = self.buf.hexit[h];
+            let v = Value::from_code(c as u16);
+            let best = if e == UNSET {
+                v
+            } else {
+                v.best(Value::from_code(e))
+            };
+            match best.code() {
+                // A draw through a huff: never resolved.
+                0 => return,
+                b if b as usize != c => {
+                    // A win through a huff (already queued) or a longer
+                    // loss through one (queued now).
+                    if b & 1 == 0 {
+                        push(q.buckets, 2 * self.n_side + h, b);
+                    }
+                    return;
+                }
+                _ => {}
+            }
+        }
+        q.hcode[h] = c as u16;
+        let (a, b) = (
+            self.buf.hpstart[h] as usize,
+            self.buf.hpstart[h + 1] as usize,
+        );
+        for &p in &self.buf.hparents[a..b] {
+            notify(q.nodes, q.buckets, p as usize, c, back);
+        }
     }
 
     /// Call `f` on each in-tier parent of `node` (the nodes with a move

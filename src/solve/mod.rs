@@ -12,9 +12,6 @@
 
 mod check;
 mod lookup;
-// `retro.rs` still marks `solve_tier` `pub`; it is re-exported to the crate
-// only. Drop this once it says `pub(crate)`.
-#[allow(unreachable_pub)]
 mod retro;
 
 pub(crate) use check::stuck_value;

@@ -31,7 +31,7 @@
 //! are wins and no exit draws or wins. Nodes never resolved are draws. This
 //! gives exact distances: the winner's shortest, the loser's longest.
 //!
-//! [`super::check_tier`] checks a labelling by walking every position's
+//! The checker (`super::check`) checks a labelling by walking every position's
 //! moves forwards with the rules' own generator (`legal_moves`, `play`,
 //! capture chains, game end) and playing huffs, sharing none of this
 //! solver's capture, fault or huff code, so `verify` is independent of it.
@@ -276,7 +276,7 @@ thread_local! {
 
 /// Solve tier `key`, reading exits through `look`. Returns the value codes
 /// of the tier's `2N` positions (officers to move first).
-pub fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, SolveError> {
+pub(crate) fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, SolveError> {
     let variant = *look.variant();
     let scratch = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
     let mut t = Tier::new(key, &variant, scratch);

@@ -772,8 +772,8 @@ fn from_summaries(
                     continue;
                 }
                 let num = |key: &str| f[key].as_f64().unwrap_or(0.0);
-                let key = (f["soldiers"].as_u64(), f["officers"].as_u64());
-                let (Some(k), Some(n)) = key else {
+                let count = |key: &str| f[key].as_u64().and_then(|c| u8::try_from(c).ok());
+                let (Some(k), Some(n)) = (count("soldiers"), count("officers")) else {
                     bail!("{}: a file without officers and soldiers", path.display());
                 };
                 files.insert(
@@ -814,7 +814,7 @@ fn from_summaries(
     let list: Vec<serde_json::Value> = files
         .iter()
         .map(|((k, n), f)| {
-            json!({"file": format!("{n}o{k}s"), "positions": f.positions, "seconds": f.seconds,
+            json!({"file": FileKey::new(*n, *k).to_string(), "positions": f.positions, "seconds": f.seconds,
                    "peak_anon_bytes": f.peak_anon_bytes, "peak_rss_bytes": f.peak_rss_bytes,
                    "summary": f.summary})
         })
@@ -865,8 +865,28 @@ mod tests {
                 (2, 10, false, 4.0, 0.0, 500),
             ],
         );
-        let (secs, peaks, _) =
+        let (secs, peaks, run) =
             from_summaries(&[one.clone(), two.clone()], &Variant::ASSAUT).unwrap();
+        // Each file finished is named as the summaries name it.
+        let mut finished: Vec<serde_json::Value> = [&one, &two]
+            .iter()
+            .flat_map(|p| {
+                let j: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+                j["builds"][0]["files"].as_array().unwrap().clone()
+            })
+            .filter(|f| f["skipped"] == false)
+            .map(|f| f["file"].clone())
+            .collect();
+        let mut named: Vec<serde_json::Value> = run["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["file"].clone())
+            .collect();
+        finished.sort_by_key(|v| v.to_string());
+        named.sort_by_key(|v| v.to_string());
+        assert_eq!(named, finished);
         assert_eq!(secs["seconds_to_9"], json!(3.0));
         assert_eq!(secs["seconds_to_10"], json!(15.0));
         assert_eq!(peaks["peak_anon_bytes_9"], json!(300));

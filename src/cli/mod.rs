@@ -795,7 +795,6 @@ fn help(command: Option<String>) -> Result<()> {
     Ok(())
 }
 
-/// A progress bar over positions for a multi-tier solve.
 /// A flag the first Ctrl-C (SIGINT) or SIGTERM sets: a build or a verify
 /// then stops at its next chunk as at `--stop-after`, with its checkpoint
 /// or record written (exit status 75; the same command goes on). A second
@@ -814,6 +813,7 @@ fn stop_on_signals() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>> {
     Ok(flag)
 }
 
+/// A progress bar over positions for a multi-tier solve.
 fn progress_bar(total: u64, label: &str) -> ProgressBar {
     let bar = ProgressBar::new(total);
     bar.set_style(

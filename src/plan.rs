@@ -13,9 +13,10 @@
 //! * **disk**: bits per position measured on built tables (`MEASURED`,
 //!   from the records under `scripts/bench-runs/`), per officer count, at
 //!   the nearest measured soldier count;
-//! * **memory**: each file's window of solved tiers, counted exactly
-//!   (`complete_window_bytes`), and what its build needs besides it
-//!   ([`FilePlan::memory_bytes`]);
+//! * **memory**: each file's window of solved tiers, counted exactly over
+//!   the tiers the build puts in it (a complete file's by level,
+//!   [`complete_window_bytes`]; a closure's by the same walk that counts
+//!   it), and what its build needs besides it ([`FilePlan::memory_bytes`]);
 //! * **time**: a solving rate (positions per second) measured by a short
 //!   calibration solve ([`calibrate`]) or given by the caller, times the
 //!   ratio of a real build's rate to the in-memory solving rate measured by
@@ -64,12 +65,45 @@ pub struct FilePlan {
     /// ([`Plan::mark_built`]).
     pub checkpoint: Option<Checkpointed>,
     /// The most bytes its build's window of solved tiers holds when the
-    /// memory budget does not bind (`complete_window_bytes`; for a
-    /// partial file the complete file's, an upper bound).
+    /// memory budget does not bind, for a build of its kind
+    /// ([`FilePlan::wdl_only`]): `windows` of that kind.
     pub window_bytes: u64,
+    /// That window for each kind of build, over the tiers the build puts
+    /// in the file (for a partial file, the closure's own tiers).
+    pub windows: Windows,
     /// Whether the build is WDL-only (`build --wdl-only`, [`Plan::wdl_only`]):
     /// its window holds two bits a value instead of a byte.
     pub(crate) wdl_only: bool,
+}
+
+/// The most bytes the window of solved tiers of a file's build holds when
+/// the memory budget does not bind ([`crate::build::window_peak_bytes`] of
+/// the file's tiers), for each kind of build.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Windows {
+    /// A build with distances: a byte a value.
+    pub with_distances: u64,
+    /// A WDL-only build: two bits a value.
+    pub wdl_only: u64,
+}
+
+impl Windows {
+    /// The window of the complete file `(n, k)` ([`complete_window_bytes`]).
+    pub fn complete(variant: &Variant, n: u8, k: u8) -> Windows {
+        Windows {
+            with_distances: complete_window_bytes(variant, n, k, false),
+            wdl_only: complete_window_bytes(variant, n, k, true),
+        }
+    }
+
+    /// The window of a build WDL-only when `wdl_only`, else with distances.
+    pub fn of_kind(&self, wdl_only: bool) -> u64 {
+        if wdl_only {
+            self.wdl_only
+        } else {
+            self.with_distances
+        }
+    }
 }
 
 impl FilePlan {
@@ -136,7 +170,7 @@ impl Plan {
     pub fn wdl_only(mut self, wdl_only: bool) -> Plan {
         for f in &mut self.files {
             f.wdl_only = wdl_only;
-            f.window_bytes = complete_window_bytes(&self.variant, f.n, f.k, wdl_only);
+            f.window_bytes = f.windows.of_kind(wdl_only);
         }
         self
     }
@@ -183,6 +217,18 @@ impl Plan {
                 }
             }
         }
+    }
+
+    /// The least `--memory` budget a build of the files not yet built
+    /// starts with, and the file that needs it: the most
+    /// [`FilePlan::least_memory_bytes`] among them (the build refuses a
+    /// smaller budget); `None` when nothing is left to build.
+    pub fn least_budget(&self) -> Option<(FileKey, u64)> {
+        self.files
+            .iter()
+            .filter(|f| !f.built)
+            .map(|f| (FileKey::new(f.n, f.k), f.least_memory_bytes()))
+            .max_by_key(|&(_, bytes)| bytes)
     }
 
     /// The files a build would write (those not built).
@@ -245,16 +291,20 @@ pub fn complete(variant: &Variant, k_min: u8, k_max: u8) -> Result<Plan, PlanErr
     }
     let files = (k_min..=k_max)
         .flat_map(|k| [1u8, 2].map(|n| (n, k)))
-        .map(|(n, k)| FilePlan {
-            n,
-            k,
-            tiers: index::complete_tiers(k),
-            positions: index::complete_positions(n, k),
-            complete: true,
-            built: false,
-            checkpoint: None,
-            window_bytes: complete_window_bytes(variant, n, k, false),
-            wdl_only: false,
+        .map(|(n, k)| {
+            let windows = Windows::complete(variant, n, k);
+            FilePlan {
+                n,
+                k,
+                tiers: index::complete_tiers(k),
+                positions: index::complete_positions(n, k),
+                complete: true,
+                built: false,
+                checkpoint: None,
+                window_bytes: windows.with_distances,
+                windows,
+                wdl_only: false,
+            }
         })
         .collect();
     Ok(Plan {
@@ -282,7 +332,8 @@ pub fn for_position(variant: &Variant, pos: &Position) -> Result<Plan, PlanError
             positions: c.positions,
             built: false,
             checkpoint: None,
-            window_bytes: complete_window_bytes(variant, c.n, c.k, false),
+            window_bytes: c.windows.with_distances,
+            windows: c.windows,
             wdl_only: false,
         })
         .collect();
@@ -323,6 +374,8 @@ pub(crate) struct FileCount {
     pub(crate) tiers: u64,
     /// Positions of those tiers (both sides to move).
     pub(crate) positions: u64,
+    /// The window of solved tiers of a build of those tiers.
+    pub(crate) windows: Windows,
 }
 
 /// The outside points in board order; bit `i` of a 24-bit set is point
@@ -338,6 +391,8 @@ struct Steps {
     to_outside: [u32; 24],
     to_fortress: u32,
     mirror_byte: [[u32; 256]; 3],
+    /// The progress of each outside point ([`TierKey::progress`]).
+    progress: [u32; 24],
 }
 
 impl Steps {
@@ -368,11 +423,27 @@ impl Steps {
                 }
             }
         }
+        let mut progress = [0u32; 24];
+        for (i, p) in points.iter().enumerate() {
+            progress[i] = variant.progress()[p.index()] as u32;
+        }
         Steps {
             to_outside,
             to_fortress,
             mirror_byte,
+            progress,
         }
+    }
+
+    /// The progress of a set: its tier's level in the file
+    /// ([`TierKey::progress`]).
+    fn progress(&self, s: u32) -> u32 {
+        let (mut s, mut sum) = (s, 0);
+        while s != 0 {
+            sum += self.progress[s.trailing_zeros() as usize];
+            s &= s - 1;
+        }
+        sum
     }
 
     fn mirror(&self, s: u32) -> u32 {
@@ -436,13 +507,16 @@ fn counts(roots: &[TierKey], variant: &Variant, shortcut: bool) -> Vec<FileCount
                     k,
                     tiers: index::complete_tiers(k),
                     positions: index::complete_positions(n, k),
+                    windows: Windows::complete(variant, n, k),
                 });
                 continue;
             }
             if !active[slot(n, k)] {
                 continue;
             }
-            let (tiers, positions) = walk_file(n, k, &order, &steps, huff, &mut seen);
+            let keep = crate::build::window_levels(variant);
+            let file = walk_file(n, k, &order, &steps, huff, keep, &mut seen);
+            let tiers = file.tiers;
             if k > 9 {
                 active[slot(n, k - 1)] = true;
             }
@@ -460,12 +534,7 @@ fn counts(roots: &[TierKey], variant: &Variant, shortcut: bool) -> Vec<FileCount
                 }
             }
             if tiers > 0 {
-                out.push(FileCount {
-                    n,
-                    k,
-                    tiers,
-                    positions,
-                });
+                out.push(file);
             }
         }
     }
@@ -541,19 +610,27 @@ fn sets_by_progress(variant: &Variant, points: &[board::Point]) -> Vec<u32> {
 /// decreasing P(S) (`order` reversed), marking in `seen` every tier each
 /// one reaches (in this file, by a capture in the file below, by a huff in
 /// the one-officer file). Returns the file's tiers reached and their
-/// positions, mirror images counted once.
+/// positions, mirror images counted once, and the window of a build of
+/// them (`keep`: [`crate::build::window_levels`]), as
+/// [`crate::build::window_peak_bytes`] counts it from their list.
 fn walk_file(
     n: u8,
     k: u8,
     order: &[u32],
     steps: &Steps,
     huff: bool,
+    keep: u32,
     seen: &mut Reached,
-) -> (u64, u64) {
+) -> FileCount {
     let (lo, hi) = (k.saturating_sub(8) as u32, k as u32);
     let per_tier =
         |m: u32| 2 * binom(9, m as usize) as u64 * binom(33 - k as usize, n as usize) as u64;
     let (mut tiers, mut positions) = (0u64, 0u64);
+    // The window's bytes by level, with distances and WDL-only.
+    let mut per_level = [
+        std::collections::BTreeMap::<u32, u64>::new(),
+        std::collections::BTreeMap::<u32, u64>::new(),
+    ];
     for &s in order.iter().rev() {
         let c = s.count_ones();
         if c < lo || c > hi {
@@ -566,6 +643,11 @@ fn walk_file(
         if s <= steps.mirror(s) {
             tiers += 1;
             positions += per_tier(m);
+            let level = steps.progress(s);
+            for (held, wdl_only) in per_level.iter_mut().zip([false, true]) {
+                *held.entry(level).or_default() +=
+                    crate::build::window_held_bytes(per_tier(m) / 2, wdl_only);
+            }
         }
         // Soldier steps: outside to outside, or into the fortress.
         let mut rest = s;
@@ -595,7 +677,18 @@ fn walk_file(
             seen.mark(1, k, s);
         }
     }
-    (tiers, positions)
+    let [with_distances, wdl_only] =
+        per_level.map(|held| crate::build::peak_over_levels(&held, keep));
+    FileCount {
+        n,
+        k,
+        tiers,
+        positions,
+        windows: Windows {
+            with_distances,
+            wdl_only,
+        },
+    }
 }
 
 /// Bits per position measured on one built table.
@@ -919,8 +1012,9 @@ pub fn refusal(
 mod tests {
     use super::*;
 
-    /// Counts per file of a list of tiers.
-    fn counts_of(tiers: &[TierKey]) -> Vec<FileCount> {
+    /// Counts per file of a list of tiers, with the window of each file's
+    /// build as the build counts it from its tiers.
+    fn counts_of(tiers: &[TierKey], variant: &Variant) -> Vec<FileCount> {
         let mut out: Vec<FileCount> = Vec::new();
         let mut sorted = tiers.to_vec();
         sorted.sort_by_key(|t| (t.k, t.n));
@@ -935,8 +1029,20 @@ mod tests {
                     k: t.k,
                     tiers: 1,
                     positions: t.size(),
+                    windows: Windows::default(),
                 }),
             }
+        }
+        for c in &mut out {
+            let own: Vec<TierKey> = tiers
+                .iter()
+                .filter(|t| (t.n, t.k) == (c.n, c.k))
+                .copied()
+                .collect();
+            c.windows = Windows {
+                with_distances: crate::build::window_peak_bytes(variant, &own, false),
+                wdl_only: crate::build::window_peak_bytes(variant, &own, true),
+            };
         }
         out
     }
@@ -954,10 +1060,19 @@ mod tests {
             let p: Position = text.parse().unwrap();
             let roots = crate::ondemand::roots(&p, &v);
             let listed = index::closure(&roots, &v);
-            assert_eq!(closure_counts(&roots, &v), counts_of(&listed), "{text} {v}");
+            let counts = counts_of(&listed, &v);
+            assert_eq!(closure_counts(&roots, &v), counts, "{text} {v}");
             let plan = for_position(&v, &p).unwrap();
             let sum: u64 = listed.iter().map(|t| t.size()).sum();
             assert_eq!(plan.positions(), sum, "{text}");
+            // Each file's window is that of the closure's own tiers, of
+            // the kind of the build.
+            for wdl_only in [false, true] {
+                let plan = for_position(&v, &p).unwrap().wdl_only(wdl_only);
+                for (f, c) in plan.files.iter().zip(&counts) {
+                    assert_eq!(f.window_bytes, c.windows.of_kind(wdl_only), "{text} {v}");
+                }
+            }
         }
     }
 

@@ -382,6 +382,76 @@ fn plan_says_what_a_memory_budget_holds() {
 }
 
 #[test]
+fn a_closures_plan_counts_its_own_tiers_and_its_build_refuses_below_the_plans_least_budget() {
+    use asalto_tb::build::{MIN_WINDOW_BYTES, bytes_besides_window, window_peak_bytes};
+    use asalto_tb::table::WriteOptions;
+    const POS: &str = "SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s";
+    let variant = asalto_tb::Variant::ASSAUT;
+    let tiers = asalto_tb::solve::Solver::new(variant).closure_of(&POS.parse().unwrap());
+    let plan = common::json(&asalto(&["plan", "--for", POS, "--rate", "1e7", "--json"]));
+    let files = plan["files"].as_array().unwrap();
+    let at = |f: &serde_json::Value, key: &str| f[key].as_u64().unwrap();
+    // Each file's memory is that of the closure's own tiers: their window,
+    // and what the build needs besides it for their count and positions.
+    for f in files {
+        let own = common::own_tiers(&tiers, at(f, "officers") as u8, at(f, "soldiers") as u8);
+        let positions: u64 = own.iter().map(|t| t.size()).sum();
+        assert_eq!(at(f, "positions"), positions, "{f}");
+        let window = window_peak_bytes(&variant, &own, false);
+        assert_eq!(at(f, "window_bytes"), window, "{f}");
+        let besides =
+            bytes_besides_window(own.len() as u64, positions, &WriteOptions::of_kind(false));
+        assert_eq!(
+            at(f, "least_memory_bytes"),
+            besides + MIN_WINDOW_BYTES,
+            "{f}"
+        );
+        assert_eq!(
+            at(f, "memory_bytes"),
+            besides + window.max(MIN_WINDOW_BYTES),
+            "{f}"
+        );
+    }
+    // The least budget of the build is the most any file needs at least.
+    let least = at(&plan, "least_memory_bytes");
+    let most = files.iter().map(|f| at(f, "least_memory_bytes")).max();
+    assert_eq!(Some(least), most);
+    // A byte less: the plan says the build would be refused, and the build
+    // refuses, before writing anything, with the same figure.
+    let short = (least - 1).to_string();
+    let figure = format!(
+        "needs at least {} ({least} bytes",
+        asalto_tb::plan::human_bytes(least)
+    );
+    let o = asalto(&["plan", "--for", POS, "--rate", "1e7", "--memory", &short]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let line = stdout(&o);
+    assert!(
+        line.contains("would be refused") && line.contains(&figure),
+        "{line}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("t");
+    let o = asalto(&[
+        "build",
+        "--for",
+        POS,
+        "--memory",
+        &short,
+        "--tables",
+        tables.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.lines().last().unwrap().contains(&figure), "{err}");
+    assert!(
+        !tables.exists(),
+        "the refused build wrote {}",
+        tables.display()
+    );
+}
+
+#[test]
 fn plan_counts_and_estimates() {
     // The complete 9-soldier tables: the positions of the bench record's
     // files (928,318,512 + 10,675,662,888).

@@ -107,13 +107,20 @@ pub enum BuildError {
     },
     /// The memory budget cannot hold what a build needs.
     #[error(
-        "a memory budget of {budget} bytes is too small: this file needs {needed} bytes besides its window (at least {} MiB); give more with --memory",
+        "a memory budget of {budget} bytes is too small: the build of {} needs at least {} bytes ({needed} besides its window of solved tiers, and a window of {} MiB at least); give more with --memory",
+        crate::index::FileKey::new(*n, *k),
+        needed + memory::MIN_WINDOW_BYTES,
         memory::MIN_WINDOW_BYTES >> 20
     )]
     Budget {
         /// The budget given.
         budget: u64,
-        /// What the build needs besides the window.
+        /// Officers of the file.
+        n: u8,
+        /// Soldiers of the file.
+        k: u8,
+        /// What the build needs besides the window
+        /// ([`bytes_besides_window`]).
         needed: u64,
     },
     /// A checkpoint could not be written.
@@ -631,6 +638,8 @@ impl<'a> FileBuild<'a> {
         if room < memory::MIN_WINDOW_BYTES {
             return Err(BuildError::Budget {
                 budget: opts.memory_bytes,
+                n: job.n,
+                k: job.k,
                 needed,
             });
         }

@@ -289,11 +289,12 @@ struct BuildArgs {
     /// Files are byte-identical whatever the count.
     #[arg(long, short, default_value = "0", value_parser = parse_threads)]
     threads: usize,
-    /// Memory budget for what the build allocates, e.g. 12GiB, 800MiB
+    /// Memory budget for what the build allocates, e.g. 12GiB, 2GiB
     /// (default: 60% of the machine's memory). The file's own solved
     /// tiers stay in memory while they fit, and are read back from the
-    /// part of the file already written when they do not; a budget too
-    /// small to build at all is refused before starting.
+    /// part of the file already written when they do not; a budget below
+    /// the least the build starts with (1.2 GB or more; `asalto plan`
+    /// gives the figure) is refused before starting, with that figure.
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     memory: Option<u64>,
     /// Seconds between checkpoints of the file being written (0: after
@@ -970,6 +971,11 @@ impl BuildJob {
                 if let Some(line) = plan::memory_line(&the_plan, opts.memory_bytes) {
                     eprintln!("{line}");
                 }
+            }
+            // The least budget of the whole build, before any file: the
+            // figure the plan gives.
+            if let Some(why) = plan::too_small(&the_plan, opts.memory_bytes) {
+                bail!("{why}; not started (give more with --memory)");
             }
             check_disk(&the_plan, tables, self.ignore_disk, opts.write.wdl_only)?;
             // Only rank 0 draws progress. With --json the log lines still

@@ -73,54 +73,53 @@ fn scope_text(plan: &Plan) -> String {
 
 /// What the memory budget `budget` means for the files still to build, in
 /// words: whether every build keeps the tiers its levels read in memory
-/// (its window), and if not, which file wants the most; `None` when
-/// nothing is left to build.
+/// (its window, over the tiers the build puts in the file), and if not,
+/// which file wants the most; `None` when nothing is left to build.
 pub fn memory_line(the_plan: &Plan, budget: u64) -> Option<String> {
     let todo = the_plan.to_build();
     let most = todo.iter().max_by_key(|f| f.memory_bytes())?;
-    let least = todo.iter().max_by_key(|f| f.least_memory_bytes())?;
-    let name = |f: &plan::FilePlan| FileKey::new(f.n, f.k).to_string();
     let wants = format!(
-        "{} wants about {}: a window of solved tiers of {}{} plus {} besides",
-        name(most),
+        "{} wants about {}: a window of solved tiers of {} plus {} besides",
+        FileKey::new(most.n, most.k),
         bytes(most.memory_bytes()),
-        if most.complete { "" } else { "at most " },
         bytes(most.window_bytes),
         bytes(most.besides_window_bytes())
     );
-    let short: Vec<_> = todo.iter().filter(|f| f.memory_bytes() > budget).collect();
-    // A partial file's window is bounded by the complete file's: it may
-    // fit where the bound does not.
-    let may = if short.iter().all(|f| f.complete) {
-        ""
-    } else {
-        "may "
-    };
-    let short = short.len();
-    Some(if budget < least.least_memory_bytes() {
-        format!(
-            "memory: a budget of {} is below the {} the build of {} needs at least: it would be refused (give more with --memory; {wants})",
-            bytes(budget),
-            bytes(least.least_memory_bytes()),
-            name(least)
-        )
-    } else if short == 0 {
+    if let Some(why) = too_small(the_plan, budget) {
+        return Some(format!(
+            "memory: {why}: a build would be refused (give more with --memory; {wants})"
+        ));
+    }
+    let short = todo.iter().filter(|f| f.memory_bytes() > budget).count();
+    Some(if short == 0 {
         format!(
             "memory: a budget of {} keeps every file's solved tiers in memory (the most: {wants})",
             bytes(budget)
         )
     } else {
         format!(
-            "memory: under a budget of {}, {short} file{} (marked *) {may}read{} some of {} own solved tiers back from disk, slower ({wants}; --memory {} or more keeps them all)",
+            "memory: under a budget of {}, {short} file{} (marked *) read{} some of {} own solved tiers back from disk, slower ({wants}; --memory {} or more keeps them all)",
             bytes(budget),
             if short == 1 { "" } else { "s" },
-            if short == 1 && may.is_empty() {
-                "s"
-            } else {
-                ""
-            },
+            if short == 1 { "s" } else { "" },
             if short == 1 { "its" } else { "their" },
             bytes(most.memory_bytes())
+        )
+    })
+}
+
+/// Why `budget` is below the least a build of the plan's files still to
+/// build starts with ([`Plan::least_budget`]), in words; `None` when it is
+/// not. `asalto plan` and the refusal of `asalto build` say the same.
+pub fn too_small(the_plan: &Plan, budget: u64) -> Option<String> {
+    let (file, least) = the_plan.least_budget()?;
+    (budget < least).then(|| {
+        format!(
+            "a budget of {} is too small: the build of {file} needs at least {} ({least} bytes: {} besides its window of solved tiers, and a window of {} at least)",
+            bytes(budget),
+            bytes(least),
+            bytes(least - asalto_tb::build::MIN_WINDOW_BYTES),
+            bytes(asalto_tb::build::MIN_WINDOW_BYTES)
         )
     })
 }
@@ -230,6 +229,7 @@ fn print_json(args: &PlanArgs, variant: &Variant, p: &Planned) {
             "fits": p.free.map(|f| disk <= f),
             "fits_wdl_only": p.free.map(|f| wdl <= f),
             "memory_budget_bytes": budget,
+            "least_memory_bytes": plan.least_budget().map(|(_, least)| least),
             "memory": memory_line(plan, budget),
             "rate_positions_per_second": p.rate,
             "build_rate_ratio": plan::BUILD_RATE_RATIO,

@@ -29,6 +29,7 @@ use crate::index::{self, FileKey, TierKey, binom};
 use crate::position::Position;
 use crate::rules::Variant;
 use crate::solve::SolveError;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 /// What went wrong making a plan.
@@ -185,26 +186,65 @@ impl Plan {
         self.files.iter().map(|f| f.positions).sum()
     }
 
-    /// Mark the files already built under `dir` (a valid, complete table
-    /// of the variant is there): a build skips them. A partial table there
-    /// counts as not built. Note the checkpoints of the others: one that
-    /// reads back and is of the same variant, material, tiers and
-    /// positions ([`Checkpointed`]; a build checks more: the exact tiers
-    /// and write options, and every block written).
+    /// Mark the files already built under `dir`, which a build skips: a
+    /// table of the variant and material is there, of a kind the build
+    /// takes (with distances, or WDL-only for a WDL-only build), holding
+    /// every tier the build puts in the file (a complete file: all its
+    /// tiers; a partial one, of a closure: the closure's tiers of it). A
+    /// partial table there, for a plan of complete files, counts as not
+    /// built. Note the checkpoints of the others: one that reads back and
+    /// is of the same variant, material, tiers and positions
+    /// ([`Checkpointed`]; a build checks more: the exact tiers and write
+    /// options, and every block written).
     pub fn mark_built(&mut self, dir: &Path) {
-        for f in &mut self.files {
-            let path = crate::table::table_path(dir, &self.variant, f.n, f.k);
-            f.built = crate::table::Table::open(&path).is_ok_and(|t| {
+        let path = |f: &FilePlan| crate::table::table_path(dir, &self.variant, f.n, f.k);
+        // The tables there, of the variant and material of their file.
+        let tables: Vec<Option<crate::table::Table>> = self
+            .files
+            .iter()
+            .map(|f| {
+                crate::table::Table::open(&path(f)).ok().filter(|t| {
+                    let i = t.info();
+                    i.variant == self.variant && (i.n, i.k) == (f.n, f.k)
+                })
+            })
+            .collect();
+        // The closure's tiers of its partial files, listed only when a
+        // table of one of them is there.
+        let partial_there = self
+            .files
+            .iter()
+            .zip(&tables)
+            .any(|(f, t)| !f.complete && t.is_some());
+        let needed = match self.scope {
+            Scope::Closure(pos) if partial_there => self.partial_tiers(&pos),
+            _ => HashMap::new(),
+        };
+        for (f, table) in self.files.iter_mut().zip(tables) {
+            f.built = table.is_some_and(|t| {
                 let i = t.info();
-                i.variant == self.variant
-                    && (i.n, i.k) == (f.n, f.k)
-                    && i.tiers == index::complete_tiers(f.k)
+                let kind = !i.wdl_only || f.wdl_only;
+                let holds = if f.complete {
+                    i.tiers == index::complete_tiers(f.k)
+                } else {
+                    t.tier_keys().is_ok_and(|have| {
+                        let have: HashSet<TierKey> = have.into_iter().collect();
+                        let own = needed.get(&(f.n, f.k)).map_or(&[][..], |v| &v[..]);
+                        own.iter().all(|t| have.contains(t))
+                    })
+                };
+                kind && holds
             });
             f.checkpoint = None;
             if f.built {
                 continue;
             }
-            let ckpt = crate::build::checkpoint::path_for(&path);
+            let ckpt = crate::build::checkpoint::path_for(&crate::table::table_path(
+                dir,
+                &self.variant,
+                f.n,
+                f.k,
+            ));
             if let Ok(Some(c)) = crate::build::checkpoint::Checkpoint::load(&ckpt) {
                 let i = &c.identity;
                 if i.variant == self.variant.to_string()
@@ -217,6 +257,31 @@ impl Plan {
                 }
             }
         }
+    }
+
+    /// The canonical tiers of the closure of `pos` in the plan's partial
+    /// files, listed ([`index::closure_within`]) by file: the complete
+    /// files, and what lies below them (complete too), are left out.
+    fn partial_tiers(&self, pos: &Position) -> HashMap<(u8, u8), Vec<TierKey>> {
+        let complete: HashSet<(u8, u8)> = self
+            .files
+            .iter()
+            .filter(|f| f.complete)
+            .map(|f| (f.n, f.k))
+            .collect();
+        let roots = crate::ondemand::roots(pos, &self.variant);
+        index::closure_within(
+            &roots,
+            &self.variant,
+            |t| complete.contains(&(t.n, t.k)),
+            u64::MAX,
+        )
+        .unwrap_or_default()
+        .into_iter()
+        .fold(HashMap::new(), |mut by_file, t| {
+            by_file.entry((t.n, t.k)).or_insert_with(Vec::new).push(t);
+            by_file
+        })
     }
 
     /// The least `--memory` budget a build of the files not yet built

@@ -118,13 +118,16 @@ fn a_stopped_build_resumes_from_its_checkpoint_and_writes_the_same_bytes() {
     let (_clean_dir, want) = clean();
     let dir = stopped();
     // The plan sees the checkpoint of the last file, part done, and no
-    // other (the lower files were finished; being parts of tables, not
-    // complete ones, the plan counts them as still to build).
+    // other: the lower files were finished, holding every tier of the
+    // closure in them, so the plan counts them as built, as the build
+    // skips them (below).
     let pos: Position = POS.parse().unwrap();
     let mut plan = asalto_tb::plan::for_position(&Variant::ASSAUT, &pos).unwrap();
     plan.mark_built(dir.path());
     let (last_plan, lower) = plan.files.split_last().unwrap();
-    assert!(lower.iter().all(|f| f.checkpoint.is_none()));
+    assert!(lower.iter().all(|f| f.checkpoint.is_none() && f.built));
+    assert!(!last_plan.built);
+    assert_eq!(plan.estimate().positions, last_plan.positions);
     let held = last_plan.checkpoint.expect("the checkpoint seen");
     assert!(!held.wdl_only);
     assert!(0 < held.positions_done && held.positions_done < last_plan.positions);

@@ -452,6 +452,43 @@ fn a_closures_plan_counts_its_own_tiers_and_its_build_refuses_below_the_plans_le
 }
 
 #[test]
+fn plan_counts_the_files_a_closures_build_would_skip_as_built() {
+    const POS: &str = "SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s";
+    // A closure over the same files with more tiers in each.
+    const LARGER: &str = "S1S/3/OSS1SO1/2SSS2/3S3/S2/3 s";
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().to_str().unwrap();
+    let plan = |pos: &str| {
+        common::json(&asalto(&[
+            "plan", "--for", pos, "--rate", "1e7", "--tables", t, "--json",
+        ]))
+    };
+    let built = |v: &serde_json::Value| -> Vec<bool> {
+        let files = v["files"].as_array().unwrap();
+        files.iter().map(|f| f["built"] == true).collect()
+    };
+    let before = plan(POS);
+    assert!(built(&before).iter().all(|b| !b));
+    common::json(&asalto(&["build", "--for", POS, "--tables", t, "--json"]));
+    // Built: nothing left to build, as a build run again skips every file.
+    let after = plan(POS);
+    assert!(built(&after).iter().all(|b| *b), "{after}");
+    assert_eq!(after["positions_to_build"], 0);
+    let again = common::json(&asalto(&["build", "--for", POS, "--tables", t, "--json"]));
+    let skipped: Vec<bool> = again["builds"][0]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["skipped"] == true)
+        .collect();
+    assert_eq!(skipped, built(&after));
+    // The larger closure's tiers are not all there: still to build.
+    let larger = plan(LARGER);
+    assert!(built(&larger).iter().all(|b| !b), "{larger}");
+    assert_eq!(larger["positions_to_build"], larger["positions"]);
+}
+
+#[test]
 fn plan_counts_and_estimates() {
     // The complete 9-soldier tables: the positions of the bench record's
     // files (928,318,512 + 10,675,662,888).

@@ -588,6 +588,87 @@ fn info_fails_on_a_missing_folder_and_on_a_flipped_byte() {
     assert!(stderr(&o).contains("cannot be read"), "{}", stderr(&o));
 }
 
+/// Stops a build at the first checkpoint of its file `(n, k)`.
+struct StopInFile {
+    file: (u8, u8),
+    current: std::sync::Mutex<(u8, u8)>,
+}
+
+impl asalto_tb::progress::Observer for StopInFile {}
+
+impl asalto_tb::build::BuildObserver for StopInFile {
+    fn file_start(&self, n: u8, k: u8, _: usize, _: u64, _: u64) {
+        *self.current.lock().unwrap() = (n, k);
+    }
+    fn checkpoint(&self, _positions: u64) -> bool {
+        *self.current.lock().unwrap() != self.file
+    }
+}
+
+#[test]
+fn info_says_which_tables_are_partial_and_which_are_being_built() {
+    use asalto_tb::build::{self, BuildOptions, checkpoint::Checkpoint};
+    use asalto_tb::table::{table_path, temporary_path};
+    // A closure build stopped at the first checkpoint of its last file.
+    let variant = asalto_tb::Variant::ASSAUT;
+    let pos: asalto_tb::Position = "SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s".parse().unwrap();
+    let tiers = asalto_tb::solve::Solver::new(variant).closure_of(&pos);
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().to_str().unwrap();
+    let opts = BuildOptions {
+        checkpoint_secs: 0,
+        ..BuildOptions::threads(1)
+    };
+    let stop = StopInFile {
+        file: (2, 10),
+        current: std::sync::Mutex::new((0, 0)),
+    };
+    let r = build::build_tiers(dir.path(), &variant, &tiers, &opts, &stop);
+    assert!(matches!(r, Err(build::BuildError::Stopped(_))));
+    let last = table_path(dir.path(), &variant, 2, 10);
+    let ckpt = Checkpoint::load(&build::checkpoint::path_for(&last))
+        .unwrap()
+        .expect("a checkpoint of the last file");
+    assert!(temporary_path(&last).exists() && !last.exists());
+
+    // Not an error: the finished files, each partial, and the last one
+    // being built, as far as its checkpoint got.
+    let v = common::json(&asalto(&["info", "--tables", t, "--json"]));
+    let tables = v["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 3);
+    for f in tables {
+        let k = f["soldiers"].as_u64().unwrap() as u8;
+        let own = common::own_tiers(&tiers, f["officers"].as_u64().unwrap() as u8, k);
+        assert_eq!(f["tiers"], own.len() as u64, "{f}");
+        assert_eq!(f["complete_tiers"], asalto_tb::index::complete_tiers(k));
+        assert_eq!(f["complete"], false, "{f}");
+    }
+    let in_progress = v["in_progress"].as_array().unwrap();
+    assert_eq!(in_progress.len(), 1, "{v}");
+    let p = &in_progress[0];
+    assert_eq!(p["file"], last.display().to_string());
+    assert_eq!(p["temporary"], true);
+    assert_eq!(p["checkpoint"]["positions_done"], ckpt.writer.positions());
+    assert_eq!(p["checkpoint"]["positions"], ckpt.identity.positions);
+    // The text says the same.
+    let o = asalto(&["info", "--tables", t]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let partial = out.lines().filter(|l| l.contains("partial")).count();
+    assert_eq!(partial, 3, "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(&last.display().to_string()))
+        .unwrap_or_else(|| panic!("no line of {}: {out}", last.display()));
+    assert!(line.contains("being built"), "{line}");
+    let held = format!(
+        "{} of {} positions",
+        ckpt.writer.positions(),
+        ckpt.identity.positions
+    );
+    assert!(line.contains(&held), "{line}");
+}
+
 #[test]
 fn repack_refuses_a_zstd_level_out_of_range() {
     for level in ["--level=999", "--level=0", "--level=-3"] {

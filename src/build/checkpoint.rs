@@ -163,6 +163,71 @@ pub fn path_for(table: &Path) -> PathBuf {
     table.with_file_name(name)
 }
 
+/// A table file being written under a tables folder: its temporary file
+/// (`<n>o<k>s.atb.tmp`, of a build or a repack) or its checkpoint is
+/// there. Whether the run writing it is alive is not known: a build stopped
+/// or killed leaves both, and goes on from the checkpoint when run again.
+#[derive(Debug)]
+pub struct Unfinished {
+    /// Where the table goes when complete.
+    pub table: PathBuf,
+    /// Whether its temporary file is there.
+    pub temporary: bool,
+    /// Its checkpoint, if one is there: the checkpoint, or why a build
+    /// would discard it.
+    pub checkpoint: Option<Result<Checkpoint, CheckpointError>>,
+}
+
+/// Every table file being written in the variant folders of `dir` (as
+/// [`crate::table::list`] reads them), sorted by path.
+pub fn unfinished(dir: &Path) -> Vec<Unfinished> {
+    let mut found = std::collections::BTreeMap::<PathBuf, (bool, bool)>::new();
+    let entries = |d: &Path| -> Vec<PathBuf> {
+        fs::read_dir(d).map_or_else(
+            |_| Vec::new(),
+            |rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+        )
+    };
+    for folder in entries(dir).into_iter().filter(|f| f.is_dir()) {
+        for path in entries(&folder) {
+            let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+                continue;
+            };
+            let (table, temporary) = match (
+                name.strip_suffix(".atb.tmp"),
+                name.strip_suffix(".atb.ckpt"),
+            ) {
+                (Some(base), _) => (base, true),
+                (_, Some(base)) => (base, false),
+                _ => continue,
+            };
+            let entry = found
+                .entry(folder.join(format!("{table}.atb")))
+                .or_default();
+            if temporary {
+                entry.0 = true;
+            } else {
+                entry.1 = true;
+            }
+        }
+    }
+    found
+        .into_iter()
+        .map(|(table, (temporary, ckpt))| Unfinished {
+            checkpoint: ckpt.then(|| {
+                Checkpoint::load(&path_for(&table)).and_then(|c| {
+                    c.ok_or_else(|| CheckpointError::Damaged {
+                        path: path_for(&table),
+                        why: "gone while read".to_string(),
+                    })
+                })
+            }),
+            table,
+            temporary,
+        })
+        .collect()
+}
+
 impl Checkpoint {
     /// The checkpoint at `path`: `Ok(None)` when there is none, an error
     /// when it is unreadable or damaged.

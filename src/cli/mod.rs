@@ -226,9 +226,13 @@ enum Command {
     Plan(plan::PlanArgs),
     /// List the table files present, with their variant, sizes and counts.
     ///
-    /// Every block's checksum is checked (the files are read whole, a few
-    /// seconds per GB). Exit 1 when a file cannot be read (truncated,
-    /// corrupt, another format) or --tables is missing or not a folder.
+    /// A table holding only some of its file's tiers (a closure's, `build
+    /// --for`) is marked partial, and a file being built (its temporary
+    /// file or checkpoint there: a build running, or stopped) is listed
+    /// with how far its checkpoint got. Every block's checksum is checked
+    /// (the files are read whole, a few seconds per GB). Exit 1 when a file
+    /// cannot be read (truncated, corrupt, another format) or --tables is
+    /// missing or not a folder.
     #[command(after_help = "Examples:
   asalto info
   asalto info --tables /data/tables --json")]

@@ -367,10 +367,16 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
     }
 }
 
-/// `asalto info`; the number of files that could not be read.
+/// `asalto info`; the number of files that could not be read. A table
+/// with fewer tiers than its file has (a closure's, `build --for`) is
+/// marked partial, and each table being written (its temporary file or
+/// checkpoint there: a build in progress, or stopped) is listed after the
+/// tables, with how far its checkpoint got.
 pub fn info(dir: &std::path::Path, json: bool) -> usize {
     let list = asalto_tb::table::list(dir);
+    let unfinished = asalto_tb::build::checkpoint::unfinished(dir);
     let bad = list.iter().filter(|(_, r)| r.is_err()).count();
+    let complete_tiers = |i: &asalto_tb::table::TableInfo| asalto_tb::index::complete_tiers(i.k);
     if json {
         let items: Vec<Json> = list
             .iter()
@@ -378,6 +384,7 @@ pub fn info(dir: &std::path::Path, json: bool) -> usize {
                 Ok(i) => json!({
                     "file": p.display().to_string(), "variant": i.variant.to_string(),
                     "officers": i.n, "soldiers": i.k, "tiers": i.tiers, "positions": i.positions,
+                    "complete": i.tiers == complete_tiers(i), "complete_tiers": complete_tiers(i),
                     "wins": i.wins, "draws": i.draws, "losses": i.losses,
                     "longest_win": i.longest_win, "bytes": i.file_bytes,
                     "wdl_bits_per_position": i.wdl_bits_per_position(),
@@ -389,29 +396,30 @@ pub fn info(dir: &std::path::Path, json: bool) -> usize {
                 Err(e) => json!({"file": p.display().to_string(), "error": e.to_string()}),
             })
             .collect();
-        outln!("{}", json!({ "tables": items }));
+        let in_progress: Vec<Json> = unfinished.iter().map(unfinished_json).collect();
+        outln!("{}", json!({ "tables": items, "in_progress": in_progress }));
         return bad;
     }
     if list.is_empty() {
         outln!("no tables under {}", dir.display());
-        return bad;
+    } else {
+        outln!(
+            "{:<40} {:<12} {:>5} {:>14} {:>8} {:>12} {:>9} {:>9} {:>8}",
+            "file",
+            "variant",
+            "mat.",
+            "positions",
+            "longest",
+            "bytes",
+            "bits/pos",
+            "kind",
+            "built by"
+        );
     }
-    outln!(
-        "{:<40} {:<12} {:>5} {:>14} {:>8} {:>12} {:>9} {:>9} {:>8}",
-        "file",
-        "variant",
-        "mat.",
-        "positions",
-        "longest",
-        "bytes",
-        "bits/pos",
-        "kind",
-        "built by"
-    );
     for (p, r) in &list {
         match r {
             Ok(i) => outln!(
-                "{:<40} {:<12} {:>5} {:>14} {:>8} {:>12} {:>9.3} {:>9} {:>8}",
+                "{:<40} {:<12} {:>5} {:>14} {:>8} {:>12} {:>9.3} {:>9} {:>8}{}",
                 p.display().to_string(),
                 i.variant.to_string(),
                 FileKey::new(i.n, i.k).to_string(),
@@ -428,10 +436,63 @@ pub fn info(dir: &std::path::Path, json: bool) -> usize {
                     if i.wdl_only { "wdl " } else { "dtm " },
                     i.format_version
                 ),
-                i.tool_version
+                i.tool_version,
+                if i.tiers == complete_tiers(i) {
+                    String::new()
+                } else {
+                    format!("  partial: {} of {} tiers", i.tiers, complete_tiers(i))
+                }
             ),
             Err(e) => outln!("{:<40} error: {e}", p.display().to_string()),
         }
     }
+    for u in &unfinished {
+        outln!(
+            "{:<40} {}",
+            u.table.display().to_string(),
+            unfinished_text(u)
+        );
+    }
     bad
+}
+
+/// What `asalto info` says of a table being written, in words.
+fn unfinished_text(u: &asalto_tb::build::checkpoint::Unfinished) -> String {
+    match &u.checkpoint {
+        Some(Ok(c)) => {
+            let i = &c.identity;
+            let done = c.writer.positions();
+            format!(
+                "being built{}: its checkpoint holds {done} of {} positions ({:.1}%, {} of {} tiers); a build of it run again goes on from there",
+                if i.wdl_only { " (WDL-only)" } else { "" },
+                i.positions,
+                100.0 * done as f64 / i.positions.max(1) as f64,
+                c.done,
+                i.tiers
+            )
+        }
+        Some(Err(e)) => format!(
+            "being built: its checkpoint cannot be used ({e}); a build starts the file again"
+        ),
+        None => "being written: no checkpoint yet (a build or a repack running, or stopped before its first checkpoint)".to_string(),
+    }
+}
+
+/// What `asalto info --json` says of a table being written.
+fn unfinished_json(u: &asalto_tb::build::checkpoint::Unfinished) -> Json {
+    let checkpoint = match &u.checkpoint {
+        None => Json::Null,
+        Some(Ok(c)) => json!({
+            "variant": c.identity.variant, "officers": c.identity.n,
+            "soldiers": c.identity.k, "tiers": c.identity.tiers,
+            "positions": c.identity.positions, "wdl_only": c.identity.wdl_only,
+            "tiers_done": c.done, "positions_done": c.writer.positions(),
+        }),
+        Some(Err(e)) => json!({ "error": e.to_string() }),
+    };
+    json!({
+        "file": u.table.display().to_string(),
+        "temporary": u.temporary,
+        "checkpoint": checkpoint,
+    })
 }

@@ -921,6 +921,9 @@ pub const BUILD_RATE_RATIO: f64 = 0.737;
 /// time estimate made without calibrating.
 pub(crate) const RECORDED_RATE: f64 = 1.528e7;
 
+/// The bench record [`RECORDED_RATE`] and [`BUILD_RATE_RATIO`] come from.
+pub const RECORDED_RATE_SOURCE: &str = "scripts/bench-runs/2026-11-21-vm/bench.json";
+
 /// The position whose closure the calibration solves in memory (two
 /// officers, ten soldiers, about 13.5 million positions; the rate position
 /// of `asalto bench`).
@@ -1063,12 +1066,18 @@ pub fn refusal(
     } else {
         threads
     };
-    // The bench's two-thread rate, scaled to the threads to be used.
-    let rate = RECORDED_RATE * cores as f64 / 2.0;
+    // The bench's two-thread rate, scaled to the threads to be used, as
+    // written: `asalto plan --rate` with the figure it names gives the
+    // same time.
+    let rate = format!("{:.3e}", RECORDED_RATE * cores as f64 / 2.0);
+    let seconds = the_plan
+        .estimate()
+        .seconds(rate.parse().expect("a formatted number"));
     format!(
-        "{head}; its tables instead: {}, about {} to build on {cores} core{} at the bench record's rate (asalto plan --for {quoted} --variant {variant} for the details; asalto build --for {quoted} --variant {variant} builds them)",
+        "{head}; its tables instead: {}, about {} to build on {cores} core{} at the bench record's rate ({rate} positions/s in memory: the two-thread rate of {RECORDED_RATE_SOURCE} scaled to {cores} core{}, times {BUILD_RATE_RATIO} in a build; asalto plan --for {quoted} --variant {variant} --rate {rate} gives the details at that rate, without --rate at this machine's measured rate; asalto build --for {quoted} --variant {variant} builds them)",
         summary_line(&the_plan),
-        human_duration(the_plan.estimate().seconds(rate)),
+        human_duration(seconds),
+        if cores == 1 { "" } else { "s" },
         if cores == 1 { "" } else { "s" },
     )
 }

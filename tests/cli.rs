@@ -249,6 +249,36 @@ fn too_large_queries_say_what_the_tables_would_cost() {
 }
 
 #[test]
+fn a_refusals_time_is_the_plans_at_the_rate_it_names() {
+    // The start's three estimates are one: the refusal's time at the rate
+    // it names is plan's with that --rate, for 1 core as for 3.
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().to_str().unwrap();
+    for threads in ["1", "3"] {
+        let o = asalto(&["query", "start", "--threads", threads, "--tables", t]);
+        assert_eq!(o.status.code(), Some(1));
+        let err = stderr(&o);
+        let rate = err
+            .split("--rate ")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no rate named: {err}"));
+        let before = err.split(" to build on ").next().unwrap();
+        let time = &before[before.rfind("about ").unwrap()..];
+        let cores = format!("to build on {threads} core");
+        assert!(err.contains(&cores), "{err}");
+        let o = asalto(&["plan", "--for", "start", "--rate", rate, "--tables", t]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let line = out.lines().find(|l| l.starts_with("time: ")).unwrap();
+        assert!(
+            line.starts_with(&format!("time: {time} here")),
+            "{line} / {err}"
+        );
+    }
+}
+
+#[test]
 fn build_prints_its_plan_and_progress_lines_first() {
     let dir = tempfile::tempdir().unwrap();
     let o = asalto(&[

@@ -300,3 +300,92 @@ fn readme_figures_are_those_of_their_bench_records() {
         );
     }
 }
+
+/// The packages a `pip install` line installs: its names, and those listed
+/// in its `-r` files (relative to the repository root).
+fn pip_packages(line: &str) -> Vec<String> {
+    let name = |spec: &str| {
+        spec.split(|c: char| "<>=!~[; ".contains(c))
+            .next()
+            .unwrap_or("")
+            .to_lowercase()
+    };
+    let words: Vec<&str> = line
+        .split("pip install")
+        .nth(1)
+        .unwrap_or("")
+        .split("&&")
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        match words[i] {
+            "-r" => {
+                let list = std::fs::read_to_string(root().join(words[i + 1])).unwrap();
+                out.extend(
+                    list.lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                        .map(name),
+                );
+                i += 1;
+            }
+            w if w.starts_with('-') => {}
+            w => out.push(name(w)),
+        }
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn the_notebook_commands_install_what_they_run_in_an_ignored_venv() {
+    // Every document that runs Jupyter from a virtual environment makes
+    // it, installs the package of the Jupyter command it runs there, and
+    // the environment is one git ignores.
+    let mut docs = vec![root().join("README.md")];
+    files(&root().join("docs"), &["md"], &mut docs);
+    let ignored = std::fs::read_to_string(root().join(".gitignore")).unwrap();
+    let mut runs = 0;
+    for path in docs {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let doc = path.display();
+        for line in text.lines().filter(|l| l.contains("/bin/jupyter ")) {
+            runs += 1;
+            let command = line.split("/bin/jupyter ").nth(1).unwrap();
+            let package = match command.split_whitespace().next().unwrap() {
+                "lab" => "jupyterlab",
+                "notebook" => "notebook",
+                other => other,
+            };
+            let venv = line
+                .split_whitespace()
+                .find_map(|w| w.split_once("/bin/jupyter").map(|(v, _)| v))
+                .unwrap();
+            let made = text
+                .lines()
+                .find(|l| l.contains(&format!("-m venv {venv}")))
+                .unwrap_or_else(|| panic!("{doc}: {venv} is run but never made"));
+            let installed: Vec<String> = text
+                .lines()
+                .filter(|l| l.contains(&format!("{venv}/bin/pip install")))
+                .flat_map(pip_packages)
+                .collect();
+            assert!(
+                installed.iter().any(|p| p == package),
+                "{doc}: `{line}` needs {package}, which {made:?} and its pip install ({installed:?}) do not install"
+            );
+            let name = venv.trim_start_matches("./");
+            assert!(
+                ignored
+                    .lines()
+                    .any(|l| l.trim_end_matches('/') == name.trim_end_matches('/')),
+                "{doc}: {venv} is not in .gitignore"
+            );
+        }
+    }
+    assert!(runs > 0, "no document runs the notebook");
+}

@@ -459,7 +459,7 @@ pub(crate) fn canonical_sets_by_progress(variant: &Variant) -> Vec<Vec<u64>> {
 
 /// Tiers a complete table with `k` soldiers stores (canonical tiers only;
 /// the same for one and two officers).
-pub(crate) fn complete_tiers(k: u8) -> u64 {
+pub fn complete_tiers(k: u8) -> u64 {
     let k = k as u32;
     (k.saturating_sub(8)..=k.min(24)).map(canonical_sets).sum()
 }

@@ -637,7 +637,7 @@ impl asalto_tb::build::BuildObserver for StopInFile {
 
 #[test]
 fn info_says_which_tables_are_partial_and_which_are_being_built() {
-    use asalto_tb::build::{self, BuildOptions, checkpoint::Checkpoint};
+    use asalto_tb::build::{self, BuildOptions};
     use asalto_tb::table::{table_path, temporary_path};
     // A closure build stopped at the first checkpoint of its last file.
     let variant = asalto_tb::Variant::ASSAUT;
@@ -656,9 +656,26 @@ fn info_says_which_tables_are_partial_and_which_are_being_built() {
     let r = build::build_tiers(dir.path(), &variant, &tiers, &opts, &stop);
     assert!(matches!(r, Err(build::BuildError::Stopped(_))));
     let last = table_path(dir.path(), &variant, 2, 10);
-    let ckpt = Checkpoint::load(&build::checkpoint::path_for(&last))
-        .unwrap()
-        .expect("a checkpoint of the last file");
+    // The checkpoint as the library reads it: of the last file's own
+    // tiers, part of them written.
+    let unfinished = build::unfinished(dir.path());
+    assert_eq!(unfinished.len(), 1, "{unfinished:?}");
+    assert_eq!(unfinished[0].table, last);
+    let ckpt = unfinished[0]
+        .checkpoint
+        .as_ref()
+        .expect("a checkpoint of the last file")
+        .as_ref()
+        .expect("a usable one");
+    let own: u64 = common::own_tiers(&tiers, 2, 10)
+        .iter()
+        .map(|t| t.size())
+        .sum();
+    assert_eq!(ckpt.positions, own);
+    assert!(
+        0 < ckpt.positions_done && ckpt.positions_done < own,
+        "{ckpt:?}"
+    );
     assert!(temporary_path(&last).exists() && !last.exists());
 
     // Not an error: the finished files, each partial, and the last one
@@ -678,8 +695,8 @@ fn info_says_which_tables_are_partial_and_which_are_being_built() {
     let p = &in_progress[0];
     assert_eq!(p["file"], last.display().to_string());
     assert_eq!(p["temporary"], true);
-    assert_eq!(p["checkpoint"]["positions_done"], ckpt.writer.positions());
-    assert_eq!(p["checkpoint"]["positions"], ckpt.identity.positions);
+    assert_eq!(p["checkpoint"]["positions_done"], ckpt.positions_done);
+    assert_eq!(p["checkpoint"]["positions"], ckpt.positions);
     // The text says the same.
     let o = asalto(&["info", "--tables", t]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -691,11 +708,7 @@ fn info_says_which_tables_are_partial_and_which_are_being_built() {
         .find(|l| l.starts_with(&last.display().to_string()))
         .unwrap_or_else(|| panic!("no line of {}: {out}", last.display()));
     assert!(line.contains("being built"), "{line}");
-    let held = format!(
-        "{} of {} positions",
-        ckpt.writer.positions(),
-        ckpt.identity.positions
-    );
+    let held = format!("{} of {} positions", ckpt.positions_done, ckpt.positions);
     assert!(line.contains(&held), "{line}");
 }
 

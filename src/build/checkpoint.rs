@@ -173,9 +173,46 @@ pub struct Unfinished {
     pub table: PathBuf,
     /// Whether its temporary file is there.
     pub temporary: bool,
-    /// Its checkpoint, if one is there: the checkpoint, or why a build
+    /// Its checkpoint, if one is there: what it holds, or why a build
     /// would discard it.
-    pub checkpoint: Option<Result<Checkpoint, CheckpointError>>,
+    pub checkpoint: Option<Result<Saved, CheckpointError>>,
+}
+
+/// What a checkpoint holds: the build it belongs to and how far it got.
+#[derive(Debug, Clone)]
+pub struct Saved {
+    /// The variant, as its four switch names (`soldiers=..,capture=..`).
+    pub variant: String,
+    /// Officers.
+    pub n: u8,
+    /// Soldiers.
+    pub k: u8,
+    /// Tiers in the file.
+    pub tiers: u64,
+    /// Positions in the file.
+    pub positions: u64,
+    /// Whether the file holds win/draw/loss only.
+    pub wdl_only: bool,
+    /// Tiers written when the checkpoint was taken.
+    pub tiers_done: u64,
+    /// Positions written when the checkpoint was taken.
+    pub positions_done: u64,
+}
+
+impl Saved {
+    fn of(c: &Checkpoint) -> Saved {
+        let i = &c.identity;
+        Saved {
+            variant: i.variant.clone(),
+            n: i.n,
+            k: i.k,
+            tiers: i.tiers,
+            positions: i.positions,
+            wdl_only: i.wdl_only,
+            tiers_done: c.done,
+            positions_done: c.writer.positions(),
+        }
+    }
 }
 
 /// Every table file being written in the variant folders of `dir` (as
@@ -216,10 +253,11 @@ pub fn unfinished(dir: &Path) -> Vec<Unfinished> {
         .map(|(table, (temporary, ckpt))| Unfinished {
             checkpoint: ckpt.then(|| {
                 Checkpoint::load(&path_for(&table)).and_then(|c| {
-                    c.ok_or_else(|| CheckpointError::Damaged {
-                        path: path_for(&table),
-                        why: "gone while read".to_string(),
-                    })
+                    c.map(|c| Saved::of(&c))
+                        .ok_or_else(|| CheckpointError::Damaged {
+                            path: path_for(&table),
+                            why: "gone while read".to_string(),
+                        })
                 })
             }),
             table,

@@ -24,7 +24,7 @@ mod mpi;
 mod ranks;
 mod window;
 
-pub use checkpoint::{CheckpointError, path_for as checkpoint_path};
+pub use checkpoint::{CheckpointError, Saved, Unfinished, path_for as checkpoint_path, unfinished};
 pub use memory::{
     FIXED_BYTES, MIN_WINDOW_BYTES, Trimmer, anon_bytes, default_budget, peak_rss_bytes,
     total_memory_bytes,

@@ -374,7 +374,7 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
 /// tables, with how far its checkpoint got.
 pub fn info(dir: &std::path::Path, json: bool) -> usize {
     let list = asalto_tb::table::list(dir);
-    let unfinished = asalto_tb::build::checkpoint::unfinished(dir);
+    let unfinished = asalto_tb::build::unfinished(dir);
     let bad = list.iter().filter(|(_, r)| r.is_err()).count();
     let complete_tiers = |i: &asalto_tb::table::TableInfo| asalto_tb::index::complete_tiers(i.k);
     if json {
@@ -457,18 +457,17 @@ pub fn info(dir: &std::path::Path, json: bool) -> usize {
 }
 
 /// What `asalto info` says of a table being written, in words.
-fn unfinished_text(u: &asalto_tb::build::checkpoint::Unfinished) -> String {
+fn unfinished_text(u: &asalto_tb::build::Unfinished) -> String {
     match &u.checkpoint {
         Some(Ok(c)) => {
-            let i = &c.identity;
-            let done = c.writer.positions();
+            let done = c.positions_done;
             format!(
                 "being built{}: its checkpoint holds {done} of {} positions ({:.1}%, {} of {} tiers); a build of it run again goes on from there",
-                if i.wdl_only { " (WDL-only)" } else { "" },
-                i.positions,
-                100.0 * done as f64 / i.positions.max(1) as f64,
-                c.done,
-                i.tiers
+                if c.wdl_only { " (WDL-only)" } else { "" },
+                c.positions,
+                100.0 * done as f64 / c.positions.max(1) as f64,
+                c.tiers_done,
+                c.tiers
             )
         }
         Some(Err(e)) => format!(
@@ -479,14 +478,14 @@ fn unfinished_text(u: &asalto_tb::build::checkpoint::Unfinished) -> String {
 }
 
 /// What `asalto info --json` says of a table being written.
-fn unfinished_json(u: &asalto_tb::build::checkpoint::Unfinished) -> Json {
+fn unfinished_json(u: &asalto_tb::build::Unfinished) -> Json {
     let checkpoint = match &u.checkpoint {
         None => Json::Null,
         Some(Ok(c)) => json!({
-            "variant": c.identity.variant, "officers": c.identity.n,
-            "soldiers": c.identity.k, "tiers": c.identity.tiers,
-            "positions": c.identity.positions, "wdl_only": c.identity.wdl_only,
-            "tiers_done": c.done, "positions_done": c.writer.positions(),
+            "variant": c.variant, "officers": c.n,
+            "soldiers": c.k, "tiers": c.tiers,
+            "positions": c.positions, "wdl_only": c.wdl_only,
+            "tiers_done": c.tiers_done, "positions_done": c.positions_done,
         }),
         Some(Err(e)) => json!({ "error": e.to_string() }),
     };

@@ -602,7 +602,11 @@ impl<'v> Tier<'v> {
                     exit = exit.max(preference(c));
                 }
                 self.buf.node[node].left = count as u8;
-                self.buf.node[node].exit = if exit == 0 { UNSET } else { from_preference(exit) };
+                self.buf.node[node].exit = if exit == 0 {
+                    UNSET
+                } else {
+                    from_preference(exit)
+                };
             }
         }
         Ok(())
@@ -696,8 +700,14 @@ impl<'v> Tier<'v> {
                 }
                 // Captures: exits.
                 let node_caps = NodeCaptures { from, ends, best };
-                let exit =
-                    self.capture_exit(officers, soldiers, &node_caps, &captures, &mut targets, look)?;
+                let exit = self.capture_exit(
+                    officers,
+                    soldiers,
+                    &node_caps,
+                    &captures,
+                    &mut targets,
+                    look,
+                )?;
                 self.buf.node[node].left = count;
                 self.buf.node[node].exit = exit;
             }
@@ -752,7 +762,11 @@ impl<'v> Tier<'v> {
                 exit = exit.max(preference(v.back().code()));
             }
         }
-        Ok(if exit == 0 { UNSET } else { from_preference(exit) })
+        Ok(if exit == 0 {
+            UNSET
+        } else {
+            from_preference(exit)
+        })
     }
 
     /// The value after a capture leaving `after` officers and taking

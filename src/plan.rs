@@ -15,7 +15,7 @@
 //!   the nearest measured soldier count;
 //! * **memory**: each file's window of solved tiers, counted exactly over
 //!   the tiers the build puts in it (a complete file's by level,
-//!   [`complete_window_bytes`]; a closure's by the same walk that counts
+//!   `complete_window_bytes`; a closure's by the same walk that counts
 //!   it), and what its build needs besides it ([`FilePlan::memory_bytes`]);
 //! * **time**: a solving rate (positions per second) measured by a short
 //!   calibration solve ([`calibrate`]) or given by the caller, times the
@@ -67,7 +67,7 @@ pub struct FilePlan {
     pub checkpoint: Option<Checkpointed>,
     /// The most bytes its build's window of solved tiers holds when the
     /// memory budget does not bind, for a build of its kind
-    /// ([`FilePlan::wdl_only`]): `windows` of that kind.
+    /// (`FilePlan::wdl_only`): `windows` of that kind.
     pub window_bytes: u64,
     /// That window for each kind of build, over the tiers the build puts
     /// in the file (for a partial file, the closure's own tiers).

@@ -89,7 +89,7 @@ pub struct Windows {
 }
 
 impl Windows {
-    /// The window of the complete file `(n, k)` ([`complete_window_bytes`]).
+    /// The window of the complete file `(n, k)` (`complete_window_bytes`).
     pub fn complete(variant: &Variant, n: u8, k: u8) -> Windows {
         Windows {
             with_distances: complete_window_bytes(variant, n, k, false),
@@ -921,7 +921,7 @@ pub const BUILD_RATE_RATIO: f64 = 0.737;
 /// time estimate made without calibrating.
 pub(crate) const RECORDED_RATE: f64 = 1.528e7;
 
-/// The bench record [`RECORDED_RATE`] and [`BUILD_RATE_RATIO`] come from.
+/// The bench record `RECORDED_RATE` and [`BUILD_RATE_RATIO`] come from.
 pub const RECORDED_RATE_SOURCE: &str = "scripts/bench-runs/2026-11-21-vm/bench.json";
 
 /// The position whose closure the calibration solves in memory (two

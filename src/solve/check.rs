@@ -36,10 +36,14 @@
 //! one officer, a position whose stored value is looked up. So the checker
 //! and the solver share only the board (points, lines, the soldier step
 //! tables, all tested against the slow oracle of
-//! `tests/oracle_movegen.rs`), the index (to find a successor's stored
-//! value) and the table reader: a bug in the solver's move code gives
-//! values that fail here. The unit tests of [`crate::verify`] plant such
-//! bugs in the solver and check that its tables are rejected.
+//! `tests/oracle_movegen.rs`), the position type, the index (to find a
+//! successor's stored value), the table reader and the tier cache of
+//! `Lookup` (`tier_codes` only), the value type (its codes, `best` and
+//! `back`) and the rule for a side without a move (`rules::stuck_winner`:
+//! the checker asks `rules::outcome`, the solver `stuck_value` below): a
+//! bug in the solver's move code gives values that fail here. The unit
+//! tests of [`crate::verify`] plant such bugs in the solver and check that
+//! its tables are rejected (docs/DESIGN.md section 8).
 //!
 //! Cost: `asalto bench` measures the rate of `verify` on one thread
 //! (`verify_rate_per_core`, `verify_rate_wdl_only_per_core`). The CPU

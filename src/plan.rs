@@ -29,6 +29,7 @@ use crate::index::{self, FileKey, TierKey, binom};
 use crate::position::Position;
 use crate::rules::Variant;
 use crate::solve::SolveError;
+use crate::table::{self, WriteOptions};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
@@ -841,35 +842,37 @@ pub(crate) const MEASURED: [Measured; 8] = [
     },
 ];
 
-/// The sizes of WDL-only files as `build --wdl-only` writes them (each
-/// tier's halves placement-major, `2^18`-position WDL blocks, level 9;
-/// [`crate::table::WriteOptions::wdl_only`]), by (officers, soldiers):
-/// each file's `bytes * 8 / positions`, index included. Measured on the
-/// files of the whole game's run (`scripts/bench-runs/2026-11-26-start/`),
-/// built with the earlier layout and rewritten with `asalto repack
-/// --wdl-only` (`scripts/bench-runs/2026-11-26-layout/`); 2o12s as the run
-/// built it in this layout (2,339,322,186 bytes, sitting 5). Before 2o12s
-/// was built this was its earlier-layout size scaled by the saving 2o11s
-/// measured (0.2207); the file came out 14 % larger than that.
-pub(crate) const MEASURED_WDL_ONLY: [(u8, u8, f64); 8] = [
-    (1, 9, 0.289_837),
-    (2, 9, 0.027_429),
-    (1, 10, 0.455_092),
-    (2, 10, 0.052_554),
-    (1, 11, 0.542_840),
-    (2, 11, 0.132_572),
-    (1, 12, 0.567_955),
-    (2, 12, 0.250_856),
+/// The WDL streams of WDL-only files as `build --wdl-only` writes them
+/// (format 5: each tier's halves placement-major, `2^20`-position WDL
+/// blocks, level 9; [`crate::table::WriteOptions::wdl_only`]), by
+/// (officers, soldiers): `(positions, compressed bytes of the WDL
+/// stream)`. Measured on the files of the whole game's run
+/// (`scripts/bench-runs/2026-11-26-start/`, built in format 4 with
+/// `2^18`-position blocks) rewritten so by `asalto repack --wdl-only
+/// --wdl-block 1048576` (`wdl_bytes_after` in
+/// `scripts/bench-runs/2026-11-26-format5/`). The rest of a file (its
+/// index: 8 bytes a tier, 16 a block) follows from its counts
+/// ([`crate::table::file_len`]), so the estimate of a file is these
+/// bits/position times its positions plus its exact index.
+pub(crate) const MEASURED_WDL_STREAM: [(u8, u8, u64, u64); 8] = [
+    (1, 9, 928_318_512, 6_457_576),
+    (2, 9, 10_675_662_888, 7_660_513),
+    (1, 10, 2_133_337_860, 67_827_865),
+    (2, 10, 23_466_716_460, 89_312_618),
+    (1, 11, 4_264_450_344, 198_265_084),
+    (2, 11, 44_776_728_612, 585_939_452),
+    (1, 12, 7_460_291_496, 395_630_218),
+    (2, 12, 74_602_914_960, 2_003_389_139),
 ];
 
 /// Where the disk estimates come from, in one sentence.
 pub const DISK_BASIS: &str = "bits/position measured: with distances, on the complete assaut tables \
 with 9 soldiers (scripts/bench-runs/2026-11-21-vm/bench.json) and 10 and 11 soldiers \
 (2026-11-21-assaut10, -assaut11, written with larger blocks and scaled by the growth the current \
-blocks showed at 9 soldiers), the 11-soldier figure above 11; WDL-only, on the whole game's files \
-with 9 to 12 soldiers in the current layout (2026-11-26-layout; 2o12s as the run built it, \
-2026-11-26-start sitting 5), the 12-soldier figure above 12 (both grew with the soldiers, so \
-larger tables may take more)";
+blocks showed at 9 soldiers), the 11-soldier figure above 11; WDL-only, the WDL stream of the \
+whole game's files with 9 to 12 soldiers rewritten in the current layout \
+(2026-11-26-format5), the 12-soldier figure above 12 (both grew with the soldiers, so larger \
+tables may take more), plus each file's index, exact from its tiers and blocks";
 
 fn measured(n: u8, k: u8, current: bool) -> Option<&'static Measured> {
     MEASURED
@@ -878,13 +881,14 @@ fn measured(n: u8, k: u8, current: bool) -> Option<&'static Measured> {
 }
 
 /// Estimated bits per position of the file `(n, k)` with the current block
-/// sizes: with distances, and written WDL-only ([`DISK_BASIS`]).
+/// sizes: of the whole file with distances, and of the WDL stream of a
+/// WDL-only file, index aside ([`DISK_BASIS`]).
 pub(crate) fn bits_per_position(n: u8, k: u8) -> (f64, f64) {
     let n = n.clamp(1, 2);
-    let wdl_only = MEASURED_WDL_ONLY
+    let wdl_only = MEASURED_WDL_STREAM
         .iter()
         .find(|m| (m.0, m.1) == (n, k.clamp(9, 12)))
-        .map_or(0.0, |m| m.2);
+        .map_or(0.0, |m| m.3 as f64 * 8.0 / m.2 as f64);
     let k = k.clamp(9, 11);
     if let Some(m) = measured(n, k, true) {
         return (m.bits, wdl_only);
@@ -900,12 +904,16 @@ pub(crate) fn bits_per_position(n: u8, k: u8) -> (f64, f64) {
 }
 
 /// Estimated disk of a plan's files, in bytes: with distances, and
-/// win/draw/loss only.
+/// win/draw/loss only (the WDL stream from [`MEASURED_WDL_STREAM`], the
+/// index exact).
 pub fn disk_bytes(files: &[FilePlan]) -> (u64, u64) {
+    let per = WriteOptions::wdl_only().wdl_block_positions;
     files.iter().fold((0, 0), |(all, wdl), f| {
         let (bits, wdl_bits) = bits_per_position(f.n, f.k);
         let bytes = |b: f64| (f.positions as f64 * b / 8.0).ceil() as u64;
-        (all + bytes(bits), wdl + bytes(wdl_bits))
+        let blocks = table::block_count(f.positions, per);
+        let wdl_only = table::file_len(f.tiers, blocks, 0, bytes(wdl_bits));
+        (all + bytes(bits), wdl + wdl_only)
     })
 }
 
@@ -1179,37 +1187,50 @@ mod tests {
 
     #[test]
     fn disk_estimates_follow_the_records() {
-        // 9 soldiers: the bench record itself; WDL-only, the layout record.
-        assert_eq!(bits_per_position(2, 9), (1.070_286, 0.027_429));
+        // 9 soldiers: the bench record itself; WDL-only, the WDL stream of
+        // the format-5 record over its positions.
+        assert_eq!(
+            bits_per_position(2, 9),
+            (1.070_286, 7_660_513.0 * 8.0 / 10_675_662_888.0)
+        );
         // 11 soldiers: the record with the older blocks, times the growth
         // the current blocks showed on the same 9-soldier tables.
-        let (bits, wdl) = bits_per_position(2, 11);
+        let (bits, _) = bits_per_position(2, 11);
         assert!((bits - 2.892_328 * 1.070_286 / 0.691_179).abs() < 1e-9);
-        assert_eq!(wdl, 0.132_572);
         // Above 11 with distances the 11-soldier figure; above 12 WDL-only
         // the 12-soldier one.
         assert_eq!(bits_per_position(1, 20).0, bits_per_position(1, 11).0);
         assert_eq!(bits_per_position(2, 20).1, bits_per_position(2, 12).1);
-        // The whole game's files to 12 soldiers in the current layout (the
-        // repacks of scripts/bench-runs/2026-11-26-layout, and 2o12s as the
-        // run built it, 2026-11-26-start sitting 5) come back to within the
-        // rounding of the figures to six decimals (at most 6.25e-8 bytes a
-        // position).
+        // The whole game's files to 12 soldiers: the records' positions are
+        // the plan's, and the WDL-only estimate of each is the size of the
+        // file repacked in format 5 with 2^20-position blocks
+        // (scripts/bench-runs/2026-11-26-format5: f5-rest.json; 2o12s, only
+        // repacked in format 4, from its size there less 12 bytes a tier and
+        // the chunk checksums of those bytes), to within rounding.
         let twelve = complete(&Variant::ASSAUT, 9, 12).unwrap();
-        let (_, wdl) = disk_bytes(&twelve.files);
-        let measured: u64 = [
-            33_632_589u64,
-            36_602_205,
-            121_358_038,
-            154_159_499,
-            289_364_314,
-            742_019_077,
-            529_639_002,
-            2_339_322_186,
-        ]
-        .iter()
-        .sum();
-        assert!(wdl.abs_diff(measured) < 11_000, "{wdl}");
+        let measured = [
+            ((1, 9), 16_813_497u64),
+            ((2, 9), 18_165_318),
+            ((1, 10), 86_061_298),
+            ((2, 10), 107_871_887),
+            ((1, 11), 226_531_617),
+            ((2, 11), 614_824_765),
+            ((1, 12), 434_772_207),
+            (
+                (2, 12),
+                2_102_098_480 - 12 * 4_873_727 - 4 * (24_076 - 9_797),
+            ),
+        ];
+        for f in &twelve.files {
+            let m = MEASURED_WDL_STREAM
+                .iter()
+                .find(|m| (m.0, m.1) == (f.n, f.k))
+                .unwrap();
+            assert_eq!(m.2, f.positions, "{}o{}s", f.n, f.k);
+            let (_, wdl) = disk_bytes(std::slice::from_ref(f));
+            let want = measured.iter().find(|m| m.0 == (f.n, f.k)).unwrap().1;
+            assert!(wdl.abs_diff(want) <= 1, "{}o{}s: {wdl} {want}", f.n, f.k);
+        }
         // The bench's 9-soldier files come back to within a byte each.
         let nine = complete(&Variant::ASSAUT, 9, 9).unwrap();
         let (all, _) = disk_bytes(&nine.files);

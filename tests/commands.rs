@@ -174,7 +174,7 @@ fn solve_info_and_rules() {
         let table = Table::open(std::path::Path::new(t["file"].as_str().unwrap())).unwrap();
         assert_eq!(t["positions"].as_u64().unwrap(), table.info().positions);
         assert_eq!(t["wins"].as_u64().unwrap(), table.info().wins);
-        assert_eq!(t["format_version"].as_u64().unwrap(), 4);
+        assert_eq!(t["format_version"].as_u64().unwrap(), 5);
         assert_eq!(t["wdl_only"], false);
         assert_eq!(t["order"], "mask-major");
     }

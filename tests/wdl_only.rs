@@ -25,7 +25,7 @@ fn tiers(v: &Variant) -> Vec<TierKey> {
 }
 
 /// A build's options as `asalto build [--wdl-only]` sets them: a WDL-only
-/// file placement-major with 2^18-position WDL blocks.
+/// file placement-major with 2^20-position WDL blocks.
 fn opts(wdl_only: bool) -> BuildOptions {
     BuildOptions {
         write: WriteOptions::of_kind(wdl_only),
@@ -109,7 +109,7 @@ fn a_wdl_only_file_on_lower_tables_with_distances_and_from_disk_is_the_same() {
     // file's own tiers read back below are transposed back on the way.
     let info = Table::open(&path).unwrap().info().clone();
     assert_eq!(info.order, asalto_tb::table::Order::PlacementMajor);
-    assert_eq!(info.wdl_block_positions, 1 << 18);
+    assert_eq!(info.wdl_block_positions, 1 << 20);
     let want = std::fs::read(&path).unwrap();
     // Lower files with distances, the last file WDL-only.
     let mixed = tempfile::tempdir().unwrap();

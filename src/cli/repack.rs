@@ -26,7 +26,7 @@ pub struct RepackArgs {
     #[arg(long, short)]
     soldiers: Option<Soldiers>,
     /// Positions per WDL block (a multiple of 4, at most 2^22). Default:
-    /// 262144 (2^18) with --wdl-only, else 16384 (2^14), as a build
+    /// 1048576 (2^20) with --wdl-only, else 16384 (2^14), as a build
     /// writes them.
     #[arg(long)]
     wdl_block: Option<u32>,

@@ -3,6 +3,7 @@
 //! entries, and the decompressed form of blocks.
 
 use super::{BlockDefect, Problem, TableInfo};
+use crate::board::{Bitboard, OUTSIDE};
 use crate::index::TierKey;
 use crate::rules::{CaptureRule, SoldierRule, TrappedRule, Variant};
 use std::borrow::Cow;
@@ -12,10 +13,10 @@ use std::fmt;
 pub(crate) const MAGIC: [u8; 8] = *b"ASALTOTB";
 
 /// The format version this build writes.
-pub(crate) const FORMAT_VERSION: u32 = 4;
+pub(crate) const FORMAT_VERSION: u32 = 5;
 
 /// The format versions this build reads.
-pub(crate) const READ_VERSIONS: [u32; 4] = [1, 2, 3, 4];
+pub(crate) const READ_VERSIONS: [u32; 5] = [1, 2, 3, 4, 5];
 
 /// Length of the preamble.
 pub(crate) const PREAMBLE_LEN: usize = 40;
@@ -142,10 +143,28 @@ fn transpose(src: &[u16], dst: &mut [u16], rows: usize, cols: usize) {
 /// checksum of the chunk table (format version 2).
 pub(crate) const CHUNK_BYTES: u64 = 4096;
 
-/// Bytes of the directory and block tables of a file with `tiers` tiers
-/// and `blocks` blocks in all.
-pub(crate) fn tables_len(tiers: u128, blocks: u128) -> u128 {
-    tiers * DIR_ENTRY_LEN as u128 + blocks * BLOCK_ENTRY_LEN as u128
+/// Bytes of the directory and block tables of a `version` file with
+/// `tiers` tiers and `blocks` blocks in all.
+pub(crate) fn tables_len(version: u32, tiers: u128, blocks: u128) -> u128 {
+    tiers * dir_entry_len(version) as u128 + blocks * BLOCK_ENTRY_LEN as u128
+}
+
+/// The length in bytes of a file of the current format version with
+/// `tiers` tiers, `wdl_blocks` and `distance_blocks` blocks whose
+/// compressed bytes add up to `block_bytes`, written by this build (its
+/// tool version in the header): preamble, blocks, header, chunk table,
+/// directory and block tables.
+pub(crate) fn file_len(tiers: u64, wdl_blocks: u64, distance_blocks: u64, block_bytes: u64) -> u64 {
+    let tables = tables_len(
+        FORMAT_VERSION,
+        tiers as u128,
+        (wdl_blocks + distance_blocks) as u128,
+    );
+    let index = header_len(FORMAT_VERSION) as u128
+        + env!("CARGO_PKG_VERSION").len() as u128
+        + chunk_count(tables) * 4
+        + tables;
+    (PREAMBLE_LEN as u128 + block_bytes as u128 + index) as u64
 }
 
 /// Number of chunks of `len` bytes of tables.
@@ -153,8 +172,49 @@ pub(crate) fn chunk_count(len: u128) -> u128 {
     len.div_ceil(CHUNK_BYTES as u128)
 }
 
-/// Length of a tier directory entry.
-pub(crate) const DIR_ENTRY_LEN: usize = 20;
+/// Length of a tier directory entry in a file of format `version`: 20
+/// bytes before version 5, 8 from it on.
+pub(crate) const fn dir_entry_len(version: u32) -> usize {
+    if version >= 5 { 8 } else { 20 }
+}
+
+/// The most positions a file of format version 5 holds: a directory entry
+/// gives a tier's first position in 40 bits.
+pub(crate) const MAX_POSITIONS_V5: u64 = 1 << 40;
+
+/// The soldiers outside the fortress (a subset of [`OUTSIDE`]) as 24 bits:
+/// bit `j` for the `j`-th point outside the fortress in point order, so
+/// that the order of packed values is the order of bitboards.
+pub(crate) fn pack_outside(outside: Bitboard) -> u32 {
+    let mut packed = 0u32;
+    let mut rest = OUTSIDE;
+    let mut j = 0;
+    while rest != 0 {
+        let bit = rest & rest.wrapping_neg();
+        if outside & bit != 0 {
+            packed |= 1 << j;
+        }
+        rest &= rest - 1;
+        j += 1;
+    }
+    packed
+}
+
+/// The inverse of [`pack_outside`] (bits past the 24th are ignored).
+pub(crate) fn unpack_outside(packed: u32) -> Bitboard {
+    let mut outside = 0;
+    let mut rest = OUTSIDE;
+    let mut j = 0;
+    while rest != 0 {
+        let bit = rest & rest.wrapping_neg();
+        if packed >> j & 1 != 0 {
+            outside |= bit;
+        }
+        rest &= rest - 1;
+        j += 1;
+    }
+    outside
+}
 
 /// Length of a block table entry.
 pub(crate) const BLOCK_ENTRY_LEN: usize = 16;
@@ -374,7 +434,7 @@ impl TableInfo {
         }
         let vlen = u16_at(index, 6) as u128;
         let blocks = u64_at(index, 64) as u128 + u64_at(index, 72) as u128;
-        let tables = tables_len(u64_at(index, 8) as u128, blocks);
+        let tables = tables_len(version, u64_at(index, 8) as u128, blocks);
         let head = fixed as u128 + vlen + chunk_count(tables) * 4;
         (head <= index.len() as u128).then_some(head as usize)
     }
@@ -461,7 +521,11 @@ impl TableInfo {
         if total != Some(h.positions) {
             return Err(bad("wins, draws and losses do not add up to the positions"));
         }
+        if version >= 5 && h.positions > MAX_POSITIONS_V5 {
+            return Err(bad("more positions than a directory entry can address"));
+        }
         let tables = tables_len(
+            version,
             h.tiers as u128,
             h.wdl_blocks as u128 + h.distance_blocks as u128,
         );
@@ -485,18 +549,36 @@ pub(crate) struct DirEntry {
 }
 
 impl DirEntry {
+    /// Append the entry in the current format version: `outside` packed
+    /// in 3 bytes ([`pack_outside`]), then `first` in 5 (the caller keeps
+    /// it below [`MAX_POSITIONS_V5`]); `size` follows from the tier.
     pub(crate) fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.outside.to_le_bytes());
-        out.extend_from_slice(&self.first.to_le_bytes());
-        out.extend_from_slice(&self.size.to_le_bytes());
+        out.extend_from_slice(&pack_outside(self.outside).to_le_bytes()[..3]);
+        out.extend_from_slice(&self.first.to_le_bytes()[..5]);
     }
 
-    /// The entry at `off` (checked by the caller to lie in `b`).
-    pub(crate) fn at(b: &[u8], off: usize) -> DirEntry {
+    /// The entry at `off` (checked by the caller to lie in `b`) of a file
+    /// of format `version` with `n` officers and `k` soldiers. From version
+    /// 5 on, the size is the tier's own (0 for an `outside` that names no
+    /// tier, which the layout check rejects).
+    pub(crate) fn at(b: &[u8], off: usize, version: u32, n: u8, k: u8) -> DirEntry {
+        if version < 5 {
+            return DirEntry {
+                outside: u64_at(b, off),
+                first: u64_at(b, off + 8),
+                size: u32_at(b, off + 16),
+            };
+        }
+        let mut packed = [0u8; 4];
+        packed[..3].copy_from_slice(&b[off..off + 3]);
+        let mut first = [0u8; 8];
+        first[..5].copy_from_slice(&b[off + 3..off + 8]);
+        let outside = unpack_outside(u32::from_le_bytes(packed));
+        let key = TierKey { n, k, outside };
         DirEntry {
-            outside: u64_at(b, off),
-            first: u64_at(b, off + 8),
-            size: u32_at(b, off + 16),
+            outside,
+            first: u64::from_le_bytes(first),
+            size: if key.is_valid() { key.size() as u32 } else { 0 },
         }
     }
 }

@@ -5,7 +5,7 @@
 //! `k` soldiers, at `<tables>/<variant slug>/<n>o<k>s.atb` (for example
 //! `tables/assaut/2o9s.atb`, see [`table_path`]).
 //!
-//! # The file format, version 4
+//! # The file format, version 5
 //!
 //! This section is the specification; it is enough to write a reader in
 //! another language. The format is stable: any change to it raises the
@@ -37,7 +37,7 @@
 //! | offset | size | field |
 //! |-------:|-----:|-------|
 //! | 0  | 8 | magic: the ASCII bytes `ASALTOTB` |
-//! | 8  | 4 | format version: `4` |
+//! | 8  | 4 | format version: `5` |
 //! | 12 | 4 | reserved, `0` |
 //! | 16 | 8 | `index_offset`: where the index starts |
 //! | 24 | 8 | `index_len`: the index's length in bytes |
@@ -83,9 +83,9 @@
 //! ## Index: chunk table (`C` checksums of 4 bytes, right after the header)
 //!
 //! The tier directory and the two block tables below (the *tables*,
-//! `20 T + 16 (Nw + Nd)` bytes back to back) are cut into chunks of 4096
+//! `8 T + 16 (Nw + Nd)` bytes back to back) are cut into chunks of 4096
 //! bytes (the last chunk holds the rest; an entry may straddle two
-//! chunks): `C = ceil((20 T + 16 (Nw + Nd)) / 4096)`. Checksum `c` is the
+//! chunks): `C = ceil((8 T + 16 (Nw + Nd)) / 4096)`. Checksum `c` is the
 //! CRC-32 of chunk `c`. The preamble's checksum covers the head, the first
 //! `head_len = 100 + L + 4 C` bytes of the index; the chunk checksums cover
 //! the tables. So a reader checks the head at open and a chunk when it first
@@ -93,19 +93,27 @@
 //! reads a few hundred kilobytes, and a lookup checks the few chunks its
 //! search touches.
 //!
-//! ## Index: tier directory (`T` entries of 20 bytes, right after the chunk table)
+//! ## Index: tier directory (`T` entries of 8 bytes, right after the chunk table)
 //!
 //! | offset | size | field |
 //! |-------:|-----:|-------|
-//! | 0  | 8 | `outside`: the tier's bitboard of soldiers outside the fortress |
-//! | 8  | 8 | `first`: the tier's first position in the position stream |
-//! | 16 | 4 | `size`: the tier's number of positions |
+//! | 0  | 3 | `outside`: the tier's soldiers outside the fortress, packed (below) |
+//! | 3  | 5 | `first`: the tier's first position in the position stream (so `P <= 2^40`) |
 //!
-//! Entries are sorted by `outside`, strictly increasing: find a tier by
-//! binary search. A tier is `(n, k, outside)` with the file's `n` and `k`;
-//! only canonical tiers are stored (see [`crate::index`]), and `size` is
-//! [`TierKey::size`]. The tiers' ranges partition `0..P` (tiers lie in the
-//! stream in the order they were solved, not in directory order).
+//! The 24 points outside the fortress, in point order, are numbered 0..24:
+//! points are numbered rank by rank from rank 1, left to right (`c1` = 0,
+//! `d1` = 1, ... `e7` = 32; see [`crate::board`]), and a bitboard has bit
+//! `p` for point `p`, so the outside points `c1` .. `b5` (0..=21) keep
+//! their numbers and `f5`, `g5` (25, 26) become 22 and 23. Bit `j` of the
+//! packed `outside` is set when a soldier stands on the `j`-th of them. Entries are sorted by packed `outside`, strictly
+//! increasing (the same order as the bitboards'): find a tier by binary
+//! search. A tier is `(n, k, outside)` with the file's `n` and `k`; only
+//! canonical tiers are stored (see [`crate::index`]). A tier's size (its
+//! number of positions) is not stored: it is [`TierKey::size`], `2 H`
+//! with `H = C(9, m) C(33 - k, n)` positions a side, `m = k - |outside|`
+//! soldiers inside the fortress. The tiers' ranges `first..first + size`
+//! partition `0..P` (tiers lie in the stream in the order they were
+//! solved, not in directory order).
 //!
 //! Position `i` of a tier (its index in [`crate::index`]: `i = s H + f O +
 //! o`, with `s` 0 for the officers to move and 1 for the soldiers, `f` the
@@ -119,7 +127,7 @@
 //!
 //! The WDL block table, then the distance block table, right after the
 //! directory; the index ends with them, so
-//! `index_len = head_len + 20 T + 16 (Nw + Nd)`.
+//! `index_len = head_len + 8 T + 16 (Nw + Nd)`.
 //!
 //! | offset | size | field |
 //! |-------:|-----:|-------|
@@ -141,6 +149,13 @@
 //! rules themselves look at, when a huff leaves the soldiers stuck). A
 //! reader gives a loss in 0 for field 3 and wins and losses in
 //! `UNKNOWN_PLIES` (1) for fields 1 and 2; their true distance is unknown.
+//!
+//! ## Version 4
+//!
+//! Version 4 files are still read. They differ from version 5 only in the
+//! tier directory: entries of 20 bytes, `outside` as a bitboard in 8
+//! bytes, `first` in 8 and the tier's `size` in 4 (which must equal
+//! [`TierKey::size`]), so the tables are `20 T + 16 (Nw + Nd)` bytes.
 //!
 //! ## Version 3
 //!
@@ -189,7 +204,7 @@
 //! ## Compression settings (measured)
 //!
 //! The writer's defaults are `Bw = 2^14` and `Bd = 2^12` positions, zstd
-//! level 9, mask-major; a WDL-only build writes `Bw = 2^18`,
+//! level 9, mask-major; a WDL-only build writes `Bw = 2^20`,
 //! placement-major ([`WriteOptions::wdl_only`]). See [`WriteOptions`] for
 //! the measurements behind them. A reader
 //! must accept any block sizes (this one accepts up to 2^22 positions per
@@ -210,7 +225,7 @@ mod repack;
 mod store;
 mod writer;
 
-pub(crate) use format::FORMAT_VERSION;
+pub(crate) use format::{FORMAT_VERSION, block_count, file_len};
 pub use format::{Order, Stream};
 pub use reader::Table;
 pub use repack::repack;

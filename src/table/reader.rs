@@ -2,7 +2,7 @@
 //! of decompressed blocks.
 
 use super::format::{
-    self, BLOCK_ENTRY_LEN, BlockEntry, DIR_ENTRY_LEN, DirEntry, PREAMBLE_LEN, Preamble, Stream,
+    self, BLOCK_ENTRY_LEN, BlockEntry, DirEntry, PREAMBLE_LEN, Preamble, Stream, dir_entry_len,
 };
 use super::{BlockDefect, Problem, TableError, TableInfo};
 use crate::Value;
@@ -204,12 +204,15 @@ impl Table {
         let dir_off = match pre.version {
             1 => chunk_off,
             _ => {
-                let tables =
-                    format::tables_len(h.tiers as u128, (h.wdl_blocks + h.distance_blocks) as u128);
+                let tables = format::tables_len(
+                    pre.version,
+                    h.tiers as u128,
+                    (h.wdl_blocks + h.distance_blocks) as u128,
+                );
                 chunk_off + format::chunk_count(tables) as usize * 4
             }
         };
-        let wdl_off = dir_off + tiers * DIR_ENTRY_LEN;
+        let wdl_off = dir_off + tiers * dir_entry_len(pre.version);
         let dist_off = wdl_off + h.wdl_blocks as usize * BLOCK_ENTRY_LEN;
 
         // Only what right reads need is checked here, and in version 2 only
@@ -298,10 +301,8 @@ impl Table {
     /// Every directory entry, checked.
     fn directory(&self) -> Result<Vec<DirEntry>, TableError> {
         let tiers = self.info.tiers as usize;
-        self.check_tables(self.dir_off, tiers * DIR_ENTRY_LEN)?;
-        Ok((0..tiers)
-            .map(|i| DirEntry::at(&self.map, self.dir_off + i * DIR_ENTRY_LEN))
-            .collect())
+        self.check_tables(self.dir_off, tiers * dir_entry_len(self.version))?;
+        Ok((0..tiers).map(|i| self.entry_at(i)).collect())
     }
 
     fn key(&self, e: DirEntry) -> TierKey {
@@ -319,9 +320,15 @@ impl Table {
 
     /// Directory entry `i`, its chunk checked.
     fn dir_entry(&self, i: usize) -> Result<DirEntry, TableError> {
-        let off = self.dir_off + i * DIR_ENTRY_LEN;
-        self.check_tables(off, DIR_ENTRY_LEN)?;
-        Ok(DirEntry::at(&self.map, off))
+        let len = dir_entry_len(self.version);
+        self.check_tables(self.dir_off + i * len, len)?;
+        Ok(self.entry_at(i))
+    }
+
+    /// Directory entry `i` (its chunk checked by the caller).
+    fn entry_at(&self, i: usize) -> DirEntry {
+        let off = self.dir_off + i * dir_entry_len(self.version);
+        DirEntry::at(&self.map, off, self.version, self.info.n, self.info.k)
     }
 
     /// The directory entry of `key`, by binary search.
@@ -633,7 +640,7 @@ impl Table {
         let mut ranges: Vec<(u64, u64)> = Vec::with_capacity(self.info.tiers as usize);
         let mut prev = None;
         for i in 0..self.info.tiers as usize {
-            let e = DirEntry::at(b, self.dir_off + i * DIR_ENTRY_LEN);
+            let e = self.entry_at(i);
             if prev.is_some_and(|p| p >= e.outside) {
                 return Err(bad("the tier directory is not sorted".into()));
             }

@@ -421,9 +421,13 @@ fn offsets(bytes: &[u8]) -> Offsets {
     let index = pre.index_offset as usize;
     let (h, hlen) = TableInfo::decode_header(&bytes[index..], pre.version).unwrap();
     let chunks = index + hlen;
-    let tables = format::tables_len(h.tiers as u128, (h.wdl_blocks + h.distance_blocks) as u128);
+    let tables = format::tables_len(
+        pre.version,
+        h.tiers as u128,
+        (h.wdl_blocks + h.distance_blocks) as u128,
+    );
     let dir = chunks + format::chunk_count(tables) as usize * 4;
-    let wdl = dir + h.tiers as usize * format::DIR_ENTRY_LEN;
+    let wdl = dir + h.tiers as usize * format::dir_entry_len(pre.version);
     Offsets {
         index,
         chunks,
@@ -470,11 +474,8 @@ fn faulty_layouts_are_caught_and_never_misread() {
     let bad = dir.path().join("bad.atb");
     // Two directory entries swapped: open passes, reads find a tier or
     // nothing, `verify_checksums` fails.
-    let bytes = swap(
-        dir_off,
-        dir_off + format::DIR_ENTRY_LEN,
-        format::DIR_ENTRY_LEN,
-    );
+    let entry = format::dir_entry_len(FORMAT_VERSION);
+    let bytes = swap(dir_off, dir_off + entry, entry);
     fs::write(&bad, &bytes).unwrap();
     let t = Table::open(&bad).unwrap();
     let e = t.verify_checksums().unwrap_err();
@@ -519,8 +520,8 @@ fn faulty_layouts_are_caught_and_never_misread() {
     // A directory entry reaching past the position stream, under valid
     // checksums: reading its tier fails.
     let mut bytes = good.clone();
-    let first = o.dir + 8;
-    bytes[first..first + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    let first = o.dir + 3;
+    bytes[first..first + 5].copy_from_slice(&[0xff; 5]);
     reseal(&mut bytes);
     fs::write(&bad, &bytes).unwrap();
     let t = Table::open(&bad).unwrap();
@@ -566,14 +567,14 @@ fn wrong_magic_and_version() {
     let (path, _) = small_table(dir.path());
     let good = fs::read(&path).unwrap();
     let mut b = good.clone();
-    b[8..12].copy_from_slice(&5u32.to_le_bytes());
+    b[8..12].copy_from_slice(&6u32.to_le_bytes());
     fs::write(&path, &b).unwrap();
     let e = Table::open(&path).unwrap_err();
-    assert!(matches!(e.problem(), Problem::Version { found: 5 }), "{e}");
+    assert!(matches!(e.problem(), Problem::Version { found: 6 }), "{e}");
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: table format version 5, but this build reads versions 1 to 4 only (use a matching asalto, or rebuild the table)",
+            "{}: table format version 6, but this build reads versions 1 to 5 only (use a matching asalto, or rebuild the table)",
             path.display()
         )
     );
@@ -834,6 +835,120 @@ fn measure_compression() {
 /// A version 1 file written by the writer of that version (the tiers of
 /// [`small_table`]), kept to test that such files are still read.
 const V1_FILE: &[u8] = include_bytes!("testdata/v1-1o24s.atb");
+
+/// A version 4 file (20-byte directory entries, placement-major, with
+/// distances, blocks of 64 and 48 positions) written by the writer of that
+/// version from the tiers of [`small_table`], kept to test that such files
+/// are still read.
+const V4_FILE: &[u8] = include_bytes!("testdata/v4-1o24s.atb");
+
+#[test]
+fn version_4_files_are_read_and_repacked_into_a_smaller_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, tiers) = small_table(&dir.path().join("fresh"));
+    let v4 = dir.path().join("v4");
+    let path = table_path(&v4, &Variant::ASSAUT, 1, 24);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, V4_FILE).unwrap();
+    let t = Table::open(&path).unwrap();
+    assert_eq!(t.info().format_version, 4);
+    assert_eq!(t.info().order, Order::PlacementMajor);
+    check_all(&t, &tiers);
+    t.verify_contents().unwrap();
+    let bad = dir.path().join("bad.atb");
+    for i in 0..V4_FILE.len() {
+        let mut b = V4_FILE.to_vec();
+        b[i] ^= 0x10;
+        fs::write(&bad, &b).unwrap();
+        assert!(read_damaged(&bad, &tiers), "byte {i} of the v4 file");
+    }
+    // Repacked into the current version with the same options: the same
+    // blocks, byte for byte, and a directory of 8 bytes a tier instead of
+    // 20.
+    let info = t.info().clone();
+    let opts = WriteOptions {
+        wdl_block_positions: info.wdl_block_positions,
+        distance_block_positions: info.distance_block_positions,
+        zstd_level: info.zstd_level,
+        wdl_only: false,
+        order: info.order,
+    };
+    let out = dir.path().join("v5");
+    let new = repack(&t, &out, &opts, &crate::progress::Quiet).unwrap();
+    assert_eq!(new.format_version, FORMAT_VERSION);
+    assert_eq!(info.file_bytes - new.file_bytes, 12 * info.tiers);
+    let area = |b: &[u8]| {
+        let pre = format::Preamble::decode(b).unwrap();
+        b[format::PREAMBLE_LEN..pre.index_offset as usize].to_vec()
+    };
+    let v5 = fs::read(table_path(&out, &Variant::ASSAUT, 1, 24)).unwrap();
+    assert_eq!(area(&v5), area(V4_FILE));
+    let t5 = Table::open(&table_path(&out, &Variant::ASSAUT, 1, 24)).unwrap();
+    check_all(&t5, &tiers);
+    t5.verify_contents().unwrap();
+    assert_eq!(t5.tier_keys().unwrap(), t.tier_keys().unwrap());
+    assert_eq!(
+        t5.tiers_in_stream_order().unwrap(),
+        t.tiers_in_stream_order().unwrap()
+    );
+}
+
+#[test]
+fn a_files_length_follows_from_its_counts() {
+    // What the plan's disk estimate adds to the blocks' bytes is exact, for
+    // a file with distances and a WDL-only one.
+    let dir = tempfile::tempdir().unwrap();
+    let (path, tiers) = small_table(dir.path());
+    let i = Table::open(&path).unwrap().info().clone();
+    let len = file_len(
+        i.tiers,
+        i.wdl_blocks,
+        i.distance_blocks,
+        i.wdl_bytes + i.distance_bytes,
+    );
+    assert_eq!(len, i.file_bytes);
+    let opts = WriteOptions {
+        wdl_block_positions: 8,
+        ..WriteOptions::wdl_only()
+    };
+    let wdl = dir.path().join("wdl");
+    write(&wdl, &Variant::ASSAUT, 1, 24, &opts, &tiers);
+    let i = Table::open(&table_path(&wdl, &Variant::ASSAUT, 1, 24))
+        .unwrap()
+        .info()
+        .clone();
+    assert_eq!(i.wdl_blocks, block_count(i.positions, 8));
+    assert_eq!(
+        file_len(i.tiers, i.wdl_blocks, 0, i.wdl_bytes),
+        i.file_bytes
+    );
+}
+
+#[test]
+fn packed_outside_sets_keep_their_order_and_come_back() {
+    // Every point outside the fortress gets its own bit, in point order.
+    let points: Vec<u64> = (0..33)
+        .map(|p| 1u64 << p)
+        .filter(|b| b & OUTSIDE != 0)
+        .collect();
+    assert_eq!(points.len(), 24);
+    for (j, &b) in points.iter().enumerate() {
+        assert_eq!(format::pack_outside(b), 1 << j);
+        assert_eq!(format::unpack_outside(1 << j), b);
+    }
+    // Random subsets: a round trip, and the order of bitboards kept.
+    let mut rng = Rng(11);
+    let mut sets: Vec<u64> = (0..2000).map(|_| rng.next() & OUTSIDE).collect();
+    sets.sort_unstable();
+    sets.dedup();
+    for w in sets.windows(2) {
+        assert!(format::pack_outside(w[0]) < format::pack_outside(w[1]));
+    }
+    for &s in &sets {
+        assert!(format::pack_outside(s) < 1 << 24);
+        assert_eq!(format::unpack_outside(format::pack_outside(s)), s);
+    }
+}
 
 #[test]
 fn version_1_files_are_read_and_repacked() {

@@ -106,14 +106,15 @@ impl WriteOptions {
     }
 
     /// The options of a WDL-only table as `asalto build --wdl-only` writes
-    /// it: each half placement-major, `Bw = 2^18`, level 9. On the files of
-    /// the whole game's run both together took 36 % (1o11s) and 42 % (2o11s) less than `Bw = 2^14`
-    /// in the index's order (`scripts/bench-runs/2026-11-26-layout/`); a
-    /// random probe that misses the cache decompresses 64 KiB, and a build
-    /// reads its lower tables as fast through the reader's cache.
+    /// it: each half placement-major, `Bw = 2^20`, level 9. On the files of
+    /// the whole game's run placement-major and `2^18` together took 36 %
+    /// (1o11s) and 42 % (2o11s) less than `Bw = 2^14` in the index's order
+    /// (`scripts/bench-runs/2026-11-26-layout/`), and `2^20` took 7-10 %
+    /// less again (`scripts/bench-runs/2026-11-26-format5/`); a random probe
+    /// that misses the cache decompresses 256 KiB.
     pub fn wdl_only() -> WriteOptions {
         WriteOptions {
-            wdl_block_positions: 1 << 18,
+            wdl_block_positions: 1 << 20,
             wdl_only: true,
             order: Order::PlacementMajor,
             ..WriteOptions::default()
@@ -884,7 +885,18 @@ impl TableWriter {
         // preamble's checksum), then the directory and the block tables
         // (the tables), each chunk of their bytes covered by its checksum in
         // the chunk table.
+        if self.positions > format::MAX_POSITIONS_V5 {
+            return Err(TableError::new(
+                &self.path,
+                Problem::CannotWrite(format!(
+                    "{} positions, more than a file holds ({})",
+                    self.positions,
+                    format::MAX_POSITIONS_V5
+                )),
+            ));
+        }
         let mut tables = Vec::with_capacity(format::tables_len(
+            FORMAT_VERSION,
             self.dir.len() as u128,
             (self.wdl_blocks.len() + self.dist_blocks.len()) as u128,
         ) as usize);

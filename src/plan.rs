@@ -904,7 +904,7 @@ pub(crate) fn bits_per_position(n: u8, k: u8) -> (f64, f64) {
 }
 
 /// Estimated disk of a plan's files, in bytes: with distances, and
-/// win/draw/loss only (the WDL stream from [`MEASURED_WDL_STREAM`], the
+/// win/draw/loss only (the WDL stream at measured bits/position, the
 /// index exact).
 pub fn disk_bytes(files: &[FilePlan]) -> (u64, u64) {
     let per = WriteOptions::wdl_only().wdl_block_positions;

@@ -832,6 +832,34 @@ fn measure_compression() {
     }
 }
 
+/// The file of an older format `version` with `bytes` (the tiers of
+/// [`small_table`], written by the writer of that version) at
+/// `<dir>/v<version>/assaut/1o24s.atb`, opened, and the tiers it holds
+/// (the same tiers written now lie under `<dir>/fresh`): every value reads
+/// back, its contents verify, and each of its flipped bytes is caught as in
+/// the current version.
+fn old_file(dir: &Path, bytes: &[u8], version: u32) -> (PathBuf, Table, Vec<(TierKey, Vec<u16>)>) {
+    let (_, tiers) = small_table(&dir.join("fresh"));
+    let path = table_path(&dir.join(format!("v{version}")), &Variant::ASSAUT, 1, 24);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, bytes).unwrap();
+    let t = Table::open(&path).unwrap();
+    assert_eq!(t.info().format_version, version);
+    check_all(&t, &tiers);
+    t.verify_contents().unwrap();
+    let bad = dir.join("bad.atb");
+    for i in 0..bytes.len() {
+        let mut b = bytes.to_vec();
+        b[i] ^= 0x10;
+        fs::write(&bad, &b).unwrap();
+        assert!(
+            read_damaged(&bad, &tiers),
+            "byte {i} of the v{version} file"
+        );
+    }
+    (path, t, tiers)
+}
+
 /// A version 1 file written by the writer of that version (the tiers of
 /// [`small_table`]), kept to test that such files are still read.
 const V1_FILE: &[u8] = include_bytes!("testdata/v1-1o24s.atb");
@@ -845,23 +873,8 @@ const V4_FILE: &[u8] = include_bytes!("testdata/v4-1o24s.atb");
 #[test]
 fn version_4_files_are_read_and_repacked_into_a_smaller_directory() {
     let dir = tempfile::tempdir().unwrap();
-    let (_, tiers) = small_table(&dir.path().join("fresh"));
-    let v4 = dir.path().join("v4");
-    let path = table_path(&v4, &Variant::ASSAUT, 1, 24);
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(&path, V4_FILE).unwrap();
-    let t = Table::open(&path).unwrap();
-    assert_eq!(t.info().format_version, 4);
+    let (_, t, tiers) = old_file(dir.path(), V4_FILE, 4);
     assert_eq!(t.info().order, Order::PlacementMajor);
-    check_all(&t, &tiers);
-    t.verify_contents().unwrap();
-    let bad = dir.path().join("bad.atb");
-    for i in 0..V4_FILE.len() {
-        let mut b = V4_FILE.to_vec();
-        b[i] ^= 0x10;
-        fs::write(&bad, &b).unwrap();
-        assert!(read_damaged(&bad, &tiers), "byte {i} of the v4 file");
-    }
     // Repacked into the current version with the same options: the same
     // blocks, byte for byte, and a directory of 8 bytes a tier instead of
     // 20.
@@ -953,23 +966,8 @@ fn packed_outside_sets_keep_their_order_and_come_back() {
 #[test]
 fn version_1_files_are_read_and_repacked() {
     let dir = tempfile::tempdir().unwrap();
-    let (_, tiers) = small_table(&dir.path().join("v2"));
+    let (path, t, tiers) = old_file(dir.path(), V1_FILE, 1);
     let v1 = dir.path().join("v1");
-    let path = table_path(&v1, &Variant::ASSAUT, 1, 24);
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(&path, V1_FILE).unwrap();
-    let t = Table::open(&path).unwrap();
-    assert_eq!(t.info().format_version, 1);
-    check_all(&t, &tiers);
-    t.verify_contents().unwrap();
-    // Its flipped bytes are caught as in the current version.
-    let bad = dir.path().join("bad.atb");
-    for i in 0..V1_FILE.len() {
-        let mut b = V1_FILE.to_vec();
-        b[i] ^= 0x10;
-        fs::write(&bad, &b).unwrap();
-        assert!(read_damaged(&bad, &tiers), "byte {i} of the v1 file");
-    }
     // Repacked into the current version, in place, with other block sizes:
     // the same values, the new layout.
     let opts = WriteOptions {
@@ -997,13 +995,13 @@ fn version_1_files_are_read_and_repacked() {
     let t = Table::open(&path).unwrap();
     assert_eq!(t.info(), &info);
     assert_eq!((t.info().wins, t.info().draws), {
-        let i = Table::open(&dir.path().join("v2/assaut/1o24s.atb")).unwrap();
+        let i = Table::open(&dir.path().join("fresh/assaut/1o24s.atb")).unwrap();
         (i.info().wins, i.info().draws)
     });
     check_all(&t, &tiers);
     t.verify_contents().unwrap();
     // The stream order is kept.
-    let fresh = Table::open(&dir.path().join("v2/assaut/1o24s.atb")).unwrap();
+    let fresh = Table::open(&dir.path().join("fresh/assaut/1o24s.atb")).unwrap();
     assert_eq!(
         t.tiers_in_stream_order().unwrap(),
         fresh.tiers_in_stream_order().unwrap()

@@ -109,7 +109,7 @@ impl WriteOptions {
     /// it: each half placement-major, `Bw = 2^20`, level 9. On the files of
     /// the whole game's run placement-major and `2^18` together took 36 %
     /// (1o11s) and 42 % (2o11s) less than `Bw = 2^14` in the index's order
-    /// (`scripts/bench-runs/2026-11-26-layout/`), and `2^20` took 7-10 %
+    /// (`scripts/bench-runs/2026-11-26-layout/`), and `2^20` took 8-24 %
     /// less again (`scripts/bench-runs/2026-11-26-format5/`); a random probe
     /// that misses the cache decompresses 256 KiB.
     pub fn wdl_only() -> WriteOptions {
@@ -881,10 +881,6 @@ impl TableWriter {
             index_bytes: 0,
             file_bytes: 0,
         };
-        // The header and the chunk table (the head, covered by the
-        // preamble's checksum), then the directory and the block tables
-        // (the tables), each chunk of their bytes covered by its checksum in
-        // the chunk table.
         if self.positions > format::MAX_POSITIONS_V5 {
             return Err(TableError::new(
                 &self.path,
@@ -895,6 +891,10 @@ impl TableWriter {
                 )),
             ));
         }
+        // The header and the chunk table (the head, covered by the
+        // preamble's checksum), then the directory and the block tables
+        // (the tables), each chunk of their bytes covered by its checksum in
+        // the chunk table.
         let mut tables = Vec::with_capacity(format::tables_len(
             FORMAT_VERSION,
             self.dir.len() as u128,

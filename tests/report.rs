@@ -383,6 +383,36 @@ fn report_files_render() {
     }
 }
 
+/// A report read back from its report.json draws the same files, byte for
+/// byte: the plots and report.md of a committed folder can be drawn again
+/// without its tables.
+#[test]
+fn a_report_read_back_renders_the_same_files() {
+    let f = fixture();
+    let files = analysis::render(&f.report).unwrap();
+    let json = &files
+        .iter()
+        .find(|x| x.name == "report.json")
+        .unwrap()
+        .contents;
+    let back = analysis::Report::from_json(json).unwrap();
+    let again = analysis::render(&back).unwrap();
+    assert_eq!(files.len(), again.len());
+    for (a, b) in files.iter().zip(&again) {
+        assert_eq!(a.name, b.name);
+        assert!(
+            a.contents == b.contents,
+            "{} differs when drawn again",
+            a.name
+        );
+    }
+    // Something that is not a report is refused, saying so.
+    for bad in ["", "{}", "[1, 2]", &json[..json.len() / 2]] {
+        let e = analysis::Report::from_json(bad).unwrap_err().to_string();
+        assert!(e.starts_with("not a report.json"), "{e}");
+    }
+}
+
 #[test]
 fn report_command() {
     let f = fixture();
@@ -421,6 +451,41 @@ fn report_command() {
         o.stdout,
         std::fs::read(out.path().join("report.json")).unwrap()
     );
+
+    // --from draws the folder again from its report.json, reading no table:
+    // the same files into another folder.
+    let again = tempfile::tempdir().unwrap();
+    let o = Command::new(bin)
+        .args(["report", "--from"])
+        .arg(out.path())
+        .arg("--out")
+        .arg(again.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut names: Vec<_> = std::fs::read_dir(out.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    assert!(names.len() > 5, "{names:?}");
+    for name in &names {
+        let a = std::fs::read(out.path().join(name)).unwrap();
+        let b = std::fs::read(again.path().join(name)).unwrap();
+        assert!(a == b, "{name:?} differs when drawn again");
+    }
+    // A folder without a report.json: one line, exit 1, nothing written.
+    let empty = tempfile::tempdir().unwrap();
+    let o = Command::new(bin)
+        .args(["report", "--from"])
+        .arg(empty.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("report.json"), "{err}");
+    assert_eq!(std::fs::read_dir(empty.path()).unwrap().count(), 0);
 
     // Missing tables: one line naming them, exit 1.
     let o = run(&["--soldiers", "9..=10"], out.path());

@@ -20,7 +20,7 @@ use crate::position::{Position, Side};
 use crate::solve::{Lookup, TierStore as _};
 use crate::table::TableSet;
 use crate::value::Value;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The rule choosing the formations and valuing them, as stated in reports.
 pub(crate) const FORMATION_RULE: &str = "formations of k soldiers taken from the start position: \
@@ -94,7 +94,7 @@ fn names(b: Bitboard, sep: &str) -> String {
 }
 
 /// One officer placement against a formation.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlacementValue {
     /// The officers' points, e.g. `c6,e6` (as in `start:c6,e6`).
     pub officers: String,
@@ -105,7 +105,7 @@ pub struct PlacementValue {
 }
 
 /// The critical-mass result for one number of soldiers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CriticalRow {
     /// Soldiers.
     pub k: u8,
@@ -143,7 +143,7 @@ pub struct CriticalRow {
 }
 
 /// Critical mass of one variant.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CriticalMass {
     /// The variant.
     pub variant: String,
@@ -156,16 +156,39 @@ pub struct CriticalMass {
     pub smallest_winning_k: Option<u8>,
     /// The smallest soldier count (among the rows) at which the soldiers
     /// win against at least one placement.
+    #[serde(default)]
     pub smallest_k_winning_some: Option<u8>,
     /// The largest soldier count with a row.
+    #[serde(default)]
     pub largest_k: Option<u8>,
     /// Where the balance turns, in words: the two crossovers, or a lower
     /// bound ("above 17") when they are beyond the rows computed.
+    #[serde(default)]
     pub crossover: String,
 }
 
+impl CriticalMass {
+    /// The critical mass of `variant` from its rows (in soldier order) and
+    /// the soldier counts missing: the crossovers are those of the rows.
+    pub(crate) fn of_rows(variant: String, rows: Vec<CriticalRow>, missing_k: Vec<u8>) -> Self {
+        let smallest_winning_k = rows.iter().find(|r| r.result == "win").map(|r| r.k);
+        let smallest_k_winning_some = rows.iter().find(|r| r.soldiers_win > 0).map(|r| r.k);
+        let largest_k = rows.last().map(|r| r.k);
+        let crossover = crossover_text(smallest_winning_k, smallest_k_winning_some, largest_k);
+        CriticalMass {
+            variant,
+            rows,
+            missing_k,
+            smallest_winning_k,
+            smallest_k_winning_some,
+            largest_k,
+            crossover,
+        }
+    }
+}
+
 /// The critical-mass section of a report.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CriticalMassSection {
     /// How formations are chosen and valued.
     pub(crate) rule: String,
@@ -247,19 +270,7 @@ pub fn critical_mass(set: &TableSet, k_min: u8, k_max: u8) -> Result<CriticalMas
                 .collect(),
         });
     }
-    let smallest_winning_k = rows.iter().find(|r| r.result == "win").map(|r| r.k);
-    let smallest_k_winning_some = rows.iter().find(|r| r.soldiers_win > 0).map(|r| r.k);
-    let largest_k = rows.last().map(|r| r.k);
-    let crossover = crossover_text(smallest_winning_k, smallest_k_winning_some, largest_k);
-    Ok(CriticalMass {
-        variant: variant.to_string(),
-        rows,
-        missing_k,
-        smallest_winning_k,
-        smallest_k_winning_some,
-        largest_k,
-        crossover,
-    })
+    Ok(CriticalMass::of_rows(variant.to_string(), rows, missing_k))
 }
 
 /// Where the balance turns, in words, from the two crossovers and the

@@ -61,7 +61,7 @@ use crate::progress::Observer;
 use crate::rules::Variant;
 use crate::solve::SolveError;
 use crate::table::{TableError, TableSet, table_path};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// What to report on.
@@ -147,6 +147,9 @@ pub enum AnalysisError {
         /// What went wrong.
         why: String,
     },
+    /// A `report.json` read back is not one this version writes.
+    #[error("not a report.json of this asalto-tb version: {0}")]
+    BadReport(String),
 }
 
 fn list_paths(paths: &[PathBuf]) -> String {
@@ -158,7 +161,7 @@ fn list_paths(paths: &[PathBuf]) -> String {
 }
 
 /// A variant as described in a report.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct VariantSummary {
     /// Its name: the preset name or the switch list.
     pub(crate) name: String,
@@ -195,7 +198,7 @@ impl VariantSummary {
 }
 
 /// A term of the report and what it means.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Definition {
     /// The term, as used in column names.
     pub(crate) term: String,
@@ -204,7 +207,7 @@ pub(crate) struct Definition {
 }
 
 /// A variant-balance report: every number the report files show.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
     /// The version of `asalto-tb` that made the report.
     pub(crate) tool_version: String,
@@ -235,6 +238,21 @@ pub struct Report {
 }
 
 impl Report {
+    /// A report read back from the `report.json` of a report folder, to
+    /// draw its plots and write its other files again without the tables
+    /// (`asalto report --from`): [`render`] of it writes the same numbers.
+    pub fn from_json(text: &str) -> Result<Report, AnalysisError> {
+        let mut r: Report =
+            serde_json::from_str(text).map_err(|e| AnalysisError::BadReport(e.to_string()))?;
+        // The crossovers follow from the rows (older reports lack some).
+        for c in &mut r.critical_mass.variants {
+            let rows = std::mem::take(&mut c.rows);
+            let missing = std::mem::take(&mut c.missing_k);
+            *c = CriticalMass::of_rows(std::mem::take(&mut c.variant), rows, missing);
+        }
+        Ok(r)
+    }
+
     /// The statistics of one table, if it was read.
     pub fn table(&self, variant: &str, n: u8, k: u8) -> Option<&TableStats> {
         self.tables

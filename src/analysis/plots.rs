@@ -136,20 +136,32 @@ fn colour(i: usize) -> RGBColor {
     }
 }
 
-/// The title of a plot of `report`: marked when the tables are partial (or
-/// some are missing), so that a plot passed around alone still says so.
+/// The note under the title of every plot of partial tables, so that a
+/// plot passed around alone still says so.
+const PARTIAL: &str = "PARTIAL tables: every number covers the tiers present only";
+
+/// The full title of a plot of `report` (its alt text): marked when the
+/// tables are partial (or some are missing).
 fn titled(report: &Report, title: &str) -> String {
     if report.partial {
-        format!("{title} (PARTIAL tables: the tiers present only)")
+        format!("{title} ({PARTIAL})")
     } else {
         title.to_string()
     }
 }
 
-/// The common head of every plot: a white page, the title and a row of
-/// legend boxes in the top 80 pixels. Returns the area below them.
+/// Height of the head of every plot (see [`header`]).
+const HEAD: u32 = 90;
+
+/// The common head of every plot: a white page, the title, on partial
+/// tables a second line saying so (in red: a plot passed around alone
+/// still says so), and a row of legend boxes, in the top [`HEAD`] pixels.
+/// Returns the area below them. Titles are kept to one short line each so
+/// that no viewer's font cuts them (callers keep them under ~70 characters
+/// for the narrowest plot).
 fn header<DB: DrawingBackend>(
     root: &DrawingArea<DB, plotters::coord::Shift>,
+    report: &Report,
     title: &str,
     items: &[(String, RGBColor)],
 ) -> Res<DrawingArea<DB, plotters::coord::Shift>>
@@ -157,9 +169,16 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let (top, body) = root.split_vertically(80);
-    top.draw(&Text::new(title.to_string(), (12, 10), (FONT, 17)))?;
-    let (mut x, y) = (12, 44);
+    let (top, body) = root.split_vertically(HEAD);
+    top.draw(&Text::new(title.to_string(), (12, 8), (FONT, 17)))?;
+    if report.partial {
+        top.draw(&Text::new(
+            PARTIAL.to_string(),
+            (12, 30),
+            (FONT, 14).into_font().color(&RED),
+        ))?;
+    }
+    let (mut x, y) = (12, 56);
     for (label, c) in items {
         top.draw(&Rectangle::new([(x, y), (x + 14, y + 14)], c.filled()))?;
         top.draw(&Text::new(label.clone(), (x + 20, y), (FONT, 14)))?;
@@ -190,7 +209,8 @@ fn slot_label(labels: &[String], x: i32) -> String {
 type Facet = (String, Vec<(u8, [f64; 3])>);
 
 /// Stacked bars of one population: one facet per variant, one bar per
-/// soldier count.
+/// soldier count, and under each facet the same shares on a log scale, so
+/// that shares of a hundredth of a percent are as readable as the rest.
 fn wdl_plot(report: &Report, pop: Pop) -> Res<Option<Plot>> {
     let facets: Vec<Facet> = report
         .variants
@@ -208,26 +228,44 @@ fn wdl_plot(report: &Report, pop: Pop) -> Res<Option<Plot>> {
     if facets.iter().all(|(_, b)| b.is_empty()) {
         return Ok(None);
     }
+    let floor = log_floor(
+        facets
+            .iter()
+            .flat_map(|(_, b)| b.iter().flat_map(|(_, s)| *s)),
+    );
     let cols = if facets.len() == 1 { 1 } else { 2 };
     let rows = facets.len().div_ceil(cols);
-    let (w, h) = (480 * cols as u32, 80 + 280 * rows as u32);
-    let title = titled(report, &format!("Results, {}", pop.title()));
+    let (w, h) = (520 * cols as u32, HEAD + 440 * rows as u32);
+    let title = format!("Results, {}", pop.title());
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
         let items: Vec<(String, RGBColor)> =
             OUTCOMES.iter().map(|(l, c)| (l.to_string(), *c)).collect();
-        let body = header(&root, &title, &items)?;
+        let body = header(&root, report, &title, &items)?;
         for (area, (name, bars)) in body.split_evenly((rows, cols)).iter().zip(&facets) {
+            if bars.is_empty() {
+                let style = TextStyle::from((FONT, 14).into_font())
+                    .pos(Pos::new(HPos::Center, VPos::Center));
+                let (w, h) = area.dim_in_pixel();
+                area.draw(&Text::new(
+                    format!("{}: no table of this population", shorten(name)),
+                    (w as i32 / 2, h as i32 / 3),
+                    style,
+                ))?;
+                continue;
+            }
+            let (upper, lower) = area.split_vertically(270);
             let n = bars.len().max(1);
             let labels: Vec<String> = bars.iter().map(|(k, _)| k.to_string()).collect();
-            let mut chart = ChartBuilder::on(area)
+            let fmt = |x: &i32| slot_label(&labels, *x);
+            let x_spec = || (0..n as i32 * SLOT).with_key_points(slots(n));
+            let mut chart = ChartBuilder::on(&upper)
                 .caption(shorten(name), (FONT, 14))
                 .margin(10)
                 .x_label_area_size(40)
-                .y_label_area_size(50)
-                .build_cartesian_2d((0..n as i32 * SLOT).with_key_points(slots(n)), 0f64..100f64)?;
-            let fmt = |x: &i32| slot_label(&labels, *x);
+                .y_label_area_size(60)
+                .build_cartesian_2d(x_spec(), 0f64..100f64)?;
             chart
                 .configure_mesh()
                 .label_style((FONT, 13))
@@ -235,6 +273,7 @@ fn wdl_plot(report: &Report, pop: Pop) -> Res<Option<Plot>> {
                 .light_line_style(TRANSPARENT)
                 .disable_x_mesh()
                 .x_label_formatter(&fmt)
+                .y_label_formatter(&|v: &f64| format!("{v:.0}"))
                 .x_desc("soldiers")
                 .y_desc("% of positions")
                 .draw()?;
@@ -258,14 +297,65 @@ fn wdl_plot(report: &Report, pop: Pop) -> Res<Option<Plot>> {
                     y += share;
                 }
             }
+            // The same shares, one line per outcome, on a log scale (a
+            // share of 0 has no point).
+            let mut log = ChartBuilder::on(&lower)
+                .caption("the same shares, log scale", (FONT, 12))
+                .margin(10)
+                .x_label_area_size(30)
+                .y_label_area_size(60)
+                .build_cartesian_2d(x_spec(), (floor..100f64).log_scale())?;
+            let decades = (100f64 / floor).log10().round() as usize;
+            log.configure_mesh()
+                .label_style((FONT, 12))
+                .axis_desc_style((FONT, 12))
+                .light_line_style(TRANSPARENT)
+                .disable_x_mesh()
+                .x_label_formatter(&fmt)
+                .y_labels(decades + 1)
+                .y_label_formatter(&|v: &f64| percent_label(*v))
+                .y_desc("%")
+                .draw()?;
+            for (j, (_, col)) in OUTCOMES.iter().enumerate() {
+                let pts: Vec<(i32, f64)> = bars
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (_, s))| (i as i32 * SLOT + SLOT / 2, s[j]))
+                    .collect();
+                for run in pts.split(|p| p.1 <= 0.0) {
+                    log.draw_series(LineSeries::new(run.to_vec(), col.stroke_width(2)))?;
+                }
+                log.draw_series(
+                    pts.iter()
+                        .filter(|p| p.1 > 0.0)
+                        .map(|&p| Circle::new(p, 3, col.filled())),
+                )?;
+            }
         }
         root.present()?;
     }
     Ok(Some(Plot {
         name: format!("wdl-{}.svg", pop.key()),
-        title,
+        title: titled(report, &title),
         svg,
     }))
+}
+
+/// The bottom of a log-scale axis of percentages: the power of ten at or
+/// below the smallest positive share (at least 1e-4 %, at most 1 %).
+fn log_floor(shares: impl Iterator<Item = f64>) -> f64 {
+    let min = shares.filter(|s| *s > 0.0).fold(1.0f64, f64::min);
+    10f64.powf(min.log10().floor()).max(1e-4)
+}
+
+/// A percentage tick of a log axis, without trailing zeros: 0.01, 1, 100.
+fn percent_label(v: f64) -> String {
+    if v >= 1.0 {
+        format!("{v:.0}")
+    } else {
+        let digits = (-v.log10()).ceil() as usize;
+        format!("{v:.digits$}")
+    }
 }
 
 /// Long switch-list names are cut to their values for captions.
@@ -280,168 +370,149 @@ fn shorten(name: &str) -> String {
     }
 }
 
-/// The critical-mass chart: the soldiers' result against the officers'
-/// best placement, and how many placements the soldiers beat, per soldier
-/// count and variant.
+/// The critical-mass chart: one panel per variant; per soldier count, a
+/// stacked bar of the 36 officer placements the soldiers win against, draw
+/// against and lose against, and (right axis) the officers' best distance:
+/// the plies to their win against the formation with their best placement,
+/// where they win (none where their best is a draw, or from WDL-only
+/// tables).
 fn critical_plot(report: &Report) -> Res<Option<Plot>> {
-    let series: Vec<(usize, &super::CriticalMass)> = report
+    let series: Vec<&super::CriticalMass> = report
         .critical_mass
         .variants
         .iter()
-        .enumerate()
-        .filter(|(_, c)| !c.rows.is_empty())
+        .filter(|c| !c.rows.is_empty())
         .collect();
     if series.is_empty() {
         return Ok(None);
     }
-    let ks = series.iter().flat_map(|(_, c)| c.rows.iter().map(|r| r.k));
+    let ks = series.iter().flat_map(|c| c.rows.iter().map(|r| r.k));
     let (kmin, kmax) = ks.fold((u8::MAX, 0), |(a, b), k| (a.min(k), b.max(k)));
+    let distance = |r: &super::CriticalRow| r.plies.filter(|_| r.result == "loss");
+    let most_plies = series
+        .iter()
+        .flat_map(|c| c.rows.iter().filter_map(distance))
+        .max();
     // Integer axes scaled by SLOT (see `SLOT`).
     let x = (kmin as i32 * SLOT - SLOT / 2, kmax as i32 * SLOT + SLOT / 2);
     let key_ks: Vec<i32> = (kmin..=kmax).map(|k| k as i32 * SLOT).collect();
-    let title = &titled(
-        report,
-        "Critical mass: formations of k soldiers against the officers' best placement",
-    );
+    let x_spec = || (x.0..x.1).with_key_points(key_ks.clone());
+    let title = "Critical mass: formations of k soldiers against the 36 placements";
+    let cols = if series.len() == 1 { 1 } else { 2 };
+    let rows = series.len().div_ceil(cols);
+    let (w, h) = (560 * cols as u32, HEAD + 330 * rows as u32);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (900, 720)).into_drawing_area();
-        let items: Vec<(String, RGBColor)> = series
+        let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
+        let mut items: Vec<(String, RGBColor)> = ["soldiers win", "draw", "officers win"]
             .iter()
-            .map(|(i, c)| (shorten(&c.variant), colour(*i)))
+            .zip(OUTCOMES)
+            .map(|(l, (_, c))| (format!("placements: {l}"), c))
             .collect();
-        let body = header(&root, title, &items)?;
-        let (upper, lower) = body.split_vertically(310);
-        results_panel(&upper, &series, x, &key_ks)?;
-        placements_panel(&lower, &series, x, key_ks)?;
+        if most_plies.is_some() {
+            items.push(("officers' best win, plies (right axis)".into(), BLACK));
+        }
+        let body = header(&root, report, title, &items)?;
+        let ymax2 = most_plies.map_or(1.0, |p| p as f64 * 1.15);
+        for (area, c) in body.split_evenly((rows, cols)).iter().zip(&series) {
+            let wdl_only = report
+                .tables
+                .iter()
+                .any(|t| t.variant == c.variant && t.n == 2 && t.wdl_only);
+            let caption = if wdl_only {
+                format!("{} (WDL-only tables: no distances)", shorten(&c.variant))
+            } else {
+                shorten(&c.variant)
+            };
+            let mut chart = ChartBuilder::on(area)
+                .caption(caption, (FONT, 14))
+                .margin(10)
+                .x_label_area_size(40)
+                .y_label_area_size(50)
+                .right_y_label_area_size(if most_plies.is_some() { 50 } else { 0 })
+                .build_cartesian_2d(x_spec(), 0f64..36f64)?
+                .set_secondary_coord(x_spec(), 0f64..ymax2);
+            chart
+                .configure_mesh()
+                .label_style((FONT, 13))
+                .axis_desc_style((FONT, 13))
+                .light_line_style(TRANSPARENT)
+                .disable_x_mesh()
+                .x_label_formatter(&k_label)
+                .y_label_formatter(&|v: &f64| format!("{v:.0}"))
+                .x_desc("soldiers k")
+                .y_desc("placements (of 36)")
+                .draw()?;
+            if most_plies.is_some() {
+                chart
+                    .configure_secondary_axes()
+                    .label_style((FONT, 13))
+                    .axis_desc_style((FONT, 13))
+                    .y_label_formatter(&|v: &f64| format!("{v:.0}"))
+                    .y_desc("plies")
+                    .draw()?;
+            }
+            for r in &c.rows {
+                let x = r.k as i32 * SLOT;
+                let mut y = 0.0;
+                for (count, (_, col)) in [r.soldiers_win, r.draws, r.soldiers_lose]
+                    .into_iter()
+                    .zip(OUTCOMES)
+                {
+                    let top = y + count as f64;
+                    chart.draw_series(std::iter::once(Rectangle::new(
+                        [(x - SLOT / 2 + 2, y), (x + SLOT / 2 - 2, top)],
+                        col.filled(),
+                    )))?;
+                    if count >= 1 {
+                        let style = TextStyle::from((FONT, 12).into_font())
+                            .pos(Pos::new(HPos::Center, VPos::Center));
+                        chart.draw_series(std::iter::once(Text::new(
+                            count.to_string(),
+                            (x, (y + top) / 2.0),
+                            style,
+                        )))?;
+                    }
+                    y = top;
+                }
+            }
+            let pts: Vec<Option<(i32, f64)>> = c
+                .rows
+                .iter()
+                .map(|r| distance(r).map(|p| (r.k as i32 * SLOT, p as f64)))
+                .collect();
+            for run in pts.split(|p| p.is_none()) {
+                let run: Vec<(i32, f64)> = run.iter().flatten().copied().collect();
+                chart.draw_secondary_series(LineSeries::new(run, BLACK.stroke_width(2)))?;
+            }
+            let style =
+                TextStyle::from((FONT, 11).into_font()).pos(Pos::new(HPos::Center, VPos::Bottom));
+            for &(x, p) in pts.iter().flatten() {
+                chart.draw_secondary_series(std::iter::once(Circle::new(
+                    (x, p),
+                    4,
+                    BLACK.filled(),
+                )))?;
+                chart.draw_secondary_series(std::iter::once(Text::new(
+                    format!("{p:.0}"),
+                    (x, p + ymax2 * 0.03),
+                    style.clone(),
+                )))?;
+            }
+        }
         root.present()?;
     }
     Ok(Some(Plot {
         name: "critical-mass.svg".into(),
-        title: title.into(),
+        title: titled(report, title),
         svg,
     }))
-}
-
-/// How far the line of the `j`th of `count` series is moved, so that lines
-/// of equal values are drawn a little apart.
-fn spread(j: usize, count: usize) -> i32 {
-    j as i32 - (count as i32 - 1) / 2
 }
 
 /// The label of a soldier count on the critical-mass chart's x axis
 /// (scaled by [`SLOT`]).
 fn k_label(x: &i32) -> String {
     format!("{}", (*x + SLOT / 2).div_euclid(SLOT))
-}
-
-/// The upper panel of the critical-mass chart: each variant's result for
-/// the soldiers against the officers' best placement, per soldier count,
-/// on the x range `x` with ticks at `key_ks`.
-fn results_panel<DB: DrawingBackend>(
-    area: &DrawingArea<DB, plotters::coord::Shift>,
-    series: &[(usize, &super::CriticalMass)],
-    x: (i32, i32),
-    key_ks: &[i32],
-) -> Res<()>
-where
-    DB::ErrorType: 'static,
-{
-    let mut chart = ChartBuilder::on(area)
-        .caption(
-            "result for the soldiers (to move) against the officers' best placement",
-            (FONT, 14),
-        )
-        .margin(10)
-        .x_label_area_size(35)
-        .y_label_area_size(110)
-        .build_cartesian_2d(
-            (x.0..x.1).with_key_points(key_ks.to_vec()),
-            (-15..15).with_key_points(vec![-SLOT, 0, SLOT]),
-        )?;
-    let rfmt = |y: &i32| {
-        match (*y + SLOT / 2).div_euclid(SLOT) {
-            1 => "soldiers win",
-            0 => "draw",
-            _ => "officers win",
-        }
-        .to_string()
-    };
-    chart
-        .configure_mesh()
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 13))
-        .light_line_style(TRANSPARENT)
-        .x_label_formatter(&k_label)
-        .y_label_formatter(&rfmt)
-        .x_desc("soldiers k")
-        .draw()?;
-    for (j, (i, c)) in series.iter().enumerate() {
-        let pts: Vec<(i32, i32)> = c
-            .rows
-            .iter()
-            .map(|r| {
-                let y = match r.result.as_str() {
-                    "win" => SLOT,
-                    "draw" => 0,
-                    _ => -SLOT,
-                };
-                (r.k as i32 * SLOT, y + spread(j, series.len()))
-            })
-            .collect();
-        let col = colour(*i);
-        chart.draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))?;
-        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, col.filled())))?;
-    }
-    Ok(())
-}
-
-/// The lower panel of the critical-mass chart: how many of the 36 officer
-/// placements each variant's soldiers win against, per soldier count, on
-/// the x range `x` with ticks at `key_ks`.
-fn placements_panel<DB: DrawingBackend>(
-    area: &DrawingArea<DB, plotters::coord::Shift>,
-    series: &[(usize, &super::CriticalMass)],
-    x: (i32, i32),
-    key_ks: Vec<i32>,
-) -> Res<()>
-where
-    DB::ErrorType: 'static,
-{
-    let mut chart = ChartBuilder::on(area)
-        .caption(
-            "officer placements (of 36) the soldiers win against",
-            (FONT, 14),
-        )
-        .margin(10)
-        .x_label_area_size(35)
-        .y_label_area_size(110)
-        .build_cartesian_2d((x.0..x.1).with_key_points(key_ks), -1f64..37f64)?;
-    chart
-        .configure_mesh()
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 13))
-        .light_line_style(TRANSPARENT)
-        .x_label_formatter(&k_label)
-        .x_desc("soldiers k")
-        .y_desc("placements")
-        .draw()?;
-    for (j, (i, c)) in series.iter().enumerate() {
-        let pts: Vec<(i32, f64)> = c
-            .rows
-            .iter()
-            .map(|r| {
-                (
-                    r.k as i32 * SLOT,
-                    r.soldiers_win as f64 + 0.3 * spread(j, series.len()) as f64,
-                )
-            })
-            .collect();
-        let col = colour(*i);
-        chart.draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))?;
-        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, col.filled())))?;
-    }
-    Ok(())
 }
 
 /// Horizontal bars: the share of positions whose win / draw / loss changes
@@ -469,13 +540,10 @@ fn sensitivity_plot(report: &Report) -> Res<Option<Plot>> {
         .fold(0.0f64, f64::max)
         .max(0.1)
         * 1.15;
-    let title = &titled(
-        report,
-        "Rule sensitivity: positions whose win/draw/loss changes with one switch",
-    );
+    let title = "Rule sensitivity: positions whose win/draw/loss changes with one switch";
     let mut svg = String::new();
     {
-        let h = 220 + 30 * np as u32;
+        let h = HEAD + 140 + 30 * np as u32;
         let root = SVGBackend::with_string(&mut svg, (label_px + 620, h)).into_drawing_area();
         let items: Vec<(String, RGBColor)> = switches
             .iter()
@@ -483,7 +551,7 @@ fn sensitivity_plot(report: &Report) -> Res<Option<Plot>> {
             .filter(|(_, sw)| pairs.iter().any(|p| p.switch == **sw))
             .map(|(i, sw)| (format!("switch {sw}"), colour(i)))
             .collect();
-        let body = header(&root, title, &items)?;
+        let body = header(&root, report, title, &items)?;
         let mut chart = ChartBuilder::on(&body)
             .margin(10)
             .x_label_area_size(40)
@@ -518,7 +586,7 @@ fn sensitivity_plot(report: &Report) -> Res<Option<Plot>> {
     }
     Ok(Some(Plot {
         name: "sensitivity.svg".into(),
-        title: title.into(),
+        title: titled(report, title),
         svg,
     }))
 }

@@ -15,11 +15,11 @@ use crate::progress::{Observer, Progress};
 use crate::rules::Variant;
 use crate::table::{Table, TableSet};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Counts of a comparison of two variants' values.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DiffCounts {
     /// Stored positions compared (tiers stored in both tables, both sides
     /// to move).
@@ -68,7 +68,7 @@ impl DiffCounts {
 }
 
 /// The comparison of one pair of tables.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairTable {
     /// Officers.
     pub n: u8,
@@ -81,7 +81,7 @@ pub struct PairTable {
 }
 
 /// Two variants differing in one switch, compared.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Pair {
     /// The first variant.
     pub(crate) a: String,
@@ -100,7 +100,7 @@ pub struct Pair {
 }
 
 /// The pairs differing in one switch, pooled.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct SwitchSummary {
     /// The switch.
     pub(crate) switch: String,
@@ -111,7 +111,7 @@ pub(crate) struct SwitchSummary {
 }
 
 /// The rule-sensitivity section of a report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sensitivity {
     /// Every pair of reported variants differing in exactly one switch, in
     /// report order.

@@ -13,11 +13,11 @@ use crate::index::{self, FileKey, TierKey, binom};
 use crate::progress::{Observer, Progress};
 use crate::table::Table;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Counts of won, drawn and lost positions (for the side to move).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WdlCounts {
     /// Won by the side to move.
     pub win: u64,
@@ -51,7 +51,7 @@ impl WdlCounts {
 }
 
 /// A position reaching an extreme distance.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Example {
     /// Distance to the end in plies.
     pub plies: u16,
@@ -62,7 +62,7 @@ pub struct Example {
 
 /// Statistics of one population of positions (e.g. "two officers,
 /// soldiers to move").
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Population {
     /// Positions stored, after the mirror.
     pub stored: WdlCounts,
@@ -84,7 +84,7 @@ pub struct Population {
 }
 
 /// Statistics of one table file.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TableStats {
     /// The variant (preset name or switch list).
     pub(crate) variant: String,
@@ -105,7 +105,9 @@ pub struct TableStats {
     /// Positions a complete table stores.
     pub(crate) positions_complete: u64,
     /// Whether the table was built without distances (`build
-    /// --wdl-only`): then no longest win or loss is known.
+    /// --wdl-only`): then no longest win or loss is known. (Absent from
+    /// the report.json of versions before WDL-only tables: false.)
+    #[serde(default)]
     pub wdl_only: bool,
     /// Every stored position with the officers to move.
     pub officers_to_move: Population,

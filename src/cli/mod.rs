@@ -196,7 +196,9 @@ enum Command {
     #[command(after_help = "Examples:
   asalto report --soldiers 9                the four presets, complete 9-soldier tables
   asalto report --variants assaut,assault --soldiers 9..=10 --build
-  asalto report --all-presets --soldiers 10 --allow-missing --out /tmp/report")]
+  asalto report --all-presets --soldiers 10 --allow-missing --out /tmp/report
+  asalto report --all-presets --formations 9..=17 --build   the balance curve
+  asalto report --from notebooks/data/presets-formations-9-17   draw a folder again")]
     Report(report::ReportArgs),
     /// Rewrite table files with other block sizes or zstd level, or in the
     /// current format version (after an upgrade), without solving: the

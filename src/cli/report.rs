@@ -55,6 +55,15 @@ pub struct ReportArgs {
     /// Results do not depend on it.
     #[arg(long, short, default_value = "0", value_parser = super::parse_threads)]
     threads: usize,
+    /// Draw a report folder again from its report.json, reading no table:
+    /// rewrites report.md, the CSV files and the plots with this binary's
+    /// report code (into --out if given, else into DIR itself). The
+    /// numbers are those of the report.json.
+    #[arg(long, value_name = "DIR", conflicts_with_all = [
+        "variants", "all_presets", "all_switches", "soldiers", "formations", "build",
+        "allow_missing", "tables",
+    ])]
+    from: Option<PathBuf>,
     /// Print report.json's content on stdout (the summary goes nowhere, the
     /// folder's path to stderr).
     #[arg(long)]
@@ -177,6 +186,15 @@ impl Bar {
 
 /// Run `asalto report`.
 pub fn run(args: ReportArgs) -> Result<()> {
+    if let Some(dir) = &args.from {
+        let path = dir.join("report.json");
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let report = analysis::Report::from_json(&text)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let out = args.out.clone().unwrap_or_else(|| dir.clone());
+        return write_report(&report, &out, args.json);
+    }
     let variants = args.variants()?;
     let Soldiers(k_min, k_max) = args.formations.unwrap_or(args.soldiers);
     let allow_missing = args.allow_missing || args.formations.is_some();
@@ -228,16 +246,24 @@ pub fn run(args: ReportArgs) -> Result<()> {
     let bar = Bar::new();
     let report = analysis::analyse(&req, &|s: &Progress| bar.update(s))?;
     bar.bar.finish_and_clear();
-    let files = analysis::render(&report)?;
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| default_out(&args.tables));
-    std::fs::create_dir_all(&out)
+    write_report(&report, &out, args.json)
+}
+
+/// Write every file of `report` into the folder `out` (each whole or not
+/// at all: written beside, then renamed) and say where on the terminal.
+fn write_report(report: &analysis::Report, out: &Path, json: bool) -> Result<()> {
+    let files = analysis::render(report)?;
+    std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create the report folder {}", out.display()))?;
     for f in &files {
         let path = out.join(&f.name);
-        std::fs::write(&path, &f.contents)
+        let part = out.join(format!(".{}.part", f.name));
+        std::fs::write(&part, &f.contents)
+            .and_then(|()| std::fs::rename(&part, &path))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let count = |ext: &str| files.iter().filter(|f| f.name.ends_with(ext)).count();
@@ -247,7 +273,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
         count(".csv"),
         count(".svg")
     );
-    if args.json {
+    if json {
         let json = files
             .iter()
             .find(|f| f.name == "report.json")
@@ -256,7 +282,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
         out!("{json}");
         eprintln!("{written}");
     } else {
-        out!("{}", analysis::summary_text(&report));
+        out!("{}", analysis::summary_text(report));
         outln!("{written}");
     }
     Ok(())

@@ -187,6 +187,22 @@ where
     Ok(body)
 }
 
+/// The mesh of a bar chart over soldier counts (x) and whole numbers (y):
+/// the common fonts, no light lines, no vertical lines, integer y labels.
+fn bar_mesh<'m, 'a, 'b, X, DB>(
+    m: &'m mut plotters::chart::MeshStyle<'a, 'b, X, plotters::coord::types::RangedCoordf64, DB>,
+) -> &'m mut plotters::chart::MeshStyle<'a, 'b, X, plotters::coord::types::RangedCoordf64, DB>
+where
+    X: Ranged,
+    DB: DrawingBackend,
+{
+    m.label_style((FONT, 13))
+        .axis_desc_style((FONT, 13))
+        .light_line_style(TRANSPARENT)
+        .disable_x_mesh()
+        .y_label_formatter(&|v: &f64| format!("{v:.0}"))
+}
+
 /// Width of a slot (one bar) on a category axis. Category axes use integer
 /// coordinates: plotters formats custom key points on integer axes only.
 const SLOT: i32 = 10;
@@ -266,14 +282,8 @@ fn wdl_plot(report: &Report, pop: Pop) -> Res<Option<Plot>> {
                 .x_label_area_size(40)
                 .y_label_area_size(60)
                 .build_cartesian_2d(x_spec(), 0f64..100f64)?;
-            chart
-                .configure_mesh()
-                .label_style((FONT, 13))
-                .axis_desc_style((FONT, 13))
-                .light_line_style(TRANSPARENT)
-                .disable_x_mesh()
+            bar_mesh(&mut chart.configure_mesh())
                 .x_label_formatter(&fmt)
-                .y_label_formatter(&|v: &f64| format!("{v:.0}"))
                 .x_desc("soldiers")
                 .y_desc("% of positions")
                 .draw()?;
@@ -432,14 +442,8 @@ fn critical_plot(report: &Report) -> Res<Option<Plot>> {
                 .right_y_label_area_size(if most_plies.is_some() { 50 } else { 0 })
                 .build_cartesian_2d(x_spec(), 0f64..36f64)?
                 .set_secondary_coord(x_spec(), 0f64..ymax2);
-            chart
-                .configure_mesh()
-                .label_style((FONT, 13))
-                .axis_desc_style((FONT, 13))
-                .light_line_style(TRANSPARENT)
-                .disable_x_mesh()
+            bar_mesh(&mut chart.configure_mesh())
                 .x_label_formatter(&k_label)
-                .y_label_formatter(&|v: &f64| format!("{v:.0}"))
                 .x_desc("soldiers k")
                 .y_desc("placements (of 36)")
                 .draw()?;

@@ -19,9 +19,18 @@
 # and progress lines; `asalto bench --build-summary` reads the summaries),
 # N-verify.json and N-verify.log.
 #
-# Environment: ASALTO_TABLES (default tables), VARIANT (default assaut),
+# Environment: ASALTO_TABLES (default tables), VARIANT (default assaut, or
+# a spec such as soldiers=closer,capture=mandatory,max=on,trapped=soldiers-win),
 # THREADS (default: one per core), MEMORY (the build's budget, default
-# 12GiB), WDL_ONLY (1, the default: tables without distances; 0: with).
+# 12GiB), WDL_ONLY (1, the default: tables without distances; 0: with),
+# FOR (a position: build only its closure, `build --for`, instead of the
+# complete tables; K is then the position's soldier count, and the verify
+# checks every table of the variant under ASALTO_TABLES with 9..=K
+# soldiers, so give each closure a folder of its own), e.g.
+#
+#   FOR='3/O1O/SS3SS/SSSSSSS/SSSSSS1/3/3 s' ASALTO_TABLES=tables/f17 \
+#     VARIANT=soldiers=closer,capture=mandatory,max=on,trapped=soldiers-win \
+#     scripts/sitting.sh 17 150
 #
 # Exit status: 0 when every table is built and verified, 75 when the sitting
 # stopped with work left (run it again), anything else for an error (the
@@ -44,6 +53,12 @@ THREADS="${THREADS:-0}"
 MEMORY="${MEMORY:-12GiB}"
 WDL=()
 [ "${WDL_ONLY:-1}" = 1 ] && WDL=(--wdl-only)
+WHAT=(--soldiers "9..=$K")
+SCOPE="9..=$K"
+if [ -n "${FOR:-}" ]; then
+  WHAT=(--for "$FOR")
+  SCOPE="the closure of '$FOR' (9..=$K soldiers)"
+fi
 . scripts/common.sh
 build_asalto
 START=$(date +%s)
@@ -53,9 +68,13 @@ N=1
 while [ -e "$TABLES/sittings/$N.txt" ]; do N=$((N + 1)); done
 REC="$TABLES/sittings/$N"
 {
-  echo "command: scripts/sitting.sh $K $MINUTES"
+  ENVS=""
+  for v in ASALTO_TABLES VARIANT THREADS MEMORY WDL_ONLY FOR; do
+    [ -n "${!v:-}" ] && ENVS+="$v='${!v}' "
+  done
+  echo "command: ${ENVS}scripts/sitting.sh $K $MINUTES"
   echo "date: $(date -u +%FT%TZ)"
-  echo "variant: $VARIANT, soldiers 9..=$K, threads $THREADS, memory $MEMORY, ${WDL[*]:-with distances}"
+  echo "variant: $VARIANT, ${FOR:+for $FOR, }soldiers 9..=$K, threads $THREADS, memory $MEMORY, ${WDL[*]:-with distances}"
   provenance
 } > "$REC.txt"
 
@@ -76,8 +95,8 @@ step() {
   fi
 }
 
-echo "== sitting $N: building $VARIANT 9..=$K for at most $MINUTES min (log: $REC-build.log)"
-step build build --variant "$VARIANT" --soldiers "9..=$K" "${WDL[@]}" --memory "$MEMORY" \
+echo "== sitting $N: building $VARIANT $SCOPE for at most $MINUTES min (log: $REC-build.log)"
+step build build --variant "$VARIANT" "${WHAT[@]}" "${WDL[@]}" --memory "$MEMORY" \
   --threads "$THREADS" --stop-after "${MINUTES}m" --tables "$TABLES"
 
 LEFT=$((MINUTES - ($(date +%s) - START) / 60))
@@ -88,4 +107,4 @@ fi
 echo "== sitting $N: verifying for at most $LEFT min (log: $REC-verify.log)"
 step verify verify --variant "$VARIANT" --soldiers "9..=$K" --threads "$THREADS" \
   --resume --stop-after "${LEFT}m" --tables "$TABLES"
-echo "== done: $VARIANT 9..=$K built and verified under $TABLES/ (records in $TABLES/sittings/)"
+echo "== done: $VARIANT $SCOPE built and verified under $TABLES/ (records in $TABLES/sittings/)"

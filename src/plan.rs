@@ -847,14 +847,16 @@ pub(crate) const MEASURED: [Measured; 8] = [
 /// blocks, level 9; [`crate::table::WriteOptions::wdl_only`]), by
 /// (officers, soldiers): `(positions, compressed bytes of the WDL
 /// stream)`. Measured on the files of the whole game's run
-/// (`scripts/bench-runs/2026-11-26-start/`, built in format 4 with
-/// `2^18`-position blocks) rewritten so by `asalto repack --wdl-only
-/// --wdl-block 1048576` (`wdl_bytes_after` in
-/// `scripts/bench-runs/2026-11-26-format5/`). The rest of a file (its
+/// (`scripts/bench-runs/2026-11-26-start/`): those with 9 to 12 soldiers,
+/// built in format 4 with `2^18`-position blocks, rewritten so by `asalto
+/// repack --wdl-only --wdl-block 1048576` (`wdl_bytes_after` in
+/// `scripts/bench-runs/2026-11-26-format5/`); those with 13, written so by
+/// the build (`wdl_bits_per_position` times `positions` in the summaries
+/// `12-build.json` and `15-build.json` there). The rest of a file (its
 /// index: 8 bytes a tier, 16 a block) follows from its counts
 /// ([`crate::table::file_len`]), so the estimate of a file is these
 /// bits/position times its positions plus its exact index.
-pub(crate) const MEASURED_WDL_STREAM: [(u8, u8, u64, u64); 8] = [
+pub(crate) const MEASURED_WDL_STREAM: [(u8, u8, u64, u64); 10] = [
     (1, 9, 928_318_512, 6_457_576),
     (2, 9, 10_675_662_888, 7_660_513),
     (1, 10, 2_133_337_860, 67_827_865),
@@ -863,7 +865,13 @@ pub(crate) const MEASURED_WDL_STREAM: [(u8, u8, u64, u64); 8] = [
     (2, 11, 44_776_728_612, 585_939_452),
     (1, 12, 7_460_291_496, 395_630_218),
     (2, 12, 74_602_914_960, 2_003_389_139),
+    (1, 13, 11_474_793_120, 497_927_587),
+    (2, 13, 109_010_534_640, 4_526_201_053),
 ];
+
+/// The most soldiers [`MEASURED_WDL_STREAM`] has a figure for: larger
+/// files are estimated at its figure.
+const MEASURED_WDL_MAX: u8 = 13;
 
 /// Where the disk estimates come from, in one sentence.
 pub const DISK_BASIS: &str = "bits/position measured: with distances, on the complete assaut tables \
@@ -871,8 +879,9 @@ with 9 soldiers (scripts/bench-runs/2026-11-21-vm/bench.json) and 10 and 11 sold
 (2026-11-21-assaut10, -assaut11, written with larger blocks and scaled by the growth the current \
 blocks showed at 9 soldiers), the 11-soldier figure above 11; WDL-only, the WDL stream of the \
 whole game's files with 9 to 12 soldiers rewritten in the current layout \
-(2026-11-26-format5), the 12-soldier figure above 12 (both grew with the soldiers, so larger \
-tables may take more), plus each file's index, exact from its tiers and blocks";
+(2026-11-26-format5) and with 13 soldiers as built (2026-11-26-start), the 13-soldier figure \
+above 13 (it grew with the soldiers: 0.21 bits/position at 12, 0.33 at 13 for two officers, so \
+larger tables may take more), plus each file's index, exact from its tiers and blocks";
 
 fn measured(n: u8, k: u8, current: bool) -> Option<&'static Measured> {
     MEASURED
@@ -887,7 +896,7 @@ pub(crate) fn bits_per_position(n: u8, k: u8) -> (f64, f64) {
     let n = n.clamp(1, 2);
     let wdl_only = MEASURED_WDL_STREAM
         .iter()
-        .find(|m| (m.0, m.1) == (n, k.clamp(9, 12)))
+        .find(|m| (m.0, m.1) == (n, k.clamp(9, MEASURED_WDL_MAX)))
         .map_or(0.0, |m| m.3 as f64 * 8.0 / m.2 as f64);
     let k = k.clamp(9, 11);
     if let Some(m) = measured(n, k, true) {
@@ -1197,10 +1206,25 @@ mod tests {
         // the current blocks showed on the same 9-soldier tables.
         let (bits, _) = bits_per_position(2, 11);
         assert!((bits - 2.892_328 * 1.070_286 / 0.691_179).abs() < 1e-9);
-        // Above 11 with distances the 11-soldier figure; above 12 WDL-only
-        // the 12-soldier one.
+        // Above 11 with distances the 11-soldier figure; above 13 WDL-only
+        // the 13-soldier one.
         assert_eq!(bits_per_position(1, 20).0, bits_per_position(1, 11).0);
-        assert_eq!(bits_per_position(2, 20).1, bits_per_position(2, 12).1);
+        assert_eq!(bits_per_position(2, 20).1, bits_per_position(2, 13).1);
+        assert_ne!(bits_per_position(2, 13).1, bits_per_position(2, 12).1);
+        // The 13-soldier files as the whole game's build wrote them (format
+        // 5; `bytes` in 12-build.json and 15-build.json of
+        // scripts/bench-runs/2026-11-26-start): the estimate is their size,
+        // the index exact.
+        let thirteen = complete(&Variant::ASSAUT, 13, 13).unwrap();
+        for f in &thirteen.files {
+            let want = if f.n == 1 {
+                547_089_656u64
+            } else {
+                4_576_852_850
+            };
+            let (_, wdl) = disk_bytes(std::slice::from_ref(f));
+            assert!(wdl.abs_diff(want) <= 1, "{}o{}s: {wdl} {want}", f.n, f.k);
+        }
         // The whole game's files to 12 soldiers: the records' positions are
         // the plan's, and the WDL-only estimate of each is the size of the
         // file repacked in format 5 with 2^20-position blocks

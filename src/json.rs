@@ -85,6 +85,63 @@ pub fn moves(pos: &Position, variant: &Variant) -> Json {
     json!({"position": pos.to_string(), "variant": variant.to_string(), "moves": list})
 }
 
+/// A game from a won or lost position to its end (`asalto line --json`):
+/// `position`, `variant`, `result` and `plies` of the position (plies
+/// `null` from WDL-only values), `winner`, `distances`, `line` (each move
+/// with `ply`, `side`, `move`, `result` and `plies` for the side making it,
+/// and `after`, the position it leads to), `end` and `searched`.
+pub fn line(l: &crate::line::Line, variant: &Variant) -> Json {
+    let plies = |v: Value| -> Json {
+        if l.distances {
+            json!(v.plies())
+        } else {
+            Json::Null
+        }
+    };
+    let mut before = l.start;
+    let steps: Vec<Json> = l
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let side = before.side().name();
+            before = s.after;
+            json!({
+                "ply": i + 1,
+                "side": side,
+                "move": s.mv.to_string(),
+                "result": s.value.result(),
+                "plies": plies(s.value),
+                "after": s.after.to_string(),
+            })
+        })
+        .collect();
+    json!({
+        "position": l.start.to_string(),
+        "variant": variant.to_string(),
+        "result": l.value.result(),
+        "plies": plies(l.value),
+        "winner": l.winner.name(),
+        "distances": l.distances,
+        "line": steps,
+        "end": l.end().to_string(),
+        "searched": l.searched,
+    })
+}
+
+/// A tree of replies (`asalto line --json` on a drawn position): the
+/// object of [`analysis`] for its root, each move also carrying `replies`,
+/// the same object for the position it leads to, while plies are left.
+pub fn reply_tree(node: &crate::line::ReplyNode, variant: &Variant) -> Json {
+    let mut o = analysis(&node.analysis, variant);
+    if let Some(moves) = o["moves"].as_array_mut() {
+        for (m, after) in moves.iter_mut().zip(&node.after) {
+            m["replies"] = reply_tree(after, variant);
+        }
+    }
+    o
+}
+
 /// A best move of an analysed position, for playing against the perfect
 /// opponent (`asalto serve`'s `/api/v1/bestmove`): `position`, `variant`,
 /// `move` (the first of [`Analysis::moves`]: the shortest win, else a

@@ -49,6 +49,8 @@
 //!   ([`probe::Analysis`]);
 //! * [`ondemand`]: solving the tiers a query needs
 //!   ([`ondemand::OnDemandError`]);
+//! * [`line`](mod@line): lines of play out of the values: a won position's game to
+//!   its end, a position's tree of replies ([`line::LineError`]);
 //! * [`build`]: building files level by level, resumable, on one process or
 //!   the ranks of an MPI job ([`build::BuildOptions`], [`build::Cluster`],
 //!   [`build::BuildError`]), and its memory rule;
@@ -84,6 +86,7 @@ pub mod board;
 pub mod build;
 pub mod index;
 pub mod json;
+pub mod line;
 pub mod ondemand;
 pub mod plan;
 pub mod probe;

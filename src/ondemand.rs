@@ -152,13 +152,47 @@ pub fn solve_observed(
     options: &Options,
     observer: &dyn Observer,
 ) -> Result<Solved, OnDemandError> {
-    let tiers = needed_tiers(pos, variant, |_| false, options.limit)?;
+    let (analysis, stats) = with_store(pos, variant, None, options, observer, |store| {
+        probe::analyse(store, variant, pos)
+    })?;
+    Ok(Solved { analysis, stats })
+}
+
+/// Hand `f` a store holding the value of every position `pos` can lead
+/// to: the tables of `set` where they hold its tiers (a table that cannot
+/// be opened counts as holding them, so that reading it reports what is
+/// wrong), the rest solved in memory first ([`OnDemandError::TooLarge`]
+/// above the limit). With `f`'s result, the statistics of what was solved
+/// (`None` when the tables held everything).
+pub fn with_store<R>(
+    pos: &Position,
+    variant: &Variant,
+    set: Option<&TableSet>,
+    options: &Options,
+    observer: &dyn Observer,
+    f: impl FnOnce(&dyn TierStore) -> Result<R, SolveError>,
+) -> Result<(R, Option<Stats>), OnDemandError> {
+    let Some(set) = set else {
+        let tiers = needed_tiers(pos, variant, |_| false, options.limit)?;
+        let memory = MemoryStore::new();
+        let stats = solve_tiers(&tiers, variant, &memory, &memory, options.threads, observer)?;
+        return Ok((f(&memory)?, Some(stats)));
+    };
+    let missing = missing_tiers(pos, variant, set, options.limit)?;
+    if missing.is_empty() {
+        return Ok((f(set)?, None));
+    }
     let memory = MemoryStore::new();
-    let stats = solve_tiers(&tiers, variant, &memory, &memory, options.threads, observer)?;
-    Ok(Solved {
-        analysis: probe::analyse(&memory, variant, pos)?,
-        stats: Some(stats),
-    })
+    let layered = Layered(&memory, set);
+    let stats = solve_tiers(
+        &missing,
+        variant,
+        &layered,
+        &memory,
+        options.threads,
+        observer,
+    )?;
+    Ok((f(&layered)?, Some(stats)))
 }
 
 /// The tiers [`query`] solves in memory to value `pos` and its moves
@@ -182,8 +216,7 @@ pub(crate) fn missing_tiers(
 }
 
 /// Value `pos` and its moves from the tables of `set`, solving in memory
-/// the tiers no table holds (a table that cannot be opened counts as
-/// holding its tiers, so that reading it reports what is wrong).
+/// the tiers no table holds ([`with_store`]).
 pub fn query(
     pos: &Position,
     variant: &Variant,
@@ -191,27 +224,10 @@ pub fn query(
     options: &Options,
     observer: &dyn Observer,
 ) -> Result<Solved, OnDemandError> {
-    let missing = missing_tiers(pos, variant, set, options.limit)?;
-    if missing.is_empty() {
-        return Ok(Solved {
-            analysis: probe::analyse(set, variant, pos)?,
-            stats: None,
-        });
-    }
-    let memory = MemoryStore::new();
-    let layered = Layered(&memory, set);
-    let stats = solve_tiers(
-        &missing,
-        variant,
-        &layered,
-        &memory,
-        options.threads,
-        observer,
-    )?;
-    Ok(Solved {
-        analysis: probe::analyse(&layered, variant, pos)?,
-        stats: Some(stats),
-    })
+    let (analysis, stats) = with_store(pos, variant, Some(set), options, observer, |store| {
+        probe::analyse(store, variant, pos)
+    })?;
+    Ok(Solved { analysis, stats })
 }
 
 #[cfg(test)]

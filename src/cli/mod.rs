@@ -145,6 +145,45 @@ enum Command {
         #[arg(long, short, default_value = "0", value_parser = parse_threads, help = THREADS_HELP)]
         threads: usize,
     },
+    /// A line of play: a won or lost position's game to its end, or a
+    /// drawn position's replies a few plies deep.
+    ///
+    /// For a win (or a loss) it prints a game from the position to the end
+    /// that the winner can follow: every winner's move wins, and no
+    /// position comes twice. With distances the winner plays its shortest
+    /// win and the loser its longest loss. From WDL-only tables, where a
+    /// win has no distance, it is found by a search over the winner's
+    /// winning moves that never enters a position twice (the loser's reply
+    /// fixed at each position: the one that moves the game on least);
+    /// every other loser's move loses too (query any position of the line
+    /// to see them). For a draw it prints every move's value and, --depth
+    /// plies deep, the replies to each: the moves valued draw are a side's
+    /// drawing replies to the other's move above them.
+    ///
+    /// Values come from the tables under --tables; tiers whose file is
+    /// missing are solved in memory first (the whole closure of the
+    /// position, up to 3e9 positions), as `asalto query` does.
+    #[command(after_help = "Examples:
+  asalto line 'SSS/S1S/O1S1S1O/7/2S1S2/3/3 s'          the officers' win, 10 plies to the end
+  asalto line --depth 3 'SSS/SS1/O1S1S2/7/2S1S2/3/3 s'   a draw: each side's drawing replies
+  asalto line --json --tables /data/tables start       the whole game's tables (asalto plan --for start)")]
+    Line {
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// Folder of table files.
+        #[arg(long, default_value = "tables")]
+        tables: PathBuf,
+        /// Plies of the tree of replies of a drawn position (1 to 4: the
+        /// tree grows about twentyfold a ply).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4))]
+        depth: u32,
+        /// The most positions the search of a WDL-only line enters before it
+        /// gives up (it ends well before on every position tried).
+        #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+        bound: u64,
+        #[arg(long, short, default_value = "0", value_parser = parse_threads, help = THREADS_HELP)]
+        threads: usize,
+    },
     /// Build table files: every position with the given soldier counts,
     /// one and two officers, solved exactly.
     ///
@@ -575,6 +614,13 @@ fn dispatch(command: Command) -> Result<()> {
             tables,
             threads,
         } => query(&pos, &tables, threads),
+        Command::Line {
+            pos,
+            tables,
+            depth,
+            bound,
+            threads,
+        } => line(&pos, &tables, depth, bound, threads),
         Command::Build(args) => build_tables(args),
         Command::Verify(args) => verify_tables(args),
         Command::Bench(args) => bench::run(args),
@@ -646,6 +692,63 @@ fn query(pos: &PositionArgs, tables: &std::path::Path, threads: usize) -> Result
         eprintln!("{s}");
     }
     output::analysis(&analysis, &variant, pos.json);
+    Ok(())
+}
+
+/// `asalto line`: a won position's game to its end, or a drawn
+/// position's tree of replies, from the tables under `tables` (the tiers
+/// they lack solved in memory first).
+fn line(
+    pos: &PositionArgs,
+    tables: &std::path::Path,
+    depth: u32,
+    bound: u64,
+    threads: usize,
+) -> Result<()> {
+    use asalto_tb::line::{self, LineError};
+    let (variant, p) = pos.parse()?;
+    check_tables_dir(tables)?;
+    let options = ondemand::Options {
+        threads,
+        ..ondemand::Options::default()
+    };
+    let set = TableSet::open(tables, &variant);
+    let bar = SolveBar(progress_bar(0, "solving"));
+    enum Found {
+        Line(line::Line),
+        Tree(line::ReplyNode),
+    }
+    let found = ondemand::with_store(&p, &variant, Some(&set), &options, &bar, |store| {
+        match line::winning_line(store, &variant, &p, bound) {
+            Ok(l) => Ok(Ok(Found::Line(l))),
+            Err(LineError::Draw(_)) => Ok(Ok(Found::Tree(line::reply_tree(
+                store, &variant, &p, depth,
+            )?))),
+            Err(LineError::Solve(e)) => Err(e),
+            Err(e) => Ok(Err(e)),
+        }
+    });
+    bar.0.finish_and_clear();
+    let (found, stats) = match found {
+        Err(ondemand::OnDemandError::TooLarge {
+            position, limit, ..
+        }) => bail!(
+            "{}",
+            asalto_tb::plan::refusal(&position, &variant, limit, Some(tables), threads)
+        ),
+        other => other?,
+    };
+    if let (Some(stats), false) = (stats, pos.json) {
+        eprintln!(
+            "tables missing under {}: solved on demand. {}",
+            tables.display(),
+            summary(&stats)
+        );
+    }
+    match found? {
+        Found::Line(l) => output::line(&l, &variant, pos.json),
+        Found::Tree(t) => output::reply_tree(&t, &variant, depth, pos.json),
+    }
     Ok(())
 }
 

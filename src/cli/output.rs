@@ -169,6 +169,94 @@ pub fn analysis(a: &Analysis, variant: &Variant, json: bool) {
     }
 }
 
+/// `asalto line` on a won or lost position: the game, one move a line.
+pub fn line(l: &asalto_tb::line::Line, variant: &Variant, json: bool) {
+    if json {
+        outln!("{}", asalto_tb::json::line(l, variant));
+        return;
+    }
+    let value = |v: Value| -> String {
+        if l.distances {
+            v.to_string()
+        } else {
+            v.result().to_string()
+        }
+    };
+    let (plays, distances) = if l.distances {
+        ("its shortest win", "the loser its longest loss")
+    } else {
+        (
+            "a winning move",
+            "the loser the reply that moves the game on least (WDL-only tables: distances unknown)",
+        )
+    };
+    outln!(
+        "{}: {} to move, {}; the {} win. A game to the end, the winner playing {plays} and {distances}:",
+        l.start,
+        l.start.side().name(),
+        value(l.value),
+        l.winner.name()
+    );
+    let mut before = l.start;
+    for (i, s) in l.steps.iter().enumerate() {
+        outln!(
+            "  {:>4}. {:<9} {:<16} {:<18} {}",
+            i + 1,
+            before.side().name(),
+            s.mv.to_string(),
+            value(s.value),
+            s.after
+        );
+        before = s.after;
+    }
+    outln!(
+        "game over after {} plies: {} ({} positions searched)",
+        l.steps.len(),
+        winner_text(l.winner),
+        l.searched
+    );
+}
+
+/// `asalto line` on a drawn position: every move's value and, below each,
+/// the replies to it, `depth` plies deep.
+pub fn reply_tree(t: &asalto_tb::line::ReplyNode, variant: &Variant, depth: u32, json: bool) {
+    if json {
+        outln!("{}", asalto_tb::json::reply_tree(t, variant));
+        return;
+    }
+    let a = &t.analysis;
+    outln!(
+        "{}: {} to move, {}. Every move's value, {depth} {} deep; a move valued draw holds the draw against the move above it:",
+        a.position,
+        a.position.side().name(),
+        a.value.result(),
+        if depth == 1 { "ply" } else { "plies" }
+    );
+    fn walk(t: &asalto_tb::line::ReplyNode, indent: usize) {
+        let a = &t.analysis;
+        if let Some(w) = a.over {
+            outln!("{:indent$}game over, {}", "", winner_text(w));
+        }
+        for (i, m) in a.moves.iter().enumerate() {
+            let text = if a.distances {
+                m.value.to_string()
+            } else {
+                m.value.result().to_string()
+            };
+            outln!(
+                "{:indent$}{} {:<16} {text}",
+                "",
+                a.position.side().name(),
+                m.mv.to_string()
+            );
+            if let Some(next) = t.after.get(i) {
+                walk(next, indent + 4);
+            }
+        }
+    }
+    walk(t, 2);
+}
+
 /// Summary of `asalto build`.
 pub fn build_summary(
     runs: &[(Variant, Vec<asalto_tb::build::FileReport>, f64)],

@@ -120,6 +120,26 @@ fn check_line(o: &Json, r: &reference::RefSolution) -> usize {
     line.len()
 }
 
+/// The WDL-only tables of `root`'s closure (`asalto build --wdl-only
+/// --for`), in a folder of their own.
+fn wdl_only_tables(root: &str) -> tempfile::TempDir {
+    let tables = tempfile::tempdir().unwrap();
+    let dir = tables.path().to_str().unwrap();
+    let args = [
+        "build",
+        "--wdl-only",
+        "--threads",
+        "1",
+        "--tables",
+        dir,
+        "--for",
+        root,
+    ];
+    let built = asalto(&args);
+    assert!(built.status.success(), "{built:?}");
+    tables
+}
+
 #[test]
 fn a_won_position_gets_a_game_to_its_end() {
     let empty = tempfile::tempdir().unwrap();
@@ -159,19 +179,8 @@ fn a_won_position_gets_a_game_to_its_end() {
 fn from_wdl_only_tables_the_line_still_ends() {
     let mut lines = 0;
     for (root, r) in ROOTS.iter().zip(references()) {
-        let tables = tempfile::tempdir().unwrap();
+        let tables = wdl_only_tables(root);
         let dir = tables.path().to_str().unwrap();
-        let built = asalto(&[
-            "build",
-            "--wdl-only",
-            "--threads",
-            "1",
-            "--tables",
-            dir,
-            "--for",
-            root,
-        ]);
-        assert!(built.status.success(), "{built:?}");
         for (pos, winner, _) in longest_wins(r) {
             let out = asalto(&["line", "--json", "--threads", "1", "--tables", dir, &pos]);
             assert!(out.status.success(), "{out:?}");
@@ -284,19 +293,8 @@ fn bad_options_are_refused_in_one_line() {
     }
     // A bound below what the search needs: one line, exit 1, nothing on
     // stdout.
-    let tables = tempfile::tempdir().unwrap();
+    let tables = wdl_only_tables(ROOTS[0]);
     let dir = tables.path().to_str().unwrap();
-    let built = asalto(&[
-        "build",
-        "--wdl-only",
-        "--threads",
-        "1",
-        "--tables",
-        dir,
-        "--for",
-        ROOTS[0],
-    ]);
-    assert!(built.status.success());
     let (pos, _, _) = &longest_wins(&references()[0])[1];
     let out = asalto(&["line", "--bound", "2", "--tables", dir, pos]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");

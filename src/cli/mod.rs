@@ -708,42 +708,27 @@ fn line(
     use asalto_tb::line::{self, LineError};
     let (variant, p) = pos.parse()?;
     check_tables_dir(tables)?;
-    let options = ondemand::Options {
-        threads,
-        ..ondemand::Options::default()
-    };
-    let set = TableSet::open(tables, &variant);
-    let bar = SolveBar(progress_bar(0, "solving"));
     enum Found {
         Line(line::Line),
         Tree(line::ReplyNode),
     }
-    let found = ondemand::with_store(&p, &variant, Some(&set), &options, &bar, |store| {
-        match line::winning_line(store, &variant, &p, bound) {
-            Ok(l) => Ok(Ok(Found::Line(l))),
-            Err(LineError::Draw(_)) => Ok(Ok(Found::Tree(line::reply_tree(
-                store, &variant, &p, depth,
-            )?))),
-            Err(LineError::Solve(e)) => Err(e),
-            Err(e) => Ok(Err(e)),
-        }
-    });
-    bar.0.finish_and_clear();
-    let (found, stats) = match found {
-        Err(ondemand::OnDemandError::TooLarge {
-            position, limit, ..
-        }) => bail!(
-            "{}",
-            asalto_tb::plan::refusal(&position, &variant, limit, Some(tables), threads)
-        ),
-        other => other?,
-    };
-    if let (Some(stats), false) = (stats, pos.json) {
-        eprintln!(
-            "tables missing under {}: solved on demand. {}",
-            tables.display(),
-            summary(&stats)
-        );
+    let (found, note) =
+        on_demand_with(
+            &p,
+            &variant,
+            Some(tables),
+            threads,
+            |store| match line::winning_line(store, &variant, &p, bound) {
+                Ok(l) => Ok(Ok(Found::Line(l))),
+                Err(LineError::Draw(_)) => Ok(Ok(Found::Tree(line::reply_tree(
+                    store, &variant, &p, depth,
+                )?))),
+                Err(LineError::Solve(e)) => Err(e),
+                Err(e) => Ok(Err(e)),
+            },
+        )?;
+    if let (Some(note), false) = (note, pos.json) {
+        eprintln!("{note}");
     }
     match found? {
         Found::Line(l) => output::line(&l, &variant, pos.json),
@@ -965,29 +950,26 @@ impl Observer for SolveBar {
     }
 }
 
-/// Value a position from the tables under `tables`, or from nothing
-/// (`tables` `None`: `asalto solve`), solving what is missing; the analysis
-/// and a note saying what was solved, if anything.
-fn on_demand(
+/// Run `f` on a store holding every value `pos` can lead to: the tables
+/// under `tables` (when given) and the tiers they lack solved in memory
+/// first, with a bar; a solve too large is refused with what the tables
+/// would cost. With `f`'s result, the note on what was solved, if anything.
+fn on_demand_with<R>(
     pos: &Position,
     variant: &Variant,
     tables: Option<&std::path::Path>,
     threads: usize,
-) -> Result<(asalto_tb::probe::Analysis, Option<String>)> {
+    f: impl FnOnce(&dyn asalto_tb::solve::TierStore) -> Result<R, asalto_tb::solve::SolveError>,
+) -> Result<(R, Option<String>)> {
     let options = ondemand::Options {
         threads,
         ..ondemand::Options::default()
     };
     let bar = SolveBar(progress_bar(0, "solving"));
-    let solved = match tables {
-        Some(dir) => {
-            let set = TableSet::open(dir, variant);
-            ondemand::query(pos, variant, &set, &options, &bar)
-        }
-        None => ondemand::solve_observed(pos, variant, &options, &bar),
-    };
+    let set = tables.map(|dir| TableSet::open(dir, variant));
+    let found = ondemand::with_store(pos, variant, set.as_ref(), &options, &bar, f);
     bar.0.finish_and_clear();
-    let solved = match solved {
+    let (found, stats) = match found {
         Err(ondemand::OnDemandError::TooLarge {
             position, limit, ..
         }) => {
@@ -998,7 +980,7 @@ fn on_demand(
         }
         other => other?,
     };
-    let note = solved.stats.map(|stats| match tables {
+    let note = stats.map(|stats| match tables {
         Some(dir) => format!(
             "tables missing under {}: solved on demand. {}",
             dir.display(),
@@ -1006,7 +988,19 @@ fn on_demand(
         ),
         None => summary(&stats),
     });
-    Ok((solved.analysis, note))
+    Ok((found, note))
+}
+
+/// Value `pos` and its moves ([`on_demand_with`]).
+fn on_demand(
+    pos: &Position,
+    variant: &Variant,
+    tables: Option<&std::path::Path>,
+    threads: usize,
+) -> Result<(asalto_tb::probe::Analysis, Option<String>)> {
+    on_demand_with(pos, variant, tables, threads, |store| {
+        probe::analyse(store, variant, pos)
+    })
 }
 
 /// Refuse a build whose estimated disk does not fit the free disk of

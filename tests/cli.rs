@@ -713,11 +713,14 @@ fn info_says_which_tables_are_partial_and_which_are_being_built() {
 }
 
 #[test]
-fn repack_refuses_a_zstd_level_out_of_range() {
-    for level in ["--level=999", "--level=0", "--level=-3"] {
-        let o = asalto(&["repack", "--tables", "/nonexistent", level]);
-        assert_eq!(o.status.code(), Some(2), "{level}");
-        assert!(stderr(&o).contains("--level"), "{}", stderr(&o));
+fn repack_and_build_refuse_a_zstd_level_out_of_range() {
+    for cmd in ["repack", "build"] {
+        for level in ["--level=999", "--level=0", "--level=-3"] {
+            let o = asalto(&[cmd, "--tables", "/nonexistent", level]);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {level}");
+            assert!(stderr(&o).contains("--level"), "{}", stderr(&o));
+            assert!(!std::path::Path::new("/nonexistent").exists());
+        }
     }
 }
 

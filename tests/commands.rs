@@ -42,6 +42,50 @@ fn build_reports_each_file_and_a_rerun_skips_them() {
     assert!(again.iter().all(|f| f["skipped"] == true));
 }
 
+/// `build --level`: the files say the zstd level they were written at, and
+/// hold the same values as at the default level.
+#[test]
+fn build_writes_at_the_zstd_level_given() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let at = |dir: &tempfile::TempDir, level: &[&str]| {
+        let d = dir.path().to_str().unwrap();
+        let args = [
+            &[
+                "build",
+                "--json",
+                "--wdl-only",
+                "--tables",
+                d,
+                "--for",
+                TINY,
+            ][..],
+            level,
+        ]
+        .concat();
+        json(&asalto(&args))
+    };
+    let files = at(&a, &[])["builds"][0]["files"]
+        .as_array()
+        .unwrap()
+        .clone();
+    at(&b, &["--level", "3"]);
+    assert!(!files.is_empty());
+    for f in &files {
+        let (n, k) = (
+            f["officers"].as_u64().unwrap() as u8,
+            f["soldiers"].as_u64().unwrap() as u8,
+        );
+        let default = Table::open(&table_path(a.path(), &Variant::ASSAUT, n, k)).unwrap();
+        let low = Table::open(&table_path(b.path(), &Variant::ASSAUT, n, k)).unwrap();
+        assert_eq!((default.info().zstd_level, low.info().zstd_level), (9, 3));
+        let keys = default.tier_keys().unwrap();
+        assert_eq!(keys, low.tier_keys().unwrap());
+        for key in keys {
+            assert_eq!(default.tier(&key).unwrap(), low.tier(&key).unwrap());
+        }
+    }
+}
+
 /// `build --stop-after`: a build longer than the time given stops at a
 /// checkpoint (or before a file), prints what it did and where it stopped,
 /// and exits with status 75; absurd durations are refused.

@@ -361,6 +361,13 @@ struct BuildArgs {
     /// tables say "win" or "loss" without plies.
     #[arg(long)]
     wdl_only: bool,
+    /// zstd level of the blocks written (1-22): 15 writes WDL-only
+    /// files about a tenth smaller for about an eighth more CPU. A file
+    /// resumed from its checkpoint goes on at the level it was started
+    /// with; readers take any level.
+    #[arg(long, value_name = "N", default_value_t = asalto_tb::table::WriteOptions::default().zstd_level,
+          value_parser = clap::value_parser!(i32).range(1..=22))]
+    level: i32,
     /// Start even when the estimated disk does not fit the free disk.
     #[arg(long)]
     ignore_disk: bool,
@@ -746,7 +753,10 @@ fn build_tables(args: BuildArgs) -> Result<()> {
         checkpoint_secs: args.checkpoint_secs,
         stop_at: args.stop_after.map(|d| std::time::Instant::now() + d),
         stop_flag: Some(stop_on_signals()?),
-        write: asalto_tb::table::WriteOptions::of_kind(args.wdl_only),
+        write: asalto_tb::table::WriteOptions {
+            zstd_level: args.level,
+            ..asalto_tb::table::WriteOptions::of_kind(args.wdl_only)
+        },
         ..build::BuildOptions::default()
     };
     let job = BuildJob {

@@ -537,22 +537,14 @@ impl Table {
         let (first, end) = (e.first, e.first + e.size as u64);
         let mut out = vec![0u16; e.size as usize];
         if self.info.wdl_only {
-            // The hot case of a WDL-only build's lower tiers: a block's
-            // span at a time, with no per-position error path.
-            const CODE: [u16; 4] = [
-                format::wdl_only_code(0),
-                format::wdl_only_code(1),
-                format::wdl_only_code(2),
-                format::wdl_only_code(3),
-            ];
+            // The hot case of a WDL-only build's lower tiers and of its
+            // verify: a block's span at a time, a byte of fields at a
+            // time, with no per-position error path.
             self.wdl_spans(first, end, |o, blk, start, n| {
-                for (j, slot) in out[o..o + n].iter_mut().enumerate() {
-                    *slot = CODE[format::wdl_at(blk, start + j) as usize];
-                }
+                format::decode_wdl_only(blk, start, &mut out[o..o + n]);
                 Ok(())
             })?;
-            self.info.order.to_index_order(key, &mut out);
-            return Ok(Some(out.into()));
+            return Ok(Some(self.info.order.index_order(key, out).into()));
         }
         // Distances first, then the WDL fields joined in.
         let per = self.info.distance_block_positions as u64;
@@ -574,8 +566,7 @@ impl Table {
             }
             Ok(())
         })?;
-        self.info.order.to_index_order(key, &mut out);
-        Ok(Some(out.into()))
+        Ok(Some(self.info.order.index_order(key, out).into()))
     }
 
     /// Walk the WDL blocks over stream positions `first..end`: `f(o, block,

@@ -718,9 +718,8 @@ impl TableWriter {
         first: u64,
         key: &TierKey,
     ) -> Result<Vec<u16>, TableError> {
-        let mut codes = self.read_codes(first, key.size_per_side() as u64)?;
-        self.opts.order.to_index_order(key, &mut codes);
-        Ok(codes)
+        let codes = self.read_codes(first, key.size_per_side() as u64)?;
+        Ok(self.opts.order.index_order(key, codes))
     }
 
     /// The value codes of stream positions `first..first + count` (see

@@ -19,6 +19,7 @@
 use crate::index::TierKey;
 use crate::position::{Position, Side};
 use crate::probe::{self, Analysis, MoveValue};
+use crate::progress::{Observer, Progress, Throttle};
 use crate::rules::{self, Move, Variant};
 use crate::solve::{SolveError, TierStore};
 use crate::{Value, Wdl};
@@ -146,15 +147,22 @@ impl Frame {
     }
 }
 
+/// What [`winning_line`] reports to its observer: the positions its
+/// search has entered (`done`) against its bound (`total`).
+pub const SEARCH_STEP: &str = "searching a line";
+
 /// A game from `pos` that the winner can follow to its end and that never
 /// repeats a position (module doc). [`LineError::Draw`] for a drawn
 /// position, [`LineError::Bound`] when more than `bound` positions were
-/// entered.
+/// entered. `progress` is told of the positions entered (step
+/// [`SEARCH_STEP`], at most every `Throttle::PERIOD`); a line found
+/// before the bound ends the search without a last report.
 pub fn winning_line(
     store: &dyn TierStore,
     variant: &Variant,
     pos: &Position,
     bound: u64,
+    progress: &dyn Observer,
 ) -> Result<Line, LineError> {
     let root = probe::analyse(store, variant, pos)?;
     let winner = match Wdl::from(root.value) {
@@ -178,6 +186,7 @@ pub fn winning_line(
             Err(LineError::Inconsistent(*pos))
         };
     }
+    let throttle = Throttle::default();
     let mut seen: HashSet<Position> = HashSet::from([*pos]);
     let mut path = vec![Frame::new(&root, winner, variant)];
     while let Some(frame) = path.last_mut() {
@@ -192,6 +201,15 @@ pub fn winning_line(
         if seen.len() as u64 > bound {
             return Err(LineError::Bound(bound));
         }
+        throttle.report(
+            progress,
+            &Progress {
+                step: SEARCH_STEP,
+                done: seen.len() as u64,
+                total: bound,
+                ..Progress::default()
+            },
+        );
         frame.taken = Some(Step {
             mv: m.mv,
             value: m.value,
@@ -342,7 +360,7 @@ mod tests {
         ] {
             let pos: Position = text.parse().unwrap();
             solved(&pos, |store| {
-                let l = winning_line(store, &Variant::ASSAUT, &pos, 1_000).unwrap();
+                let l = winning_line(store, &Variant::ASSAUT, &pos, 1_000, &Quiet).unwrap();
                 assert!(l.distances);
                 assert_eq!(l.winner, winner);
                 let root = check(&l, store);
@@ -367,7 +385,7 @@ mod tests {
             let pos: Position = text.parse().unwrap();
             solved(&pos, |store| {
                 let wdl = WdlOnly(store);
-                let l = winning_line(&wdl, &Variant::ASSAUT, &pos, 100_000).unwrap();
+                let l = winning_line(&wdl, &Variant::ASSAUT, &pos, 100_000, &Quiet).unwrap();
                 assert!(!l.distances);
                 check(&l, store);
                 // The winner makes the last move (the loser's replies are
@@ -376,11 +394,36 @@ mod tests {
                 assert_eq!(l.steps.len() % 2 == 1, pos.side() == l.winner, "{text}");
                 // A bound below what the search needed is reported, typed.
                 if l.searched > 1 {
-                    match winning_line(&wdl, &Variant::ASSAUT, &pos, 1) {
+                    match winning_line(&wdl, &Variant::ASSAUT, &pos, 1, &Quiet) {
                         Err(LineError::Bound(1)) => {}
                         other => panic!("{other:?}"),
                     }
                 }
+            });
+        }
+    }
+
+    #[test]
+    fn the_search_reports_the_positions_it_entered() {
+        for text in [OFFICERS_WIN, SOLDIERS_WIN] {
+            let pos: Position = text.parse().unwrap();
+            solved(&pos, |store| {
+                let wdl = WdlOnly(store);
+                let seen = std::sync::Mutex::new(Vec::new());
+                let watch = |p: &Progress| {
+                    assert_eq!((p.step, p.total), (SEARCH_STEP, 100_000));
+                    seen.lock().unwrap().push(p.done);
+                };
+                let l = winning_line(&wdl, &Variant::ASSAUT, &pos, 100_000, &watch).unwrap();
+                let seen = seen.into_inner().unwrap();
+                // The first position entered after the start is reported
+                // (the throttle lets the first report through), and no
+                // report counts more than the search entered in all.
+                if l.searched > 1 {
+                    assert_eq!(seen.first(), Some(&2), "{text}");
+                }
+                assert!(seen.iter().all(|&d| d >= 2 && d <= l.searched), "{text}");
+                assert!(seen.windows(2).all(|w| w[0] < w[1]), "{text}");
             });
         }
     }
@@ -391,9 +434,9 @@ mod tests {
         // are to move and win: the line starts with the winner.
         let pos: Position = OFFICERS_WIN.parse().unwrap();
         solved(&pos, |store| {
-            let l = winning_line(store, &Variant::ASSAUT, &pos, 1_000).unwrap();
+            let l = winning_line(store, &Variant::ASSAUT, &pos, 1_000, &Quiet).unwrap();
             let next = l.steps[0].after;
-            let m = winning_line(store, &Variant::ASSAUT, &next, 1_000).unwrap();
+            let m = winning_line(store, &Variant::ASSAUT, &next, 1_000, &Quiet).unwrap();
             assert_eq!(m.winner, Side::Officers);
             assert_eq!(m.steps.len(), l.steps.len() - 1);
             check(&m, store);
@@ -405,7 +448,7 @@ mod tests {
         let pos: Position = DRAWN.parse().unwrap();
         let v = Variant::ASSAUT;
         solved(&pos, |store| {
-            match winning_line(store, &v, &pos, 1_000) {
+            match winning_line(store, &v, &pos, 1_000, &Quiet) {
                 Err(LineError::Draw(p)) => assert_eq!(p, pos),
                 other => panic!("{other:?}"),
             }

@@ -719,13 +719,36 @@ fn line(
         Line(line::Line),
         Tree(line::ReplyNode),
     }
+    // The search's positions entered, against its bound: a bar, or in a
+    // log (no bar) a line every few seconds.
+    let bar = progress_bar(
+        bound,
+        "searching a line (positions entered, of at most --bound)",
+    );
+    let to_log = !std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let start = std::time::Instant::now();
+    let last = std::sync::Mutex::new(start);
+    let progress = |q: &Progress| {
+        bar.set_position(q.done);
+        let mut last = last.lock().expect("log lock");
+        if to_log && last.elapsed().as_secs() >= bars::LOG_EVERY {
+            *last = std::time::Instant::now();
+            let secs = start.elapsed().as_secs_f64();
+            eprintln!(
+                "line search: {} positions entered (bound {}), {:.3e} positions/s, {secs:.0} s so far",
+                q.done,
+                q.total,
+                q.done as f64 / secs.max(1e-9)
+            );
+        }
+    };
     let (found, note) =
         on_demand_with(
             &p,
             &variant,
             Some(tables),
             threads,
-            |store| match line::winning_line(store, &variant, &p, bound) {
+            |store| match line::winning_line(store, &variant, &p, bound, &progress) {
                 Ok(l) => Ok(Ok(Found::Line(l))),
                 Err(LineError::Draw(_)) => Ok(Ok(Found::Tree(line::reply_tree(
                     store, &variant, &p, depth,
@@ -734,6 +757,7 @@ fn line(
                 Err(e) => Ok(Err(e)),
             },
         )?;
+    bar.finish_and_clear();
     if let (Some(note), false) = (note, pos.json) {
         eprintln!("{note}");
     }

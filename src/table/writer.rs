@@ -765,7 +765,17 @@ impl TableWriter {
             let end = ((b + 1) * bw).min(first + count);
             if let Some(e) = self.wdl_blocks.get(b as usize) {
                 let raw = read(Stream::Wdl, b, e)?;
-                out.extend((p..end).map(|q| field(format::wdl_at(&raw, (q - b * bw) as usize))));
+                let start = (p - b * bw) as usize;
+                if self.opts.wdl_only {
+                    // Four fields a byte, through the decoding table.
+                    let at = out.len();
+                    out.resize(at + (end - p) as usize, 0);
+                    format::decode_wdl_only(&raw, start, &mut out[at..]);
+                } else {
+                    out.extend(
+                        (start..start + (end - p) as usize).map(|q| field(format::wdl_at(&raw, q))),
+                    );
+                }
             } else {
                 out.extend((p..end).map(|q| field(self.wdl[(q - b * bw) as usize])));
             }

@@ -385,9 +385,23 @@ mod tests {
             let pos: Position = text.parse().unwrap();
             solved(&pos, |store| {
                 let wdl = WdlOnly(store);
-                let l = winning_line(&wdl, &Variant::ASSAUT, &pos, 100_000, &Quiet).unwrap();
+                let seen = std::sync::Mutex::new(Vec::new());
+                let watch = |p: &Progress| {
+                    assert_eq!((p.step, p.total), (SEARCH_STEP, 100_000));
+                    seen.lock().unwrap().push(p.done);
+                };
+                let l = winning_line(&wdl, &Variant::ASSAUT, &pos, 100_000, &watch).unwrap();
                 assert!(!l.distances);
                 check(&l, store);
+                // The search reports the positions it entered: the first
+                // after the start (the throttle lets the first report
+                // through), then more, never past its count in all.
+                let seen = seen.into_inner().unwrap();
+                if l.searched > 1 {
+                    assert_eq!(seen.first(), Some(&2), "{text}");
+                }
+                assert!(seen.iter().all(|&d| d >= 2 && d <= l.searched), "{text}");
+                assert!(seen.windows(2).all(|w| w[0] < w[1]), "{text}");
                 // The winner makes the last move (the loser's replies are
                 // not its longest resistance, so the line may be shorter
                 // or longer than the distance).
@@ -399,31 +413,6 @@ mod tests {
                         other => panic!("{other:?}"),
                     }
                 }
-            });
-        }
-    }
-
-    #[test]
-    fn the_search_reports_the_positions_it_entered() {
-        for text in [OFFICERS_WIN, SOLDIERS_WIN] {
-            let pos: Position = text.parse().unwrap();
-            solved(&pos, |store| {
-                let wdl = WdlOnly(store);
-                let seen = std::sync::Mutex::new(Vec::new());
-                let watch = |p: &Progress| {
-                    assert_eq!((p.step, p.total), (SEARCH_STEP, 100_000));
-                    seen.lock().unwrap().push(p.done);
-                };
-                let l = winning_line(&wdl, &Variant::ASSAUT, &pos, 100_000, &watch).unwrap();
-                let seen = seen.into_inner().unwrap();
-                // The first position entered after the start is reported
-                // (the throttle lets the first report through), and no
-                // report counts more than the search entered in all.
-                if l.searched > 1 {
-                    assert_eq!(seen.first(), Some(&2), "{text}");
-                }
-                assert!(seen.iter().all(|&d| d >= 2 && d <= l.searched), "{text}");
-                assert!(seen.windows(2).all(|w| w[0] < w[1]), "{text}");
             });
         }
     }

@@ -31,7 +31,9 @@ pub const LOG_EVERY: u64 = 10;
 /// Plain progress lines for a log, where no bar shows (stderr not a
 /// terminal): one every [`LOG_EVERY`] seconds, with the positions done, the
 /// rate of this run (the `resumed` positions, taken from an earlier run's
-/// checkpoint or record, are not counted in it) and the time left.
+/// checkpoint or record, are not counted in it) and the time left; or,
+/// for a step whose total is only a bound ([`LogLines::bounded`]), the
+/// positions done against the bound, with no share and no time left.
 pub struct LogLines {
     /// When this run started the step.
     start: Instant,
@@ -41,6 +43,9 @@ pub struct LogLines {
     label: String,
     /// Positions done by earlier runs.
     resumed: u64,
+    /// The total is a bound the step may stop far below (a search), not
+    /// the work to do: no share done, no time left.
+    bounded: bool,
 }
 
 impl LogLines {
@@ -52,6 +57,17 @@ impl LogLines {
             last: Instant::now(),
             label,
             resumed,
+            bounded: false,
+        }
+    }
+
+    /// Lines labelled `label` for a step whose total is a bound, not the
+    /// work to do (a search that stops when it finds what it looks for):
+    /// the positions done against the bound, the rate, the time so far.
+    pub fn bounded(label: String) -> LogLines {
+        LogLines {
+            bounded: true,
+            ..LogLines::new(label, 0)
         }
     }
 
@@ -62,24 +78,31 @@ impl LogLines {
             return;
         }
         self.last = Instant::now();
-        let secs = self.start.elapsed().as_secs_f64();
+        eprintln!("{}", self.line(p, self.start.elapsed().as_secs_f64()));
+    }
+
+    /// The line for `p`, `secs` seconds into this run.
+    fn line(&self, p: &Progress<'_>, secs: f64) -> String {
         let rate = p.done.saturating_sub(self.resumed) as f64 / secs.max(1e-9);
+        if self.bounded {
+            return format!(
+                "{}: {} positions (bound {}), {rate:.3e} positions/s, {secs:.0} s so far",
+                self.label, p.done, p.total
+            );
+        }
         let left = p.total.saturating_sub(p.done) as f64 / rate.max(1.0);
         let tiers = if p.tiers_total > 0 {
             format!("{}/{} tiers, ", p.tiers_done, p.tiers_total)
         } else {
             String::new()
         };
-        eprintln!(
-            "{}: {tiers}{}/{} positions ({:.1}%), {:.3e} positions/s, {:.0} s so far, about {:.0} s left",
+        format!(
+            "{}: {tiers}{}/{} positions ({:.1}%), {rate:.3e} positions/s, {secs:.0} s so far, about {left:.0} s left",
             self.label,
             p.done,
             p.total,
             100.0 * p.done as f64 / p.total.max(1) as f64,
-            rate,
-            secs,
-            left
-        );
+        )
     }
 }
 
@@ -188,5 +211,43 @@ impl BuildObserver for BuildBars {
                 i.bits_per_position()
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn progress(done: u64, total: u64) -> Progress<'static> {
+        Progress {
+            step: "",
+            done,
+            total,
+            tiers_done: 0,
+            tiers_total: 0,
+        }
+    }
+
+    #[test]
+    fn a_line_counts_this_runs_rate_and_the_time_left() {
+        // 600 of 1000 done, 200 of them by an earlier run: this run did
+        // 400 in 10 s, 40/s, so the 400 left take 10 s more.
+        let lines = LogLines::new("verify".into(), 200);
+        assert_eq!(
+            lines.line(&progress(600, 1000), 10.0),
+            "verify: 600/1000 positions (60.0%), 4.000e1 positions/s, 10 s so far, about 10 s left"
+        );
+    }
+
+    #[test]
+    fn a_bounded_line_gives_no_share_and_no_time_left() {
+        // A search that entered 500 positions of at most a million: the
+        // bound is not the work left, so neither a share nor an end is
+        // guessed from it.
+        let lines = LogLines::bounded("line search".into());
+        assert_eq!(
+            lines.line(&progress(500, 1_000_000), 20.0),
+            "line search: 500 positions (bound 1000000), 2.500e1 positions/s, 20 s so far"
+        );
     }
 }

@@ -726,20 +726,11 @@ fn line(
         "searching a line (positions entered, of at most --bound)",
     );
     let to_log = !std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let start = std::time::Instant::now();
-    let last = std::sync::Mutex::new(start);
+    let log = std::sync::Mutex::new(bars::LogLines::bounded("line search".into()));
     let progress = |q: &Progress| {
         bar.set_position(q.done);
-        let mut last = last.lock().expect("log lock");
-        if to_log && last.elapsed().as_secs() >= bars::LOG_EVERY {
-            *last = std::time::Instant::now();
-            let secs = start.elapsed().as_secs_f64();
-            eprintln!(
-                "line search: {} positions entered (bound {}), {:.3e} positions/s, {secs:.0} s so far",
-                q.done,
-                q.total,
-                q.done as f64 / secs.max(1e-9)
-            );
+        if to_log {
+            log.lock().expect("log lock").tick(q);
         }
     };
     let (found, note) =

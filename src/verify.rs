@@ -70,6 +70,14 @@ pub enum VerifyError {
         /// The system's error.
         error: std::io::Error,
     },
+    /// A verify record beside a table cannot be removed.
+    #[error("cannot remove {}: {error}", path.display())]
+    Remove {
+        /// The record.
+        path: PathBuf,
+        /// The system's error.
+        error: std::io::Error,
+    },
 }
 
 /// A stored value that disagrees with its successors.
@@ -224,6 +232,22 @@ struct Record {
     /// records of versions before it was kept).
     #[serde(default)]
     seconds: f64,
+}
+
+/// Remove the records beside the files `report` checked (those a run
+/// without `resume` leaves behind once it completed: they are only for a
+/// later `resume`). A record already gone is no error.
+pub fn remove_records(report: &VerifyReport) -> Result<(), VerifyError> {
+    for f in &report.files {
+        let path = record_path(&f.path);
+        match std::fs::remove_file(&path) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+                return Err(VerifyError::Remove { path, error });
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Where the record of `path` lives.

@@ -852,7 +852,7 @@ fn verify_tables(args: VerifyArgs) -> Result<()> {
     if !args.resume && report.stopped.is_none() {
         // A run that completed leaves no records behind (those of an
         // interrupted or stopped run stay, for --resume).
-        remove_records(&report)?;
+        verify::remove_records(&report)?;
     }
     output::verify(&report, &variant, args.json);
     if report.bad_count > 0 {
@@ -865,19 +865,6 @@ fn verify_tables(args: VerifyArgs) -> Result<()> {
         Some(stop) => Err(Stopped(stop.to_string()).into()),
         None => Ok(()),
     }
-}
-
-/// Remove the verify records of the files a verification checked.
-fn remove_records(report: &verify::VerifyReport) -> Result<()> {
-    for f in &report.files {
-        let record = verify::record_path(&f.path);
-        if let Err(e) = std::fs::remove_file(&record) {
-            if e.kind() != std::io::ErrorKind::NotFound {
-                bail!("cannot remove {}: {e}", record.display());
-            }
-        }
-    }
-    Ok(())
 }
 
 /// `asalto info`: describe the table files under `tables`; an error if

@@ -23,6 +23,12 @@ use std::time::Duration;
 /// (`scripts/bench-runs/2026-11-25-build12/3-build.json`).
 pub const FIXED_BYTES: u64 = (256 + 32 + 256 + 512) << 20;
 
+/// The most bytes a build gives the shared cache of the lower files'
+/// decompressed blocks beyond its default ([`crate::table::blocks`]): 4
+/// GiB, 16384 blocks of 2^20 positions, 1.7e10 positions (the whole of
+/// 2o14s, the largest file the 20-soldier closures read).
+pub const MAX_BLOCK_CACHE_BYTES: u64 = 4 << 30;
+
 /// How far a build's anonymous memory may grow before the freed part of
 /// it is handed back ([`Trimmer`]): 256 MiB, within [`FIXED_BYTES`]'
 /// allocator slack.

@@ -26,8 +26,8 @@ mod window;
 
 pub use checkpoint::{CheckpointError, Saved, Unfinished, path_for as checkpoint_path, unfinished};
 pub use memory::{
-    FIXED_BYTES, MIN_WINDOW_BYTES, Trimmer, anon_bytes, default_budget, peak_rss_bytes,
-    total_memory_bytes,
+    FIXED_BYTES, MAX_BLOCK_CACHE_BYTES, MIN_WINDOW_BYTES, Trimmer, anon_bytes, default_budget,
+    peak_rss_bytes, total_memory_bytes,
 };
 
 use crate::index::{self, FileKey, TierKey};
@@ -35,7 +35,7 @@ use crate::progress::{Observer, Progress, Throttle};
 use crate::rules::Variant;
 use crate::solve::{CHUNK_POSITIONS, Layered, SolveError, Solver};
 use crate::table::{
-    Table, TableInfo, TableSet, TableWriter, WriteOptions, table_path, temporary_path,
+    Table, TableInfo, TableSet, TableWriter, WriteOptions, blocks, table_path, temporary_path,
 };
 pub(crate) use checkpoint::History;
 use checkpoint::{Checkpoint, Identity};
@@ -266,6 +266,14 @@ pub struct FileReport {
     pub window_peak_bytes: u64,
     /// The window's budget (0 when skipped).
     pub window_budget_bytes: u64,
+    /// The budget of the shared cache of decompressed WDL blocks while
+    /// the file was built ([`crate::table::blocks`]; 0 when skipped).
+    pub block_cache_bytes: u64,
+    /// WDL blocks of the lower files this run read (0 when skipped): every
+    /// thread's reads through the shared cache, while the file was built.
+    pub wdl_blocks_read: u64,
+    /// Of those, the blocks decompressed (not found in the cache).
+    pub wdl_blocks_decompressed: u64,
     /// Positions taken from a checkpoint instead of solved (0 on a fresh
     /// build).
     pub resumed_positions: u64,
@@ -587,6 +595,9 @@ impl<'a> Job<'a> {
             skipped: true,
             window_peak_bytes: 0,
             window_budget_bytes: 0,
+            block_cache_bytes: 0,
+            wdl_blocks_read: 0,
+            wdl_blocks_decompressed: 0,
             resumed_positions: 0,
             checkpoints: 0,
             peak_anon_bytes: 0,
@@ -613,6 +624,9 @@ struct FileBuild<'a> {
     identity: Identity,
     /// The window's budget (bytes).
     budget: u64,
+    /// Bytes of the budget given to the shared cache of the lower files'
+    /// blocks beyond its default ([`crate::table::blocks`]).
+    block_cache: u64,
 }
 
 impl<'a> FileBuild<'a> {
@@ -643,6 +657,14 @@ impl<'a> FileBuild<'a> {
                 needed,
             });
         }
+        // Half of what the window will not fill goes to the cache of the
+        // lower files' blocks (the window keeps the room it needs, and
+        // never less than the smallest window).
+        let peak = window::peak_bytes(variant, &tiers, opts.write.wdl_only);
+        let block_cache = (room.saturating_sub(peak) / 2)
+            .min(room - memory::MIN_WINDOW_BYTES)
+            .min(memory::MAX_BLOCK_CACHE_BYTES);
+        let room = room - block_cache;
         let budget = opts.window_bytes.map_or(room, |w| w.min(room));
         Ok(FileBuild {
             job,
@@ -651,6 +673,7 @@ impl<'a> FileBuild<'a> {
             positions,
             identity,
             budget,
+            block_cache,
         })
     }
 
@@ -780,6 +803,7 @@ impl<'a> FileBuild<'a> {
         };
         let (peak_anon, peak_rss) = stats.watch.finish();
         let earlier = stats.earlier;
+        let ((hits, misses), before) = (blocks::counts(), stats.blocks_before);
         let r = FileReport {
             n: self.job.n,
             k: self.job.k,
@@ -789,6 +813,9 @@ impl<'a> FileBuild<'a> {
             skipped: false,
             window_peak_bytes: stats.window_peak,
             window_budget_bytes: self.budget,
+            block_cache_bytes: blocks::budget(),
+            wdl_blocks_read: hits + misses - before.0 - before.1,
+            wdl_blocks_decompressed: misses - before.1,
             resumed_positions: stats.resumed_positions,
             checkpoints: stats.checkpoints,
             peak_anon_bytes: peak_anon.max(earlier.peak_anon_bytes),
@@ -829,6 +856,9 @@ struct RunStats {
     solved: u64,
     /// Seconds this rank spent solving.
     solve_seconds: f64,
+    /// The shared block cache's counts when the run started
+    /// ([`blocks::counts`]).
+    blocks_before: (u64, u64),
 }
 
 /// The progress of a file, told to the observer through a throttle as its
@@ -968,6 +998,7 @@ impl<'b> FileRun<'b> {
         };
         let solver = Solver::new(*variant).threads(opts.threads);
         let pool = solver.pool()?;
+        blocks::set_budget(blocks::DEFAULT_BYTES + file.block_cache);
         Ok(FileRun {
             file,
             writer,
@@ -996,6 +1027,7 @@ impl<'b> FileRun<'b> {
                 checkpoints: 0,
                 solved: 0,
                 solve_seconds: 0.0,
+                blocks_before: blocks::counts(),
             },
         })
     }

@@ -219,6 +219,7 @@
 //! and [`Table::verify_checksums`] checks them all, with the layout. A bad file gives a
 //! [`TableError`] naming the file and the problem, never a panic.
 
+pub mod blocks;
 pub(crate) mod format;
 mod reader;
 mod repack;

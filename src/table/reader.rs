@@ -1,5 +1,6 @@
-//! Reading table files through a memory map, with a small per-thread cache
-//! of decompressed blocks.
+//! Reading table files through a memory map, with a cache of decompressed
+//! blocks: WDL blocks in the one all threads share ([`super::blocks`]),
+//! distance blocks in a small one per thread.
 
 use super::format::{
     self, BLOCK_ENTRY_LEN, BlockEntry, DirEntry, PREAMBLE_LEN, Preamble, Stream, dir_entry_len,
@@ -15,16 +16,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Decompressed blocks kept per thread and per stream: at most 256 blocks
-/// and [`CACHE_BYTES`] (with the default block sizes 1 MiB of WDL and 2 MiB
-/// of distances a thread; a tier's neighbours were written close to it, so
-/// solving and verifying mostly hit). With 32 blocks, a build on lower
-/// WDL-only tables repacked with 2^18-position blocks took 15 % more CPU
-/// than on the default blocks; with 256, the same
-/// (`scripts/bench-runs/2026-11-25-engine/README.txt`).
+/// Decompressed distance blocks kept per thread: at most 256 blocks and
+/// [`CACHE_BYTES`] (2 MiB with the default block size; a tier's
+/// neighbours were written close to it, so solving and verifying mostly
+/// hit). WDL blocks go to the cache all threads share
+/// ([`super::blocks`]).
 const CACHE_BLOCKS: usize = 256;
 
-/// The most bytes of decompressed blocks kept per thread and per stream.
+/// The most bytes of decompressed distance blocks kept per thread.
 const CACHE_BYTES: usize = 32 << 20;
 
 /// Identity of an open table in the block cache (never reused, unlike an
@@ -38,18 +37,10 @@ struct Lru<T: ?Sized> {
     bytes: usize,
 }
 
-/// The per-thread cache.
-struct Cache {
-    wdl: Lru<[u8]>,
-    dist: Lru<[u16]>,
-}
-
 thread_local! {
-    static CACHE: RefCell<Cache> = const {
-        RefCell::new(Cache {
-            wdl: Lru { entries: Vec::new(), bytes: 0 },
-            dist: Lru { entries: Vec::new(), bytes: 0 },
-        })
+    /// The per-thread cache of distance blocks.
+    static CACHE: RefCell<Lru<[u16]>> = const {
+        RefCell::new(Lru { entries: Vec::new(), bytes: 0 })
     };
 }
 
@@ -471,21 +462,12 @@ impl Table {
 
     /// WDL block `b` (packed 2-bit fields), through the cache.
     fn wdl_block(&self, b: u64) -> Result<Arc<[u8]>, TableError> {
-        let r = CACHE.try_with(|c| {
-            let mut c = c.borrow_mut();
-            let Cache { wdl, .. } = &mut *c;
-            cached(wdl, self.id, b, || self.decode_wdl(b))
-        });
-        r.unwrap_or_else(|_| self.decode_wdl(b))
+        super::blocks::get(self.id, b, || self.decode_wdl(b))
     }
 
     /// Distance block `b`, through the cache.
     fn dist_block(&self, b: u64) -> Result<Arc<[u16]>, TableError> {
-        let r = CACHE.try_with(|c| {
-            let mut c = c.borrow_mut();
-            let Cache { dist, .. } = &mut *c;
-            cached(dist, self.id, b, || self.decode_dist(b))
-        });
+        let r = CACHE.try_with(|c| cached(&mut c.borrow_mut(), self.id, b, || self.decode_dist(b)));
         r.unwrap_or_else(|_| self.decode_dist(b))
     }
 

@@ -188,6 +188,12 @@ pub struct VerifyOptions {
     /// Stop as at [`VerifyOptions::stop_at`] once this is set (`asalto
     /// verify` sets it on SIGINT or SIGTERM).
     pub stop_flag: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The budget of the shared cache of decompressed WDL blocks
+    /// ([`crate::table::blocks`]) while verifying: a tier's successors lie
+    /// scattered over the files below it, as in a build. By default a
+    /// quarter of the default memory budget, at most
+    /// [`crate::build::MAX_BLOCK_CACHE_BYTES`].
+    pub block_cache_bytes: u64,
 }
 
 impl VerifyOptions {
@@ -213,6 +219,8 @@ impl Default for VerifyOptions {
             chunk_positions: 1 << 30,
             stop_at: None,
             stop_flag: None,
+            block_cache_bytes: (crate::build::default_budget() / 4)
+                .min(crate::build::MAX_BLOCK_CACHE_BYTES),
         }
     }
 }
@@ -284,6 +292,7 @@ pub fn verify(
 ) -> Result<VerifyReport, VerifyError> {
     let tables = TableSet::open(dir, variant);
     let files = chosen_files(dir, variant, opts, &tables)?;
+    crate::table::blocks::set_budget(opts.block_cache_bytes);
     let total: u64 = files.iter().map(|(_, t)| t.info().positions).sum();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
@@ -407,7 +416,7 @@ impl Run<'_> {
         let opts = self.opts;
         let start = Instant::now();
         // In solving order, as they were written: neighbouring tiers then
-        // share decompressed blocks in the per-thread cache.
+        // share decompressed blocks in the cache.
         let mut keys = table.tier_keys()?;
         keys.sort_by_key(|t| (t.level(self.variant), *t));
         let resumed_positions = record.positions_done;

@@ -494,8 +494,7 @@ fn table_sizes(
 
 /// The median time in microseconds of `probes` single-value probes of
 /// random positions of the tiers `keys` (one block per stream decompressed
-/// unless the per-thread block cache has it); a first pass warms the page
-/// cache.
+/// unless a block cache has it); a first pass warms the page cache.
 fn probe_time(
     set: &TableSet,
     variant: &Variant,
@@ -515,8 +514,11 @@ fn probe_time(
             index::position_at(&key, (next() % key.size()) as u32)
         })
         .collect();
-    // Single-value probes (one block per stream decompressed unless the
-    // per-thread block cache has it); a first pass warms the page cache.
+    // Single-value probes (one block per stream decompressed unless a
+    // block cache has it); a first pass warms the page cache.
+    // The cache as a query process has it (a verify of this process may
+    // have given it more).
+    asalto_tb::table::blocks::set_budget(asalto_tb::table::blocks::DEFAULT_BYTES);
     let mut look = Lookup::probing(set, *variant);
     for p in &sample {
         look.value(p)?;

@@ -215,7 +215,7 @@
 //! [`Table::open`] maps the file and checks the preamble and the head (in
 //! version 1, the whole index); a chunk of the tables is checked when one
 //! of its entries is first read, a block's checksum when the block is
-//! decompressed (decompressed blocks are kept in a small per-thread cache),
+//! decompressed (decompressed blocks are kept in a cache, [`blocks`]),
 //! and [`Table::verify_checksums`] checks them all, with the layout. A bad file gives a
 //! [`TableError`] naming the file and the problem, never a panic.
 

@@ -69,41 +69,43 @@ impl TierStore for MemoryStore {
 
 /// Whole tiers decoded from a file, shared by all threads (neighbouring
 /// tiers of a build read the same tiers over and over), up to a number of
-/// values: when an insert would pass it, the cache is emptied first.
+/// values: when an insert would pass it, the least recently used tiers go
+/// (the newest always stays).
 pub(crate) struct TierCache {
     budget: u64,
     held: std::sync::Mutex<Held>,
 }
 
-/// The tiers a [`TierCache`] holds and their number of values.
-type Held = (HashMap<TierKey, Arc<[u16]>>, u64);
+/// The tiers a [`TierCache`] holds, the least recently used first out, and
+/// their number of values.
+type Held = (lru::LruCache<TierKey, Arc<[u16]>>, u64);
 
 impl TierCache {
     /// An empty cache holding at most `budget` values.
     pub(crate) fn new(budget: u64) -> TierCache {
         TierCache {
             budget,
-            held: std::sync::Mutex::new((HashMap::default(), 0)),
+            held: std::sync::Mutex::new((lru::LruCache::unbounded(), 0)),
         }
     }
 
     /// The tier, if held.
     pub(crate) fn get(&self, key: &TierKey) -> Option<Arc<[u16]>> {
-        let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
         held.0.get(key).cloned()
     }
 
     /// Hold `codes` as tier `key`.
     pub(crate) fn insert(&self, key: TierKey, codes: Arc<[u16]>) {
         let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
-        let len = codes.len() as u64;
-        if held.1 + len > self.budget {
-            held.0.clear();
-            held.1 = 0;
-        }
-        held.1 += len;
-        if let Some(old) = held.0.insert(key, codes) {
+        held.1 += codes.len() as u64;
+        if let Some(old) = held.0.put(key, codes) {
             held.1 -= old.len() as u64;
+        }
+        while held.1 > self.budget && held.0.len() > 1 {
+            if let Some((_, old)) = held.0.pop_lru() {
+                held.1 -= old.len() as u64;
+            }
         }
     }
 }
@@ -299,5 +301,27 @@ mod tests {
             }
         }
         assert_eq!(store.tier(&key(8)).unwrap(), None);
+    }
+
+    #[test]
+    fn the_tier_cache_lets_the_least_recently_used_go() {
+        let key = |outside| TierKey {
+            n: 2,
+            k: 9,
+            outside,
+        };
+        let codes = |v: u16, n: usize| -> Arc<[u16]> { vec![v; n].into() };
+        let cache = TierCache::new(10);
+        cache.insert(key(1), codes(1, 4));
+        cache.insert(key(2), codes(2, 4));
+        // Tier 1 used since tier 2 came: tier 2 goes for tier 3.
+        assert_eq!(cache.get(&key(1)).as_deref(), Some(&[1u16; 4][..]));
+        cache.insert(key(3), codes(3, 4));
+        assert!(cache.get(&key(1)).is_some() && cache.get(&key(3)).is_some());
+        assert!(cache.get(&key(2)).is_none());
+        // A tier larger than the budget is still held, alone.
+        cache.insert(key(4), codes(4, 12));
+        assert_eq!(cache.get(&key(4)).map(|c| c.len()), Some(12));
+        assert!(cache.get(&key(1)).is_none() && cache.get(&key(3)).is_none());
     }
 }

@@ -117,15 +117,27 @@ impl Order {
         if self == Order::MaskMajor {
             return stream;
         }
-        let (placements, masks) = Self::dims(key);
-        let mut out = vec![0u16; stream.len()];
-        for (src, dst) in stream
-            .chunks(masks * placements)
-            .zip(out.chunks_mut(masks * placements))
-        {
-            transpose(src, dst, placements, masks);
-        }
+        let mut out = Vec::with_capacity(stream.len());
+        self.extend_index_order(key, &stream, &mut out);
         out
+    }
+
+    /// [`Order::index_order`] of `stream` appended to `out`, which is
+    /// neither zeroed first nor copied after (the hot path of reading a
+    /// tier whole).
+    pub(crate) fn extend_index_order(self, key: &TierKey, stream: &[u16], out: &mut Vec<u16>) {
+        if self == Order::MaskMajor {
+            out.extend_from_slice(stream);
+            return;
+        }
+        let (placements, masks) = Self::dims(key);
+        for half in stream.chunks(masks * placements) {
+            // Index order is mask-major: each mask's officer placements,
+            // which the stream holds a mask apart.
+            for m in 0..masks {
+                out.extend(half[m..].iter().step_by(masks).take(placements));
+            }
+        }
     }
 
     /// `(placements, masks)` of a half of tier `key`.

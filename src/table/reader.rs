@@ -38,6 +38,9 @@ struct Lru<T: ?Sized> {
 }
 
 thread_local! {
+    /// A WDL-only tier read whole, in stream order (kept from one read to
+    /// the next: grown, never zeroed again).
+    static STREAM: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
     /// The per-thread cache of distance blocks.
     static CACHE: RefCell<Lru<[u16]>> = const {
         RefCell::new(Lru { entries: Vec::new(), bytes: 0 })
@@ -517,17 +520,28 @@ impl Table {
             return Ok(None);
         };
         let (first, end) = (e.first, e.first + e.size as u64);
-        let mut out = vec![0u16; e.size as usize];
+        let size = e.size as usize;
         if self.info.wdl_only {
             // The hot case of a WDL-only build's lower tiers and of its
             // verify: a block's span at a time, a byte of fields at a
-            // time, with no per-position error path.
-            self.wdl_spans(first, end, |o, blk, start, n| {
-                format::decode_wdl_only(blk, start, &mut out[o..o + n]);
-                Ok(())
+            // time, with no per-position error path, into this thread's
+            // stream buffer, then in index order into the tier's own.
+            let codes = STREAM.with_borrow_mut(|stream| {
+                if stream.len() < size {
+                    stream.resize(size, 0);
+                }
+                let stream = &mut stream[..size];
+                self.wdl_spans(first, end, |o, blk, start, n| {
+                    format::decode_wdl_only(blk, start, &mut stream[o..o + n]);
+                    Ok(())
+                })?;
+                let mut codes = Vec::with_capacity(size);
+                self.info.order.extend_index_order(key, stream, &mut codes);
+                Ok::<_, TableError>(codes)
             })?;
-            return Ok(Some(self.info.order.index_order(key, out).into()));
+            return Ok(Some(codes.into()));
         }
+        let mut out = vec![0u16; size];
         // Distances first, then the WDL fields joined in.
         let per = self.info.distance_block_positions as u64;
         let mut p = first;

@@ -10,8 +10,10 @@ use std::time::Duration;
 /// Bytes a build needs whatever its window holds: the lower tables'
 /// decoded-tier cache (256 MiB), the window's read-back cache (32 MiB),
 /// the values of one chunk of tiers being solved and handed to the writer
-/// (2 x 128 MiB), the solver's per-thread scratch and the allocator's
-/// slack (512 MiB).
+/// (2 x 128 MiB), the solver's per-thread scratch, the shared block
+/// cache's default 64 MiB ([`crate::table::blocks::DEFAULT_BYTES`]; what
+/// a build gives it beyond that comes out of the window's room) and the
+/// allocator's slack (512 MiB).
 ///
 /// Measured: the complete assaut build to 9 soldiers under `--memory 2GiB`
 /// (`scripts/bench-runs/2026-11-23-vm/bench.json`, 2 threads) peaked at

@@ -981,18 +981,12 @@ impl<'b> FileRun<'b> {
             opts.write.wdl_only,
         );
         let keep = window_levels(variant);
-        if ranks.rank() == 0 && done > 0 {
-            reload_window(&window, variant, &tiers[..done], tiers.get(done), keep)?;
+        let wanted = window_after_resume(variant, &tiers[..done], tiers.get(done), keep);
+        if ranks.rank() == 0 {
+            reload_window(&window, &wanted)?;
         }
         if ranks.size() > 1 && done > 0 {
-            send_window(
-                ranks,
-                &window,
-                variant,
-                &tiers[..done],
-                tiers.get(done),
-                keep,
-            )?;
+            send_window(ranks, &window, &wanted)?;
         }
         let tables = if opts.write.wdl_only {
             TableSet::open(job.dir, variant)
@@ -1252,15 +1246,9 @@ fn window_after_resume<'t>(
 /// allows: read back through the window's small cache instead, those
 /// tiers were decompressed again for every tier that read them until
 /// their levels passed (14 % of the samples early in a resumed 2o16s).
-fn reload_window(
-    window: &FileSoFar<'_>,
-    variant: &Variant,
-    done: &[TierKey],
-    next: Option<&TierKey>,
-    keep: u32,
-) -> Result<(), BuildError> {
+fn reload_window(window: &FileSoFar<'_>, wanted: &[&TierKey]) -> Result<(), BuildError> {
     use crate::solve::TierStore;
-    for t in window_after_resume(variant, done, next, keep) {
+    for &t in wanted {
         let c = window.tier(t)?.ok_or(SolveError::MissingTier(*t))?;
         window.add(t, &c)?;
     }
@@ -1268,23 +1256,19 @@ fn reload_window(
 }
 
 /// After a resume, rank 0 sends the other ranks the window they would
-/// have kept: the officers-to-move halves of the tiers done (`done`) that
-/// the levels from `next` on read.
+/// have kept: the officers-to-move halves of the tiers `wanted`
+/// ([`window_after_resume`]).
 fn send_window(
     ranks: &Cluster,
     window: &FileSoFar<'_>,
-    variant: &Variant,
-    done: &[TierKey],
-    next: Option<&TierKey>,
-    keep: u32,
+    wanted: &[&TierKey],
 ) -> Result<(), BuildError> {
     use crate::solve::TierStore;
-    let wanted = window_after_resume(variant, done, next, keep);
     let total: u64 = wanted.iter().map(|t| t.size_per_side() as u64).sum();
     let mut codes = vec![0u16; total as usize];
     if ranks.rank() == 0 {
         let mut at = 0;
-        for t in &wanted {
+        for t in wanted {
             let half = t.size_per_side() as usize;
             let c = window.tier(t)?.ok_or(SolveError::MissingTier(**t))?;
             codes[at..at + half].copy_from_slice(&c[..half]);
@@ -1294,7 +1278,7 @@ fn send_window(
     ranks.broadcast_codes(&mut codes);
     if ranks.rank() != 0 {
         let mut at = 0;
-        for t in &wanted {
+        for t in wanted {
             let half = t.size_per_side() as usize;
             window.add(t, &codes[at..at + half])?;
             at += half;

@@ -66,9 +66,10 @@
 //! * [`progress`]: the [`progress::Observer`] long operations report to.
 //!
 //! Private: the modules `position` and `value` (their types are at the
-//! root), and the submodules of `rules`, `solve`, `table`, `build`
-//! (`checkpoint`, `ranks`, `mpi`, `memory`, `window`), `analysis` and
-//! `serve`, whose public items their parent re-exports.
+//! root), `cache` (the one eviction rule of the crate's caches), and the
+//! submodules of `rules`, `solve`, `table`, `build` (`checkpoint`,
+//! `ranks`, `mpi`, `memory`, `window`), `analysis` and `serve`, whose
+//! public items their parent re-exports.
 //!
 //! ```
 //! use asalto_tb::{Position, Variant, rules};
@@ -97,6 +98,7 @@ pub mod solve;
 pub mod table;
 pub mod verify;
 
+mod cache;
 #[cfg(test)]
 mod planted;
 mod position;

@@ -8,7 +8,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// Bytes a build needs whatever its window holds: the lower tables'
-/// decoded-tier cache (256 MiB), the window's read-back cache (32 MiB),
+/// tier cache (256 MiB), the window's read-back cache (32 MiB),
 /// the values of one chunk of tiers being solved and handed to the writer
 /// (2 x 128 MiB), the solver's per-thread scratch, the shared block
 /// cache's default 64 MiB ([`crate::table::blocks::DEFAULT_BYTES`]; what

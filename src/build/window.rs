@@ -19,7 +19,7 @@
 
 use crate::index::TierKey;
 use crate::rules::Variant;
-use crate::solve::{SolveError, TierCache, TierStore};
+use crate::solve::{SolveError, TierCache, TierStore, TierValues, WdlFields};
 use crate::table::{TableWriter, format};
 use rustc_hash::FxHashMap;
 use std::fs::File;
@@ -29,8 +29,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
-/// Values held by the read-back cache: 2^24 (32 MiB).
-pub(crate) const CACHE_VALUES: u64 = 1 << 24;
+/// Bytes held by the read-back cache: 32 MiB (2^24 values).
+pub(crate) const CACHE_BYTES: u64 = 32 << 20;
 
 /// Where a window reads back what it does not hold in memory.
 pub(crate) enum Back<'a> {
@@ -55,7 +55,7 @@ pub(crate) struct FileSoFar<'a> {
     /// The most bytes `memory` may hold.
     budget: u64,
     /// Halves read back from the file.
-    cache: TierCache,
+    cache: TierCache<Arc<[u16]>>,
     /// The file is WDL-only: values read back carry no distance.
     wdl_only: bool,
 }
@@ -82,7 +82,7 @@ impl<'a> FileSoFar<'a> {
             back,
             memory: Slabs::default(),
             budget,
-            cache: TierCache::new(CACHE_VALUES),
+            cache: TierCache::new(CACHE_BYTES),
             wdl_only,
         }
     }
@@ -139,6 +139,10 @@ impl<'a> FileSoFar<'a> {
 
 impl TierStore for FileSoFar<'_> {
     fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError> {
+        Ok(self.values(key)?.map(|v| v.to_codes()))
+    }
+
+    fn values(&self, key: &TierKey) -> Result<Option<TierValues>, SolveError> {
         // Tiers of the lower files (most of what a tier reads) go straight
         // on to the next store.
         if self
@@ -148,11 +152,11 @@ impl TierStore for FileSoFar<'_> {
         {
             return Ok(None);
         }
-        if let Some(t) = self.memory.tier(key) {
+        if let Some(t) = self.memory.values(key) {
             return Ok(Some(t));
         }
         if let Some(t) = self.cache.get(key) {
-            return Ok(Some(t));
+            return Ok(Some(TierValues::Codes(t)));
         }
         let codes: Arc<[u16]> = match &self.back {
             Back::File(writer) => {
@@ -171,7 +175,7 @@ impl TierStore for FileSoFar<'_> {
             },
         };
         self.cache.insert(*key, codes.clone());
-        Ok(Some(codes))
+        Ok(Some(TierValues::Codes(codes)))
     }
 
     fn has_distances(&self) -> bool {
@@ -262,21 +266,34 @@ impl Slabs {
         held.bytes += len as u64;
     }
 
-    /// The codes of `key`, if held.
-    fn tier(&self, key: &TierKey) -> Option<Arc<[u16]>> {
+    /// The values of `key`, if held: WDL-only halves as their fields (a
+    /// copy of a quarter byte a value, read in place), others decoded.
+    fn values(&self, key: &TierKey) -> Option<TierValues> {
         let held = self.held.read().unwrap_or_else(|e| e.into_inner());
         let &(level, b, at, n, packing) = held.index.get(key)?;
         let block = &held.blocks[&level][b as usize][at..at + packing.bytes(n)];
         Some(match packing {
-            Packing::Wide => block
-                .chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .collect(),
-            Packing::Byte => block.iter().map(|&c| c as u16).collect(),
-            Packing::Wdl => (0..n)
-                .map(|i| format::wdl_only_code(block[i / 4] >> (2 * (i % 4)) & 3))
-                .collect(),
+            Packing::Wide => TierValues::Codes(
+                block
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                    .collect(),
+            ),
+            Packing::Byte => TierValues::Codes(block.iter().map(|&c| c as u16).collect()),
+            Packing::Wdl => TierValues::Wdl(WdlFields::new(
+                block.into(),
+                n as u32,
+                key,
+                false,
+                format::WDL_ONLY_FIELD_CODES,
+            )),
         })
+    }
+
+    /// The codes of `key`, if held.
+    #[cfg(test)]
+    fn tier(&self, key: &TierKey) -> Option<Arc<[u16]>> {
+        self.values(key).map(|v| v.to_codes())
     }
 
     /// Keep only the levels `keep` says yes to.

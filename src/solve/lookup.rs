@@ -1,11 +1,14 @@
 //! Reading values of solved tiers: the narrow [`TierStore`] interface
-//! between the solver and storage (memory now, table files later), and
+//! between the solver and storage (memory, table files, a build's
+//! window), the forms a store hands a tier over in ([`TierValues`]: value
+//! codes, or a WDL-only tier's packed two-bit fields as stored), and
 //! [`Lookup`], which values any position (game over, huff rights, mirrored
 //! tiers) from a store.
 
 use super::SolveError;
 use crate::Value;
 use crate::board::{self, Bitboard};
+use crate::cache::{Weight, WeightedLru};
 use crate::index::{self, TierKey};
 use crate::position::{Position, Side};
 use crate::rules::{self, Variant};
@@ -13,11 +16,184 @@ use rustc_hash::FxHashMap as HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::{Arc, RwLock};
 
+/// The values of a solved tier as a store hands them over.
+#[derive(Clone, Debug)]
+pub enum TierValues {
+    /// Value codes ([`Value::code`]) in index order ([`crate::index`]).
+    Codes(Arc<[u16]>),
+    /// A WDL-only tier's two-bit fields, as its table or window keeps
+    /// them: read in place, never decoded whole.
+    Wdl(WdlFields),
+}
+
+/// The two-bit fields of a WDL-only tier (or of its officers-to-move
+/// half), four to a byte, the lowest bits first, in the layout they are
+/// kept in: the position `side * H + f * O + o` of the index (`H`
+/// positions a side, `f` the rank of the fortress mask, `o` that of the
+/// officers' placement among `O`) is field `side * H + f * mask_stride +
+/// o * placement_stride`. Each field stands for the value code the store
+/// says (`codes`).
+#[derive(Clone, Debug)]
+pub struct WdlFields {
+    fields: Arc<[u8]>,
+    /// Fields held: the whole tier, or its first half.
+    len: u32,
+    half: u32,
+    placements: u32,
+    mask_stride: u32,
+    placement_stride: u32,
+    codes: [u16; 4],
+}
+
+impl WdlFields {
+    /// The `len` fields of `fields` (at least `len / 4` bytes, rounded up)
+    /// of tier `key`: each side's half in index order, or transposed (the
+    /// placement major: field `side * H + o * M + f`, `M` fortress masks)
+    /// when `placement_major`; each field `w` stands for `codes[w]`.
+    pub(crate) fn new(
+        fields: Arc<[u8]>,
+        len: u32,
+        key: &TierKey,
+        placement_major: bool,
+        codes: [u16; 4],
+    ) -> WdlFields {
+        assert!(fields.len() as u64 * 4 >= u64::from(len), "fields too few");
+        let half = key.size_per_side();
+        let placements = key.officer_placements();
+        let (mask_stride, placement_stride) = if placement_major {
+            (1, half / placements)
+        } else {
+            (placements, 1)
+        };
+        WdlFields {
+            fields,
+            len,
+            half,
+            placements,
+            mask_stride,
+            placement_stride,
+            codes,
+        }
+    }
+
+    /// The value code of field `slot`, if held.
+    #[inline]
+    fn slot(&self, slot: u32) -> Option<u16> {
+        if slot >= self.len {
+            return None;
+        }
+        let w = self.fields[(slot / 4) as usize] >> (2 * (slot % 4)) & 3;
+        Some(self.codes[w as usize])
+    }
+
+    /// The field of index position `index`.
+    #[inline]
+    fn slot_of(&self, index: u32) -> u32 {
+        let (side, i) = (index / self.half, index % self.half);
+        let (f, o) = (i / self.placements, i % self.placements);
+        side * self.half + f * self.mask_stride + o * self.placement_stride
+    }
+}
+
+impl TierValues {
+    /// Positions held (the whole tier, or its first half).
+    pub fn len(&self) -> usize {
+        match self {
+            TierValues::Codes(c) => c.len(),
+            TierValues::Wdl(w) => w.len as usize,
+        }
+    }
+
+    /// Whether no position is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The value code of position `index` (in index order), if held.
+    #[inline]
+    pub fn code(&self, index: u32) -> Option<u16> {
+        match self {
+            TierValues::Codes(c) => c.get(index as usize).copied(),
+            TierValues::Wdl(w) => {
+                if index >= w.len {
+                    return None;
+                }
+                w.slot(w.slot_of(index))
+            }
+        }
+    }
+
+    /// The value codes of the positions held, in index order.
+    pub fn to_codes(&self) -> Arc<[u16]> {
+        match self {
+            TierValues::Codes(c) => c.clone(),
+            TierValues::Wdl(w) => {
+                let field =
+                    |s: u32| w.codes[(w.fields[(s / 4) as usize] >> (2 * (s % 4)) & 3) as usize];
+                if w.placement_stride == 1 {
+                    // Index order already.
+                    return (0..w.len).map(field).collect();
+                }
+                assert_eq!(w.len % w.half, 0, "whole halves");
+                let mut out = Vec::with_capacity(w.len as usize);
+                let masks = w.half / w.placements;
+                for side in 0..w.len / w.half {
+                    for f in 0..masks {
+                        let first = side * w.half + f * w.mask_stride;
+                        out.extend(
+                            (0..w.placements).map(|o| field(first + o * w.placement_stride)),
+                        );
+                    }
+                }
+                out.into()
+            }
+        }
+    }
+
+    /// `(mask stride, placement stride)`: the position `side * H + f * O +
+    /// o` of tier `key` is `self.at(side * H + f * mask stride + o *
+    /// placement stride)`.
+    #[inline]
+    pub(crate) fn strides(&self, key: &TierKey) -> (u32, u32) {
+        match self {
+            TierValues::Codes(_) => (key.officer_placements(), 1),
+            TierValues::Wdl(w) => (w.mask_stride, w.placement_stride),
+        }
+    }
+
+    /// The value code at `slot` of the layout ([`TierValues::strides`]),
+    /// if held.
+    #[inline]
+    pub(crate) fn at(&self, slot: u32) -> Option<u16> {
+        match self {
+            TierValues::Codes(c) => c.get(slot as usize).copied(),
+            TierValues::Wdl(w) => w.slot(slot),
+        }
+    }
+}
+
+impl Weight for TierValues {
+    fn weight(&self) -> u64 {
+        match self {
+            TierValues::Codes(c) => c.weight(),
+            TierValues::Wdl(w) => w.fields.weight(),
+        }
+    }
+}
+
 /// Read access to the values of solved canonical tiers.
 pub trait TierStore: Sync {
     /// The value codes ([`Value::code`]) of canonical tier `key`, indexed as in
     /// [`crate::index`], or `None` when the tier is not available.
     fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError>;
+
+    /// The values of canonical tier `key` in the form the store keeps
+    /// them (what the solver reads: a WDL-only table's fields are then
+    /// read in place, not decoded whole), or `None` when the tier is not
+    /// available. Stores holding anything but codes override this.
+    fn values(&self, key: &TierKey) -> Result<Option<TierValues>, SolveError> {
+        Ok(self.tier(key)?.map(TierValues::Codes))
+    }
 
     /// The value code of one position of canonical tier `key`, or `None`
     /// when the tier is not available. Stores that can read one value
@@ -67,46 +243,33 @@ impl TierStore for MemoryStore {
     }
 }
 
-/// Whole tiers decoded from a file, shared by all threads (neighbouring
-/// tiers of a build read the same tiers over and over), up to a number of
-/// values: when an insert would pass it, the least recently used tiers go
-/// (the newest always stays).
-pub(crate) struct TierCache {
-    budget: u64,
-    held: std::sync::Mutex<Held>,
+/// Tiers read from a file, shared by all threads (neighbouring tiers of
+/// a build read the same tiers over and over), up to a number of bytes:
+/// the least recently used go first (the newest always stays).
+pub(crate) struct TierCache<V: Weight> {
+    held: std::sync::Mutex<WeightedLru<TierKey, V>>,
 }
 
-/// The tiers a [`TierCache`] holds, the least recently used first out, and
-/// their number of values.
-type Held = (lru::LruCache<TierKey, Arc<[u16]>>, u64);
-
-impl TierCache {
-    /// An empty cache holding at most `budget` values.
-    pub(crate) fn new(budget: u64) -> TierCache {
+impl<V: Weight + Clone> TierCache<V> {
+    /// An empty cache holding at most `bytes`.
+    pub(crate) fn new(bytes: u64) -> TierCache<V> {
         TierCache {
-            budget,
-            held: std::sync::Mutex::new((lru::LruCache::unbounded(), 0)),
+            held: std::sync::Mutex::new(WeightedLru::new(bytes)),
         }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, WeightedLru<TierKey, V>> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The tier, if held.
-    pub(crate) fn get(&self, key: &TierKey) -> Option<Arc<[u16]>> {
-        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
-        held.0.get(key).cloned()
+    pub(crate) fn get(&self, key: &TierKey) -> Option<V> {
+        self.lock().get(key).cloned()
     }
 
-    /// Hold `codes` as tier `key`.
-    pub(crate) fn insert(&self, key: TierKey, codes: Arc<[u16]>) {
-        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
-        held.1 += codes.len() as u64;
-        if let Some(old) = held.0.put(key, codes) {
-            held.1 -= old.len() as u64;
-        }
-        while held.1 > self.budget && held.0.len() > 1 {
-            if let Some((_, old)) = held.0.pop_lru() {
-                held.1 -= old.len() as u64;
-            }
-        }
+    /// Hold `values` as tier `key`.
+    pub(crate) fn insert(&self, key: TierKey, values: V) {
+        self.lock().put(key, values);
     }
 }
 
@@ -118,6 +281,13 @@ impl TierStore for Layered<'_> {
         match self.0.tier(key)? {
             Some(t) => Ok(Some(t)),
             None => self.1.tier(key),
+        }
+    }
+
+    fn values(&self, key: &TierKey) -> Result<Option<TierValues>, SolveError> {
+        match self.0.values(key)? {
+            Some(t) => Ok(Some(t)),
+            None => self.1.values(key),
         }
     }
 
@@ -137,7 +307,7 @@ impl TierStore for Layered<'_> {
 pub struct Lookup<'a> {
     store: &'a dyn TierStore,
     variant: Variant,
-    cache: HashMap<TierKey, Arc<[u16]>>,
+    cache: HashMap<TierKey, TierValues>,
     /// Read single values instead of caching whole tiers.
     single: bool,
 }
@@ -169,19 +339,33 @@ impl<'a> Lookup<'a> {
         &self.variant
     }
 
-    fn tier(&mut self, key: &TierKey) -> Result<&Arc<[u16]>, SolveError> {
+    fn values(&mut self, key: &TierKey) -> Result<&TierValues, SolveError> {
         Ok(match self.cache.entry(*key) {
             Entry::Occupied(e) => e.into_mut(),
             Entry::Vacant(e) => {
-                let t = self.store.tier(key)?.ok_or(SolveError::MissingTier(*key))?;
+                let t = self
+                    .store
+                    .values(key)?
+                    .ok_or(SolveError::MissingTier(*key))?;
                 e.insert(t)
             }
         })
     }
 
-    /// The codes of a canonical tier (an error when it is not in the store).
+    /// The values of a canonical tier as the store keeps them (an error
+    /// when it is not in the store), kept for the next call.
+    pub(crate) fn tier_values(&mut self, key: &TierKey) -> Result<TierValues, SolveError> {
+        Ok(self.values(key)?.clone())
+    }
+
+    /// The codes of a canonical tier in index order (an error when it is
+    /// not in the store), decoded whole; not kept (the caller keeps what
+    /// it reads again).
     pub(crate) fn tier_codes(&mut self, key: &TierKey) -> Result<Arc<[u16]>, SolveError> {
-        Ok(self.tier(key)?.clone())
+        match self.cache.get(key) {
+            Some(TierValues::Codes(c)) => Ok(c.clone()),
+            _ => self.store.tier(key)?.ok_or(SolveError::MissingTier(*key)),
+        }
     }
 
     /// The stored value of a position without huff rights that belongs to a
@@ -197,7 +381,7 @@ impl<'a> Lookup<'a> {
         }
         // A tier held in part (a build's window keeps officers-to-move
         // halves) answers only for the positions it holds.
-        let code = self.tier(&key)?.get(i as usize).copied();
+        let code = self.values(&key)?.code(i);
         Ok(Value::from_code(code.ok_or(SolveError::MissingTier(key))?))
     }
 
@@ -311,7 +495,7 @@ mod tests {
             outside,
         };
         let codes = |v: u16, n: usize| -> Arc<[u16]> { vec![v; n].into() };
-        let cache = TierCache::new(10);
+        let cache = TierCache::new(20);
         cache.insert(key(1), codes(1, 4));
         cache.insert(key(2), codes(2, 4));
         // Tier 1 used since tier 2 came: tier 2 goes for tier 3.
@@ -323,5 +507,72 @@ mod tests {
         cache.insert(key(4), codes(4, 12));
         assert_eq!(cache.get(&key(4)).map(|c| c.len()), Some(12));
         assert!(cache.get(&key(1)).is_none() && cache.get(&key(3)).is_none());
+    }
+
+    /// A WDL-only tier's codes in index order, and its fields packed at
+    /// the stream offsets `offset` gives (the table module's own layout).
+    fn packed(key: &TierKey, offset: impl Fn(u32) -> u32) -> (Vec<u16>, Arc<[u8]>) {
+        let codes = [0u16, 3, 4, 2];
+        let n = key.size() as u32;
+        let mut fields = vec![0u8; (n as usize).div_ceil(4)];
+        let mut want = Vec::new();
+        for i in 0..n {
+            let w = (i.wrapping_mul(2_654_435_761) >> 7) % 4;
+            let s = offset(i);
+            fields[(s / 4) as usize] |= (w as u8) << (2 * (s % 4));
+            want.push(codes[w as usize]);
+        }
+        (want, fields.into())
+    }
+
+    #[test]
+    fn wdl_fields_read_as_the_codes_they_pack_in_both_layouts() {
+        use crate::table::format::Order;
+        let codes = [0u16, 3, 4, 2];
+        for key in [
+            TierKey {
+                n: 2,
+                k: 12,
+                outside: 0b1011_0000_0000_0000_0111,
+            },
+            TierKey {
+                n: 1,
+                k: 10,
+                outside: 0b11,
+            },
+        ] {
+            for order in [Order::MaskMajor, Order::PlacementMajor] {
+                let (want, fields) = packed(&key, |i| order.stream_offset(&key, i));
+                let major = order == Order::PlacementMajor;
+                let whole = TierValues::Wdl(WdlFields::new(
+                    fields.clone(),
+                    key.size() as u32,
+                    &key,
+                    major,
+                    codes,
+                ));
+                assert_eq!(whole.len(), want.len());
+                assert_eq!(&*whole.to_codes(), &want[..], "{order}");
+                for (i, &c) in want.iter().enumerate() {
+                    assert_eq!(whole.code(i as u32), Some(c), "{order} {i}");
+                }
+                assert_eq!(whole.code(key.size() as u32), None);
+                // Through the strides, as the solver reads it.
+                let (ms, ps) = whole.strides(&key);
+                let p = key.officer_placements();
+                for (i, &c) in want.iter().enumerate() {
+                    let i = i as u32;
+                    let (side, h) = (i / key.size_per_side(), i % key.size_per_side());
+                    let slot = side * key.size_per_side() + h / p * ms + h % p * ps;
+                    assert_eq!(whole.at(slot), Some(c));
+                }
+                // The first half only: the second is not held.
+                let half = key.size_per_side();
+                let first = TierValues::Wdl(WdlFields::new(fields, half, &key, major, codes));
+                assert_eq!(&*first.to_codes(), &want[..half as usize]);
+                assert_eq!(first.code(half - 1), Some(want[half as usize - 1]));
+                assert_eq!(first.code(half), None);
+            }
+        }
     }
 }

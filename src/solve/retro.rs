@@ -37,7 +37,7 @@
 //! solver's capture, fault or huff code, so `verify` is independent of it.
 
 use super::SolveError;
-use super::lookup::{Lookup, fold_huffs};
+use super::lookup::{Lookup, TierValues, fold_huffs};
 use crate::Value;
 use crate::board::{self, ADJACENT, Bitboard, FORTRESS};
 use crate::index::{
@@ -46,7 +46,6 @@ use crate::index::{
 use crate::position::Side;
 use crate::rules::{self, CaptureRule, Variant};
 use rustc_hash::FxHashMap as HashMap;
-use std::sync::Arc;
 
 /// No value yet (in `code`) or no exit (in `exit`).
 const UNSET: u16 = u16::MAX;
@@ -58,26 +57,32 @@ struct Target {
     outside: Bitboard,
     /// Whether the stored tier is the mirror image of the one reached.
     mirrored: bool,
-    /// Officer placements per fortress mask in it.
-    placements: u32,
+    /// Where a position lies in `values` (`offset + f * mask_stride + o *
+    /// placement_stride`, `f` and `o` the ranks of its fortress mask and
+    /// its officers' placement): [`TierValues::strides`].
+    mask_stride: u32,
+    placement_stride: u32,
     /// First index of the side to move after the move.
     offset: u32,
-    /// Its value codes (possibly only the officers-to-move half).
-    codes: Arc<[u16]>,
+    /// Its values (possibly only the officers-to-move half).
+    values: TierValues,
 }
 
 impl Target {
     fn new(key: &TierKey, side: Side, look: &mut Lookup<'_>) -> Result<Target, SolveError> {
         let canonical = key.canonical();
+        let values = look.tier_values(&canonical)?;
+        let (mask_stride, placement_stride) = values.strides(&canonical);
         Ok(Target {
             outside: canonical.outside,
             mirrored: canonical != *key,
-            placements: canonical.officer_placements(),
+            mask_stride,
+            placement_stride,
             offset: match side {
                 Side::Officers => 0,
                 Side::Soldiers => canonical.size_per_side(),
             },
-            codes: look.tier_codes(&canonical)?,
+            values,
         })
     }
 
@@ -90,7 +95,8 @@ impl Target {
     }
 
     /// Where the positions with fortress soldiers `fortress` (as reached)
-    /// lie in the stored tier: their first index and the free points there.
+    /// lie in the stored tier: the first one's place in its values and the
+    /// free points there.
     #[inline]
     fn slice(&self, fortress: u16) -> (u32, Bitboard) {
         let f = if self.mirrored {
@@ -99,7 +105,7 @@ impl Target {
             fortress
         };
         (
-            self.offset + fortress_rank(f) * self.placements,
+            self.offset + fortress_rank(f) * self.mask_stride,
             board::ALL & !(self.outside | fortress_bits(f)),
         )
     }
@@ -124,12 +130,12 @@ impl Target {
     /// [`Target::at`] as a value code.
     #[inline]
     fn code_at(&self, first: u32, free: Bitboard, officers: Bitboard) -> Result<u16, SolveError> {
-        let i = first + officer_rank(officers, free);
-        match self.codes.get(i as usize) {
-            Some(&c) => Ok(c),
+        let slot = first + officer_rank(officers, free) * self.placement_stride;
+        match self.values.at(slot) {
+            Some(c) => Ok(c),
             None => Err(SolveError::PartialTier {
                 outside: self.outside,
-                found: self.codes.len() as u64,
+                found: self.values.len() as u64,
             }),
         }
     }

@@ -18,7 +18,7 @@
 //! read: a block is checked when it is decompressed, and a hit returns
 //! the same bytes.
 
-use lru::LruCache;
+use crate::cache::WeightedLru;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 
@@ -39,15 +39,12 @@ static BUDGET: AtomicU64 = AtomicU64::new(DEFAULT_BYTES);
 static HITS: AtomicU64 = AtomicU64::new(0);
 static MISSES: AtomicU64 = AtomicU64::new(0);
 
-/// One part of the cache: its blocks, the least recently used first out,
-/// and the bytes they hold.
-struct Shard {
-    blocks: LruCache<(u64, u64), Arc<[u8]>>,
-    bytes: u64,
-}
+/// One part of the cache: its blocks by (table, block), the least
+/// recently used first out.
+type Shard = WeightedLru<(u64, u64), Arc<[u8]>>;
 
 static CACHE: LazyLock<[Mutex<Shard>; SHARDS]> =
-    LazyLock::new(|| std::array::from_fn(|_| Mutex::new(Shard::new())));
+    LazyLock::new(|| std::array::from_fn(|_| Mutex::new(Shard::new(DEFAULT_BYTES))));
 
 /// Hold at most `bytes` of decompressed blocks from now on (at least one
 /// block per part of the cache is always kept). Blocks over a smaller
@@ -83,37 +80,16 @@ pub(crate) fn get<E>(
 ) -> Result<Arc<[u8]>, E> {
     let part = shard(table, block);
     let lock = || part.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(b) = lock().blocks.get(&(table, block)) {
+    if let Some(b) = lock().get(&(table, block)) {
         HITS.fetch_add(1, Ordering::Relaxed);
         return Ok(b.clone());
     }
     MISSES.fetch_add(1, Ordering::Relaxed);
     let made = make()?;
-    lock().insert((table, block), made.clone(), budget() / SHARDS as u64);
+    let mut part = lock();
+    part.set_cap(budget() / SHARDS as u64);
+    part.put((table, block), made.clone());
     Ok(made)
-}
-
-impl Shard {
-    fn new() -> Shard {
-        Shard {
-            blocks: LruCache::unbounded(),
-            bytes: 0,
-        }
-    }
-
-    /// Hold `made` as `key`, then let the least recently used blocks go
-    /// while more than `cap` bytes are held (the newest always stays).
-    fn insert(&mut self, key: (u64, u64), made: Arc<[u8]>, cap: u64) {
-        self.bytes += made.len() as u64;
-        if let Some(old) = self.blocks.put(key, made) {
-            self.bytes -= old.len() as u64;
-        }
-        while self.bytes > cap && self.blocks.len() > 1 {
-            if let Some((_, old)) = self.blocks.pop_lru() {
-                self.bytes -= old.len() as u64;
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -147,22 +123,5 @@ mod tests {
         assert_eq!(get(t, 1, || Err("corrupt")), Err("corrupt"));
         let b = get::<()>(t, 1, || Ok(Arc::from(vec![9u8]))).unwrap();
         assert_eq!(&*b, &[9]);
-    }
-
-    #[test]
-    fn the_least_recently_used_go_past_the_cap() {
-        let mut s = Shard::new();
-        let block = |v: u8| Arc::from(vec![v; 100]);
-        s.insert((0, 1), block(1), 250);
-        s.insert((0, 2), block(2), 250);
-        // Block 1 used since block 2 came: block 2 is the one to go.
-        assert!(s.blocks.get(&(0, 1)).is_some());
-        s.insert((0, 3), block(3), 250);
-        assert_eq!(s.bytes, 200);
-        assert!(s.blocks.contains(&(0, 1)) && s.blocks.contains(&(0, 3)));
-        assert!(!s.blocks.contains(&(0, 2)));
-        // A block larger than the cap still stays, alone.
-        s.insert((0, 4), Arc::from(vec![4u8; 400]), 250);
-        assert_eq!((s.blocks.len(), s.bytes), (1, 400));
     }
 }

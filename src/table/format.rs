@@ -655,6 +655,14 @@ pub(crate) const fn wdl_only_code(w: u8) -> u16 {
     }
 }
 
+/// The value code of each WDL-only field, by field.
+pub(crate) const WDL_ONLY_FIELD_CODES: [u16; 4] = [
+    wdl_only_code(0),
+    wdl_only_code(1),
+    wdl_only_code(2),
+    wdl_only_code(3),
+];
+
 /// The distance of a value code.
 #[inline]
 pub(crate) fn distance(code: u16) -> u16 {
@@ -700,6 +708,37 @@ pub(crate) fn check_wdl_block(raw: &[u8], count: usize, wdl_only: bool) -> Resul
 #[inline]
 pub(crate) fn wdl_at(raw: &[u8], j: usize) -> u8 {
     (raw[j / 4] >> (2 * (j % 4))) & 3
+}
+
+/// Copy `n` packed two-bit fields from field `start` of `src` to field
+/// `at` of `dst`, whose fields `at..at + n` are zero: whole bytes at a
+/// time (shifted when the two do not start at the same place in a byte),
+/// the odd fields at each end one at a time (the hot loop of reading a
+/// WDL-only tier's fields in place).
+pub(crate) fn copy_fields(src: &[u8], start: usize, dst: &mut [u8], at: usize, n: usize) {
+    let set = |dst: &mut [u8], i: usize, w: u8| dst[i / 4] |= w << (2 * (i % 4));
+    let head = ((4 - at % 4) % 4).min(n);
+    for j in 0..head {
+        set(dst, at + j, wdl_at(src, start + j));
+    }
+    let bytes = (n - head) / 4;
+    let (s0, d0) = (start + head, (at + head) / 4);
+    let out = &mut dst[d0..d0 + bytes];
+    if bytes == 0 {
+    } else if s0 % 4 == 0 {
+        out.copy_from_slice(&src[s0 / 4..s0 / 4 + bytes]);
+    } else {
+        // Each byte's four fields: the top of one source byte and the
+        // bottom of the next (which holds fields of the span, so exists).
+        let shift = 2 * (s0 % 4);
+        let from = &src[s0 / 4..s0 / 4 + bytes + 1];
+        for (o, two) in out.iter_mut().zip(from.windows(2)) {
+            *o = two[0] >> shift | two[1] << (8 - shift);
+        }
+    }
+    for j in head + 4 * bytes..n {
+        set(dst, at + j, wdl_at(src, start + j));
+    }
 }
 
 /// The four WDL-only codes a byte of packed fields holds, for every byte.
@@ -986,6 +1025,33 @@ mod tests {
         decode_wdl_only(&all, 0, &mut out);
         for (j, &c) in out.iter().enumerate() {
             assert_eq!(c, wdl_only_code(wdl_at(&all, j)));
+        }
+    }
+
+    /// Fields copied a byte at a time against each field copied alone, at
+    /// every alignment of source and destination, up to the source's end.
+    #[test]
+    fn fields_copy_as_each_field_read_alone() {
+        let src: Vec<u8> = (0..16u32).map(|i| (i * 151 + 7) as u8).collect();
+        for start in 0..9 {
+            for at in 0..9 {
+                for n in 0..=(4 * src.len() - start).min(70) {
+                    let mut dst = vec![0u8; (at + n).div_ceil(4) + 1];
+                    copy_fields(&src, start, &mut dst, at, n);
+                    for j in 0..4 * dst.len() {
+                        let want = if (at..at + n).contains(&j) {
+                            wdl_at(&src, start + j - at)
+                        } else {
+                            0
+                        };
+                        assert_eq!(
+                            wdl_at(&dst, j),
+                            want,
+                            "start {start}, at {at}, n {n}, j {j}"
+                        );
+                    }
+                }
+            }
         }
     }
 

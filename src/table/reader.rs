@@ -8,6 +8,7 @@ use super::format::{
 use super::{BlockDefect, Problem, TableError, TableInfo};
 use crate::Value;
 use crate::Wdl;
+use crate::cache::WeightedLru;
 use crate::index::TierKey;
 use memmap2::Mmap;
 use std::cell::RefCell;
@@ -30,11 +31,13 @@ const CACHE_BYTES: usize = 32 << 20;
 /// address).
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
-/// Blocks by (table, block), the most recently used first, and the bytes
-/// they hold.
-struct Lru<T: ?Sized> {
-    entries: Vec<(u64, u64, Arc<T>)>,
-    bytes: usize,
+/// Distance blocks by (table, block), the least recently used first out.
+type DistCache = WeightedLru<(u64, u64), Arc<[u16]>>;
+
+/// A distance cache of [`CACHE_BLOCKS`] blocks and [`CACHE_BYTES`] at most.
+fn dist_cache() -> DistCache {
+    let most = std::num::NonZeroUsize::new(CACHE_BLOCKS).expect("blocks");
+    WeightedLru::with_most(CACHE_BYTES as u64, most)
 }
 
 thread_local! {
@@ -42,33 +45,21 @@ thread_local! {
     /// the next: grown, never zeroed again).
     static STREAM: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
     /// The per-thread cache of distance blocks.
-    static CACHE: RefCell<Lru<[u16]>> = const {
-        RefCell::new(Lru { entries: Vec::new(), bytes: 0 })
-    };
+    static CACHE: RefCell<DistCache> = RefCell::new(dist_cache());
 }
 
-/// The entry `(id, block)` of `lru`, made by `make` on a miss; the least
-/// recently used go while there are more than [`CACHE_BLOCKS`] or more
-/// than [`CACHE_BYTES`] (the newest always stays).
-fn cached<T: ?Sized>(
-    lru: &mut Lru<T>,
+/// The entry `(id, block)` of `lru`, made by `make` on a miss.
+fn cached(
+    lru: &mut DistCache,
     id: u64,
     block: u64,
-    make: impl FnOnce() -> Result<Arc<T>, TableError>,
-) -> Result<Arc<T>, TableError> {
-    let entries = &mut lru.entries;
-    if let Some(i) = entries.iter().position(|e| e.0 == id && e.1 == block) {
-        entries[..=i].rotate_right(1);
-        return Ok(entries[0].2.clone());
+    make: impl FnOnce() -> Result<Arc<[u16]>, TableError>,
+) -> Result<Arc<[u16]>, TableError> {
+    if let Some(v) = lru.get(&(id, block)) {
+        return Ok(v.clone());
     }
     let v = make()?;
-    lru.bytes += std::mem::size_of_val(&*v);
-    entries.insert(0, (id, block, v.clone()));
-    while entries.len() > CACHE_BLOCKS || (lru.bytes > CACHE_BYTES && entries.len() > 1) {
-        if let Some((_, _, old)) = entries.pop() {
-            lru.bytes -= std::mem::size_of_val(&*old);
-        }
-    }
+    lru.put((id, block), v.clone());
     Ok(v)
 }
 
@@ -565,6 +556,24 @@ impl Table {
         Ok(Some(self.info.order.index_order(key, out).into()))
     }
 
+    /// The two-bit fields of canonical tier `key` of a WDL-only table, in
+    /// its stream order, four to a byte, or `None` if this table does not
+    /// hold the tier: copied from the blocks, not decoded (what the solver
+    /// reads in place, [`crate::solve::WdlFields`]).
+    pub(crate) fn tier_fields(&self, key: &TierKey) -> Result<Option<Arc<[u8]>>, TableError> {
+        debug_assert!(self.info.wdl_only);
+        let Some(e) = self.find(key)? else {
+            return Ok(None);
+        };
+        let (first, end) = (e.first, e.first + e.size as u64);
+        let mut out = vec![0u8; (e.size as usize).div_ceil(4)];
+        self.wdl_spans(first, end, |o, blk, start, n| {
+            format::copy_fields(blk, start, &mut out, o, n);
+            Ok(())
+        })?;
+        Ok(Some(out.into()))
+    }
+
     /// Walk the WDL blocks over stream positions `first..end`: `f(o, block,
     /// start, n)` for each block's span, where the span's `n` positions are
     /// `first + o ..` and start at field `start` of the block's packed
@@ -752,30 +761,25 @@ mod cache_tests {
 
     #[test]
     fn the_cache_keeps_at_most_its_blocks_and_its_bytes() {
-        let mut lru: Lru<[u8]> = Lru {
-            entries: Vec::new(),
-            bytes: 0,
-        };
-        let block = |n: usize| -> Result<Arc<[u8]>, TableError> { Ok(vec![7u8; n].into()) };
-        // Small blocks: the count binds; the most recent stay, in order.
+        let mut lru = dist_cache();
+        let block = |n: usize| -> Result<Arc<[u16]>, TableError> { Ok(vec![7u16; n].into()) };
+        // Small blocks: the count binds; the most recent stay.
         for b in 0..300u64 {
             cached(&mut lru, 1, b, || block(100)).unwrap();
         }
-        assert_eq!(lru.entries.len(), CACHE_BLOCKS);
-        assert_eq!(lru.entries[0].1, 299);
-        assert_eq!(lru.bytes, 100 * CACHE_BLOCKS);
-        // A hit comes back without making anything, and goes first.
+        assert_eq!(lru.len(), CACHE_BLOCKS);
+        assert!(lru.contains(&(1, 299)) && !lru.contains(&(1, 299 - CACHE_BLOCKS as u64)));
+        assert_eq!(lru.held(), 200 * CACHE_BLOCKS as u64);
+        // A hit comes back without making anything.
         let hit = cached(&mut lru, 1, 200, || panic!("made again")).unwrap();
         assert_eq!(hit.len(), 100);
-        assert_eq!(lru.entries[0].1, 200);
         // Large blocks: the bytes bind, but the newest always stays.
         for b in 0..4u64 {
-            cached(&mut lru, 2, b, || block(CACHE_BYTES / 3)).unwrap();
+            cached(&mut lru, 2, b, || block(CACHE_BYTES / 6)).unwrap();
         }
-        assert!(lru.bytes <= CACHE_BYTES, "{}", lru.bytes);
-        assert_eq!(lru.entries[0].1, 3);
-        cached(&mut lru, 3, 0, || block(CACHE_BYTES + 1)).unwrap();
-        assert_eq!(lru.entries.len(), 1);
-        assert_eq!(lru.bytes, CACHE_BYTES + 1);
+        assert!(lru.held() <= CACHE_BYTES as u64, "{}", lru.held());
+        assert!(lru.contains(&(2, 3)));
+        cached(&mut lru, 3, 0, || block(CACHE_BYTES)).unwrap();
+        assert_eq!((lru.len(), lru.held()), (1, 2 * CACHE_BYTES as u64));
     }
 }

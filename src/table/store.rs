@@ -2,10 +2,11 @@
 //! and serves them to the solver and the prober as a [`TierStore`];
 //! [`list`] finds every table under a folder.
 
+use super::format::{self, Order};
 use super::{Problem, Table, TableError, TableInfo, file_name, parse_file_name, table_path};
 use crate::index::TierKey;
 use crate::rules::Variant;
-use crate::solve::{SolveError, StoreError, TierCache, TierStore};
+use crate::solve::{SolveError, StoreError, TierCache, TierStore, TierValues, WdlFields};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
@@ -51,17 +52,18 @@ pub struct TableSet {
     dir: PathBuf,
     variant: Variant,
     open: RwLock<HashMap<(u8, u8), Arc<Table>>>,
-    /// Whole tiers decoded for [`TierStore::tier`], at most
-    /// [`DECODED_BUDGET`] values.
-    decoded: TierCache,
+    /// Tiers read for [`TierStore::values`] (a WDL-only table's as its
+    /// fields, others decoded), at most [`HELD_BYTES`].
+    held: TierCache<TierValues>,
     /// Refuse WDL-only tables (a build with distances reads this set).
     require_distances: bool,
     /// A WDL-only table was opened.
     wdl_only_seen: std::sync::atomic::AtomicBool,
 }
 
-/// The most values [`TableSet`] keeps decoded: 2^27, 256 MiB.
-const DECODED_BUDGET: u64 = 1 << 27;
+/// The most bytes of tiers a [`TableSet`] keeps: 256 MiB (2^30 positions
+/// of WDL-only tables, 2^27 of tables with distances).
+const HELD_BYTES: u64 = 256 << 20;
 
 impl TableSet {
     /// The tables of `variant` under `dir` (at `<dir>/<slug>/<n>o<k>s.atb`).
@@ -71,7 +73,7 @@ impl TableSet {
             dir: dir.to_path_buf(),
             variant: *variant,
             open: RwLock::new(HashMap::new()),
-            decoded: TierCache::new(DECODED_BUDGET),
+            held: TierCache::new(HELD_BYTES),
             require_distances: false,
             wdl_only_seen: Default::default(),
         }
@@ -149,17 +151,34 @@ impl From<TableError> for SolveError {
 
 impl TierStore for TableSet {
     fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError> {
-        if let Some(t) = self.decoded.get(key) {
+        Ok(self.values(key)?.map(|v| v.to_codes()))
+    }
+
+    fn values(&self, key: &TierKey) -> Result<Option<TierValues>, SolveError> {
+        if let Some(t) = self.held.get(key) {
             return Ok(Some(t));
         }
-        let t = match self.table(key.n, key.k)? {
-            None => return Ok(None),
-            Some(t) => t.tier(key)?,
+        let Some(table) = self.table(key.n, key.k)? else {
+            return Ok(None);
         };
-        if let Some(t) = &t {
-            self.decoded.insert(*key, t.clone());
+        let info = table.info();
+        let values = if info.wdl_only {
+            table.tier_fields(key)?.map(|fields| {
+                TierValues::Wdl(WdlFields::new(
+                    fields,
+                    key.size() as u32,
+                    key,
+                    info.order == Order::PlacementMajor,
+                    format::WDL_ONLY_FIELD_CODES,
+                ))
+            })
+        } else {
+            table.tier(key)?.map(TierValues::Codes)
+        };
+        if let Some(t) = &values {
+            self.held.insert(*key, t.clone());
         }
-        Ok(t)
+        Ok(values)
     }
 
     fn code(&self, key: &TierKey, index: u32) -> Result<Option<u16>, SolveError> {

@@ -281,7 +281,7 @@ impl Slabs {
             ),
             Packing::Byte => TierValues::Codes(block.iter().map(|&c| c as u16).collect()),
             Packing::Wdl => TierValues::Wdl(WdlFields::new(
-                block.into(),
+                (block.into(), 0),
                 n as u32,
                 key,
                 false,

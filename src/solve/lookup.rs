@@ -27,15 +27,18 @@ pub enum TierValues {
 }
 
 /// The two-bit fields of a WDL-only tier (or of its officers-to-move
-/// half), four to a byte, the lowest bits first, in the layout they are
-/// kept in: the position `side * H + f * O + o` of the index (`H`
-/// positions a side, `f` the rank of the fortress mask, `o` that of the
-/// officers' placement among `O`) is field `side * H + f * mask_stride +
-/// o * placement_stride`. Each field stands for the value code the store
-/// says (`codes`).
+/// half), four to a byte, the lowest bits first, from field `start` of
+/// `fields` on (a table's decompressed block, shared, or a copy), in the
+/// layout they are kept in: the position `side * H + f * O + o` of the
+/// index (`H` positions a side, `f` the rank of the fortress mask, `o`
+/// that of the officers' placement among `O`) is field `start + side * H
+/// + f * mask_stride + o * placement_stride`. Each field stands for the
+/// value code the store says (`codes`).
 #[derive(Clone, Debug)]
 pub struct WdlFields {
     fields: Arc<[u8]>,
+    /// The tier's first field in `fields`.
+    start: u32,
     /// Fields held: the whole tier, or its first half.
     len: u32,
     half: u32,
@@ -45,19 +48,25 @@ pub struct WdlFields {
     codes: [u16; 4],
 }
 
+/// Packed two-bit fields and the first field of a tier among them.
+pub(crate) type FieldsAt = (Arc<[u8]>, u32);
+
 impl WdlFields {
-    /// The `len` fields of `fields` (at least `len / 4` bytes, rounded up)
-    /// of tier `key`: each side's half in index order, or transposed (the
-    /// placement major: field `side * H + o * M + f`, `M` fortress masks)
-    /// when `placement_major`; each field `w` stands for `codes[w]`.
+    /// The `len` fields of tier `key` from field `start` of `fields` on:
+    /// each side's half in index order, or transposed (the placement
+    /// major: field `side * H + o * M + f`, `M` fortress masks) when
+    /// `placement_major`; each field `w` stands for `codes[w]`.
     pub(crate) fn new(
-        fields: Arc<[u8]>,
+        (fields, start): FieldsAt,
         len: u32,
         key: &TierKey,
         placement_major: bool,
         codes: [u16; 4],
     ) -> WdlFields {
-        assert!(fields.len() as u64 * 4 >= u64::from(len), "fields too few");
+        assert!(
+            fields.len() as u64 * 4 >= u64::from(start) + u64::from(len),
+            "fields too few"
+        );
         let half = key.size_per_side();
         let placements = key.officer_placements();
         let (mask_stride, placement_stride) = if placement_major {
@@ -67,6 +76,7 @@ impl WdlFields {
         };
         WdlFields {
             fields,
+            start,
             len,
             half,
             placements,
@@ -82,8 +92,14 @@ impl WdlFields {
         if slot >= self.len {
             return None;
         }
-        let w = self.fields[(slot / 4) as usize] >> (2 * (slot % 4)) & 3;
-        Some(self.codes[w as usize])
+        Some(self.field(slot))
+    }
+
+    /// The value code of field `slot` (held).
+    #[inline]
+    fn field(&self, slot: u32) -> u16 {
+        let f = self.start + slot;
+        self.codes[(self.fields[(f / 4) as usize] >> (2 * (f % 4)) & 3) as usize]
     }
 
     /// The field of index position `index`.
@@ -128,8 +144,7 @@ impl TierValues {
         match self {
             TierValues::Codes(c) => c.clone(),
             TierValues::Wdl(w) => {
-                let field =
-                    |s: u32| w.codes[(w.fields[(s / 4) as usize] >> (2 * (s % 4)) & 3) as usize];
+                let field = |s: u32| w.field(s);
                 if w.placement_stride == 1 {
                     // Index order already.
                     return (0..w.len).map(field).collect();
@@ -509,16 +524,21 @@ mod tests {
         assert!(cache.get(&key(1)).is_none() && cache.get(&key(3)).is_none());
     }
 
-    /// A WDL-only tier's codes in index order, and its fields packed at
-    /// the stream offsets `offset` gives (the table module's own layout).
-    fn packed(key: &TierKey, offset: impl Fn(u32) -> u32) -> (Vec<u16>, Arc<[u8]>) {
+    /// A WDL-only tier's codes in index order, and its fields packed from
+    /// field `start` on at the stream offsets `offset` gives (the table
+    /// module's own layout), amid fields of other tiers.
+    fn packed(key: &TierKey, start: u32, offset: impl Fn(u32) -> u32) -> (Vec<u16>, Arc<[u8]>) {
         let codes = [0u16, 3, 4, 2];
         let n = key.size() as u32;
-        let mut fields = vec![0u8; (n as usize).div_ceil(4)];
+        let mut fields = vec![0b1001_1100u8; (start + n + 9) as usize / 4];
+        for i in 0..n {
+            let s = start + offset(i);
+            fields[(s / 4) as usize] &= !(3 << (2 * (s % 4)));
+        }
         let mut want = Vec::new();
         for i in 0..n {
             let w = (i.wrapping_mul(2_654_435_761) >> 7) % 4;
-            let s = offset(i);
+            let s = start + offset(i);
             fields[(s / 4) as usize] |= (w as u8) << (2 * (s % 4));
             want.push(codes[w as usize]);
         }
@@ -541,11 +561,16 @@ mod tests {
                 outside: 0b11,
             },
         ] {
-            for order in [Order::MaskMajor, Order::PlacementMajor] {
-                let (want, fields) = packed(&key, |i| order.stream_offset(&key, i));
+            for (order, start) in [
+                (Order::MaskMajor, 0),
+                (Order::PlacementMajor, 0),
+                (Order::MaskMajor, 7),
+                (Order::PlacementMajor, 4093),
+            ] {
+                let (want, fields) = packed(&key, start, |i| order.stream_offset(&key, i));
                 let major = order == Order::PlacementMajor;
                 let whole = TierValues::Wdl(WdlFields::new(
-                    fields.clone(),
+                    (fields.clone(), start),
                     key.size() as u32,
                     &key,
                     major,
@@ -568,7 +593,8 @@ mod tests {
                 }
                 // The first half only: the second is not held.
                 let half = key.size_per_side();
-                let first = TierValues::Wdl(WdlFields::new(fields, half, &key, major, codes));
+                let first =
+                    TierValues::Wdl(WdlFields::new((fields, start), half, &key, major, codes));
                 assert_eq!(&*first.to_codes(), &want[..half as usize]);
                 assert_eq!(first.code(half - 1), Some(want[half as usize - 1]));
                 assert_eq!(first.code(half), None);

@@ -10,6 +10,7 @@ use crate::Value;
 use crate::Wdl;
 use crate::cache::WeightedLru;
 use crate::index::TierKey;
+use crate::solve::FieldsAt;
 use memmap2::Mmap;
 use std::cell::RefCell;
 use std::fs::File;
@@ -557,21 +558,29 @@ impl Table {
     }
 
     /// The two-bit fields of canonical tier `key` of a WDL-only table, in
-    /// its stream order, four to a byte, or `None` if this table does not
-    /// hold the tier: copied from the blocks, not decoded (what the solver
-    /// reads in place, [`crate::solve::WdlFields`]).
-    pub(crate) fn tier_fields(&self, key: &TierKey) -> Result<Option<Arc<[u8]>>, TableError> {
+    /// its stream order, four to a byte, and the tier's first field among
+    /// them, or `None` if this table does not hold the tier: the
+    /// decompressed block itself (shared with the block cache, nothing
+    /// copied) when the tier lies in one block, as almost all do, else a
+    /// copy of its fields from each block (what the solver reads in place,
+    /// [`crate::solve::WdlFields`]).
+    pub(crate) fn tier_fields(&self, key: &TierKey) -> Result<Option<FieldsAt>, TableError> {
         debug_assert!(self.info.wdl_only);
         let Some(e) = self.find(key)? else {
             return Ok(None);
         };
         let (first, end) = (e.first, e.first + e.size as u64);
+        let per = self.info.wdl_block_positions as u64;
+        let b = first / per;
+        if e.size > 0 && (end - 1) / per == b {
+            return Ok(Some((self.wdl_block(b)?, (first - b * per) as u32)));
+        }
         let mut out = vec![0u8; (e.size as usize).div_ceil(4)];
         self.wdl_spans(first, end, |o, blk, start, n| {
             format::copy_fields(blk, start, &mut out, o, n);
             Ok(())
         })?;
-        Ok(Some(out.into()))
+        Ok(Some((out.into(), 0)))
     }
 
     /// Walk the WDL blocks over stream positions `first..end`: `f(o, block,

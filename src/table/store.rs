@@ -52,8 +52,9 @@ pub struct TableSet {
     dir: PathBuf,
     variant: Variant,
     open: RwLock<HashMap<(u8, u8), Arc<Table>>>,
-    /// Tiers read for [`TierStore::values`] (a WDL-only table's as its
-    /// fields, others decoded), at most [`HELD_BYTES`].
+    /// Tiers of tables with distances decoded for [`TierStore::values`],
+    /// at most [`HELD_BYTES`] (a WDL-only table's tiers are read in place
+    /// in its blocks, which the block cache keeps).
     held: TierCache<TierValues>,
     /// Refuse WDL-only tables (a build with distances reads this set).
     require_distances: bool,
@@ -61,8 +62,8 @@ pub struct TableSet {
     wdl_only_seen: std::sync::atomic::AtomicBool,
 }
 
-/// The most bytes of tiers a [`TableSet`] keeps: 256 MiB (2^30 positions
-/// of WDL-only tables, 2^27 of tables with distances).
+/// The most bytes of decoded tiers a [`TableSet`] keeps: 256 MiB (2^27
+/// values).
 const HELD_BYTES: u64 = 256 << 20;
 
 impl TableSet {
@@ -155,15 +156,13 @@ impl TierStore for TableSet {
     }
 
     fn values(&self, key: &TierKey) -> Result<Option<TierValues>, SolveError> {
-        if let Some(t) = self.held.get(key) {
-            return Ok(Some(t));
-        }
         let Some(table) = self.table(key.n, key.k)? else {
             return Ok(None);
         };
         let info = table.info();
-        let values = if info.wdl_only {
-            table.tier_fields(key)?.map(|fields| {
+        if info.wdl_only {
+            // Its block, from the block cache: nothing to keep here.
+            return Ok(table.tier_fields(key)?.map(|fields| {
                 TierValues::Wdl(WdlFields::new(
                     fields,
                     key.size() as u32,
@@ -171,10 +170,12 @@ impl TierStore for TableSet {
                     info.order == Order::PlacementMajor,
                     format::WDL_ONLY_FIELD_CODES,
                 ))
-            })
-        } else {
-            table.tier(key)?.map(TierValues::Codes)
-        };
+            }));
+        }
+        if let Some(t) = self.held.get(key) {
+            return Ok(Some(t));
+        }
+        let values = table.tier(key)?.map(TierValues::Codes);
         if let Some(t) = &values {
             self.held.insert(*key, t.clone());
         }

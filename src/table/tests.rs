@@ -716,6 +716,48 @@ fn table_set_serves_tiers() {
     assert_eq!(listed, want);
 }
 
+/// A WDL-only table's tiers through the store: their fields read in
+/// place (a tier inside one block shares it, one across blocks is
+/// copied) give the codes the reader decodes, in both orders.
+#[test]
+fn wdl_only_tiers_are_served_as_their_fields() {
+    let mut rng = Rng(11);
+    // Two officers, 12 soldiers: tiers of 3,780 to 52,920 positions.
+    let keys = random_tiers(&mut rng, 2, 12, &[4, 5, 6, 7, 8, 9]);
+    let tiers: Vec<(TierKey, Vec<u16>)> = keys
+        .iter()
+        .map(|key| (*key, random_codes(&mut rng, key.size() as usize, false)))
+        .collect();
+    // Blocks smaller than a tier (every tier across blocks, at every
+    // alignment), then blocks holding several tiers.
+    for (block, order) in [
+        (1020, Order::PlacementMajor),
+        (4000, Order::MaskMajor),
+        (1 << 20, Order::PlacementMajor),
+        (1 << 20, Order::MaskMajor),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = WriteOptions {
+            wdl_block_positions: block,
+            order,
+            ..WriteOptions::of_kind(true)
+        };
+        write(dir.path(), &Variant::ASSAUT, 2, 12, &opts, &tiers);
+        let table = Table::open(&table_path(dir.path(), &Variant::ASSAUT, 2, 12)).unwrap();
+        let set = TableSet::open(dir.path(), &Variant::ASSAUT);
+        for (key, _) in &tiers {
+            let want = table.tier(key).unwrap().unwrap();
+            let got = set.values(key).unwrap().unwrap();
+            assert!(matches!(got, crate::solve::TierValues::Wdl(_)));
+            assert_eq!(&*got.to_codes(), &*want, "{block} {order} {key:?}");
+            for i in (0..want.len()).step_by(13) {
+                assert_eq!(got.code(i as u32), Some(want[i]));
+            }
+            assert_eq!(&*set.tier(key).unwrap().unwrap(), &*want);
+        }
+    }
+}
+
 #[test]
 fn solved_tiers_through_tables() {
     use crate::Position;

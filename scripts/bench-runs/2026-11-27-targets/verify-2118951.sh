@@ -1,0 +1,3 @@
+#!/bin/sh
+# Verify asalto's 1o20s of the 20-soldier closure (a copy; the lower 1o files linked from /work/runs/f20), binary 2118951.
+exec /work/runs/ab/asalto-2118951 verify --variant asalto --soldiers 20..=20 --tables /work/runs/ab/v1 --json >> /work/runs/ab/verify-2118951.jsonl 2>> /work/runs/ab/verify-2118951.log

@@ -37,8 +37,8 @@
 //! and the solver share only the board (points, lines, the soldier step
 //! tables, all tested against the slow oracle of
 //! `tests/oracle_movegen.rs`), the position type, the index (to find a
-//! successor's stored value), the table reader and the tier cache of
-//! `Lookup` (`tier_codes` only), the value type (its codes, `best` and
+//! successor's stored value), the table reader and the tier values of
+//! `Lookup` (`tier_values`, read by index only), the value type (its codes, `best` and
 //! `back`) and the rule for a side without a move (`rules::stuck_winner`:
 //! the checker asks `rules::outcome`, the solver `stuck_value` below): a
 //! bug in the solver's move code gives values that fail here. The unit
@@ -66,7 +66,7 @@
 //! (memoised inside the tier).
 
 use super::SolveError;
-use super::lookup::Lookup;
+use super::lookup::{Lookup, TierValues};
 use crate::Value;
 use crate::board::{self, Bitboard, Point};
 use crate::index::{
@@ -76,7 +76,6 @@ use crate::index::{
 use crate::position::{Position, Side};
 use crate::rules::{self, CaptureChain, Move, Variant};
 use rustc_hash::FxHashMap as HashMap;
-use std::sync::Arc;
 
 /// An inconsistent stored value found by [`check_tier_as`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -758,8 +757,8 @@ impl<const FIXED: bool> Checker<'_, '_, FIXED> {
                     let at = base + officer_rank(seen, free) as usize;
                     match other {
                         None => self.in_tier(at),
-                        Some(i) => match self.others.list[i].codes.get(at) {
-                            Some(&c) => Some(Value::from_code(c)),
+                        Some(i) => match self.others.list[i].values.code(at as u32) {
+                            Some(c) => Some(Value::from_code(c)),
                             None => return Err(SolveError::MissingTier(self.others.list[i].key)),
                         },
                     }
@@ -1070,8 +1069,8 @@ impl<const FIXED: bool> Checker<'_, '_, FIXED> {
         } else {
             index_in_tier(&t.key, pos.soldiers(), pos.officers(), pos.side())
         };
-        match t.codes.get(i as usize) {
-            Some(&c) => Ok(Some(Value::from_code(c))),
+        match t.values.code(i) {
+            Some(c) => Ok(Some(Value::from_code(c))),
             None => Err(SolveError::MissingTier(t.key)),
         }
     }
@@ -1084,7 +1083,7 @@ struct Other {
     /// Whether the tier reached is its mirror image.
     mirrored: bool,
     /// Its values.
-    codes: Arc<[u16]>,
+    values: TierValues,
 }
 
 /// The tiers moves out of the checked tier reach, by the tier reached (not
@@ -1123,7 +1122,7 @@ impl Others {
                 self.list.push(Other {
                     key: canonical,
                     mirrored: canonical != *key,
-                    codes: look.tier_codes(&canonical)?,
+                    values: look.tier_values(&canonical)?,
                 });
                 self.index.insert(*key, self.list.len() - 1);
                 self.list.len() - 1

@@ -373,16 +373,6 @@ impl<'a> Lookup<'a> {
         Ok(self.values(key)?.clone())
     }
 
-    /// The codes of a canonical tier in index order (an error when it is
-    /// not in the store), decoded whole; not kept (the caller keeps what
-    /// it reads again).
-    pub(crate) fn tier_codes(&mut self, key: &TierKey) -> Result<Arc<[u16]>, SolveError> {
-        match self.cache.get(key) {
-            Some(TierValues::Codes(c)) => Ok(c.clone()),
-            _ => self.store.tier(key)?.ok_or(SolveError::MissingTier(*key)),
-        }
-    }
-
     /// The stored value of a position without huff rights that belongs to a
     /// tier (the game not over by rules 1-3).
     pub(crate) fn stored(&mut self, pos: &Position) -> Result<Value, SolveError> {

@@ -10,7 +10,7 @@ use crate::Value;
 use crate::Wdl;
 use crate::cache::WeightedLru;
 use crate::index::TierKey;
-use crate::solve::FieldsAt;
+use crate::solve::{FieldsAt, TierValues, WdlFields};
 use memmap2::Mmap;
 use std::cell::RefCell;
 use std::fs::File;
@@ -42,9 +42,6 @@ fn dist_cache() -> DistCache {
 }
 
 thread_local! {
-    /// A WDL-only tier read whole, in stream order (kept from one read to
-    /// the next: grown, never zeroed again).
-    static STREAM: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
     /// The per-thread cache of distance blocks.
     static CACHE: RefCell<DistCache> = RefCell::new(dist_cache());
 }
@@ -508,31 +505,25 @@ impl Table {
     /// The value codes ([`Value::code`]) of canonical tier `key`, or `None`
     /// if this table does not hold it.
     pub fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, TableError> {
+        if self.info.wdl_only {
+            // Decoded from the fields as the solver reads them in place.
+            let placement_major = self.info.order == format::Order::PlacementMajor;
+            return Ok(self.tier_fields(key)?.map(|fields| {
+                let fields = WdlFields::new(
+                    fields,
+                    key.size() as u32,
+                    key,
+                    placement_major,
+                    format::WDL_ONLY_FIELD_CODES,
+                );
+                TierValues::Wdl(fields).to_codes()
+            }));
+        }
         let Some(e) = self.find(key)? else {
             return Ok(None);
         };
         let (first, end) = (e.first, e.first + e.size as u64);
         let size = e.size as usize;
-        if self.info.wdl_only {
-            // The hot case of a WDL-only build's lower tiers and of its
-            // verify: a block's span at a time, a byte of fields at a
-            // time, with no per-position error path, into this thread's
-            // stream buffer, then in index order into the tier's own.
-            let codes = STREAM.with_borrow_mut(|stream| {
-                if stream.len() < size {
-                    stream.resize(size, 0);
-                }
-                let stream = &mut stream[..size];
-                self.wdl_spans(first, end, |o, blk, start, n| {
-                    format::decode_wdl_only(blk, start, &mut stream[o..o + n]);
-                    Ok(())
-                })?;
-                let mut codes = Vec::with_capacity(size);
-                self.info.order.extend_index_order(key, stream, &mut codes);
-                Ok::<_, TableError>(codes)
-            })?;
-            return Ok(Some(codes.into()));
-        }
         let mut out = vec![0u16; size];
         // Distances first, then the WDL fields joined in.
         let per = self.info.distance_block_positions as u64;

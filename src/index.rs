@@ -496,13 +496,29 @@ pub(crate) fn index_in_tier(
     officers: Bitboard,
     side: Side,
 ) -> u32 {
+    slot_in_tier(key, soldiers, officers, side, (key.officer_placements(), 1))
+}
+
+/// Where a position lies in a tier's values kept with strides `(mask
+/// stride, placement stride)`: `side * H + f * mask stride + o *
+/// placement stride` (`H` positions a side, `f` and `o` the ranks of its
+/// fortress mask and of its officers' placement). With `(O, 1)`, `O` the
+/// officers' placements, that is [`index_in_tier`].
+#[inline]
+pub(crate) fn slot_in_tier(
+    key: &TierKey,
+    soldiers: Bitboard,
+    officers: Bitboard,
+    side: Side,
+    (mask_stride, placement_stride): (u32, u32),
+) -> u32 {
     let free = board::ALL & !soldiers;
     let f = fortress_rank(fortress_mask(soldiers));
     let side = match side {
         Side::Officers => 0,
         Side::Soldiers => 1,
     };
-    side * key.size_per_side() + f * key.officer_placements() + officer_rank(officers, free)
+    side * key.size_per_side() + f * mask_stride + officer_rank(officers, free) * placement_stride
 }
 
 /// The canonical tier and index of a position (without huff rights) that

@@ -38,8 +38,9 @@
 //! tables, all tested against the slow oracle of
 //! `tests/oracle_movegen.rs`), the position type, the index (to find a
 //! successor's stored value), the table reader and the tier values of
-//! `Lookup` (`tier_values`, read by index only), the value type (its codes, `best` and
-//! `back`) and the rule for a side without a move (`rules::stuck_winner`:
+//! `Lookup` (`tier_values`, read where their strides place a position:
+//! `TierValues::strides`, `index::slot_in_tier`), the value type (its
+//! codes, `best` and `back`) and the rule for a side without a move (`rules::stuck_winner`:
 //! the checker asks `rules::outcome`, the solver `stuck_value` below): a
 //! bug in the solver's move code gives values that fail here. The unit
 //! tests of [`crate::verify`] plant such bugs in the solver and check that
@@ -71,7 +72,7 @@ use crate::Value;
 use crate::board::{self, Bitboard, Point};
 use crate::index::{
     TierKey, binom, fortress_bits, fortress_mask, fortress_masks, fortress_rank, index_in_tier,
-    officer_rank,
+    officer_rank, slot_in_tier,
 };
 use crate::position::{Position, Side};
 use crate::rules::{self, CaptureChain, Move, Variant};
@@ -608,13 +609,14 @@ struct Step {
 
 /// Where the value of a soldier step's successor is.
 enum Target {
-    /// In a stored tier, this one (`None`) or another
-    /// (`Some(index into Others::list)`): at `base` plus the rank of the
-    /// officers (mirrored when the stored tier is the mirror image) among
-    /// `free`.
+    /// In a stored tier, this one (`None`, its codes in index order) or
+    /// another (`Some(index into Others::list)`, its values as stored):
+    /// at `base` plus `stride` times the rank of the officers (mirrored
+    /// when the stored tier is the mirror image) among `free`.
     Stored {
         other: Option<usize>,
         base: usize,
+        stride: usize,
         free: Bitboard,
         mirrored: bool,
     },
@@ -699,6 +701,7 @@ impl<const FIXED: bool> Checker<'_, '_, FIXED> {
                 Target::Stored {
                     other: None,
                     base: (fortress_rank(fortress_mask(after)) * key.officer_placements()) as usize,
+                    stride: 1,
                     free: board::ALL & !after,
                     mirrored: false,
                 }
@@ -710,10 +713,12 @@ impl<const FIXED: bool> Checker<'_, '_, FIXED> {
                 } else {
                     after
                 };
+                // The officers to move: the first side's half.
+                let (mask_stride, placement_stride) = t.strides;
                 Target::Stored {
                     other: Some(other),
-                    base: (fortress_rank(fortress_mask(seen)) * t.key.officer_placements())
-                        as usize,
+                    base: (fortress_rank(fortress_mask(seen)) * mask_stride) as usize,
+                    stride: placement_stride as usize,
                     free: board::ALL & !seen,
                     mirrored: t.mirrored,
                 }
@@ -746,6 +751,7 @@ impl<const FIXED: bool> Checker<'_, '_, FIXED> {
                 Target::Stored {
                     other,
                     base,
+                    stride,
                     free,
                     mirrored,
                 } => {
@@ -754,10 +760,10 @@ impl<const FIXED: bool> Checker<'_, '_, FIXED> {
                     } else {
                         officers
                     };
-                    let at = base + officer_rank(seen, free) as usize;
+                    let at = base + officer_rank(seen, free) as usize * stride;
                     match other {
                         None => self.in_tier(at),
-                        Some(i) => match self.others.list[i].values.code(at as u32) {
+                        Some(i) => match self.others.list[i].values.at(at as u32) {
                             Some(c) => Some(Value::from_code(c)),
                             None => return Err(SolveError::MissingTier(self.others.list[i].key)),
                         },
@@ -1063,13 +1069,15 @@ impl<const FIXED: bool> Checker<'_, '_, FIXED> {
         }
         let i = self.others.get(&key, self.look)?;
         let t = &self.others.list[i];
-        let i = if t.mirrored {
-            let m = pos.mirror();
-            index_in_tier(&t.key, m.soldiers(), m.officers(), m.side())
-        } else {
-            index_in_tier(&t.key, pos.soldiers(), pos.officers(), pos.side())
-        };
-        match t.values.code(i) {
+        let seen = if t.mirrored { pos.mirror() } else { *pos };
+        let slot = slot_in_tier(
+            &t.key,
+            seen.soldiers(),
+            seen.officers(),
+            seen.side(),
+            t.strides,
+        );
+        match t.values.at(slot) {
             Some(c) => Ok(Some(Value::from_code(c))),
             None => Err(SolveError::MissingTier(t.key)),
         }
@@ -1084,6 +1092,8 @@ struct Other {
     mirrored: bool,
     /// Its values.
     values: TierValues,
+    /// Where a position lies in `values` ([`TierValues::strides`]).
+    strides: (u32, u32),
 }
 
 /// The tiers moves out of the checked tier reach, by the tier reached (not
@@ -1119,10 +1129,12 @@ impl Others {
             Some(&i) => i,
             None => {
                 let canonical = key.canonical();
+                let values = look.tier_values(&canonical)?;
                 self.list.push(Other {
                     key: canonical,
                     mirrored: canonical != *key,
-                    values: look.tier_values(&canonical)?,
+                    strides: values.strides(&canonical),
+                    values,
                 });
                 self.index.insert(*key, self.list.len() - 1);
                 self.list.len() - 1

@@ -363,11 +363,10 @@ struct Graph {
     /// as a code; [`NO_EXIT`] when every move stays in the tier.
     exit: Vec<u16>,
     /// The fixed point's work: successors not yet won for the opponent,
-    /// the reversed edges (`pred[start[i] .. start[i + 1]]`, `fill` while
-    /// they are written), each node's state, the nodes to propagate.
+    /// the reversed edges (`pred[start[i] .. start[i + 1]]`), each node's
+    /// state, the nodes to propagate.
     left: Vec<u32>,
     start: Vec<u32>,
-    fill: Vec<u32>,
     pred: Vec<u32>,
     state: Vec<u8>,
     queue: Vec<u32>,
@@ -452,7 +451,6 @@ impl Graph {
         let nodes = base + huff_memo.len();
         let mut left = std::mem::take(&mut self.left);
         let mut start = std::mem::take(&mut self.start);
-        let mut fill = std::mem::take(&mut self.fill);
         let mut pred = std::mem::take(&mut self.pred);
         let mut state = std::mem::take(&mut self.state);
         let mut queue = std::mem::take(&mut self.queue);
@@ -467,7 +465,9 @@ impl Graph {
             })
         };
         let reached = |i: usize| i < base || huff_memo[i - base] != UNSET;
-        // Predecessors, as a reversed adjacency (CSR).
+        // Predecessors, as a reversed adjacency (CSR): each node's count
+        // of predecessors, summed into the end of its run in `pred`, which
+        // the edges then fill from the end down to its start.
         left.clear();
         left.resize(nodes, 0);
         start.clear();
@@ -476,20 +476,21 @@ impl Graph {
             let s = self.successors(i);
             left[i] = s.len() as u32;
             for &j in s {
-                start[j as usize + 1] += 1;
+                start[j as usize] += 1;
             }
         }
-        for i in 0..nodes {
-            start[i + 1] += start[i];
+        let mut sum = 0;
+        for s in start.iter_mut() {
+            sum += *s;
+            *s = sum;
         }
-        fill.clear();
-        fill.extend_from_slice(&start);
         pred.clear();
-        pred.resize(start[nodes] as usize, 0);
+        pred.resize(sum as usize, 0);
         for i in (0..nodes).filter(|&i| reached(i)) {
             for &j in self.successors(i) {
-                pred[fill[j as usize] as usize] = i as u32;
-                fill[j as usize] += 1;
+                let end = &mut start[j as usize];
+                *end -= 1;
+                pred[*end as usize] = i as u32;
             }
         }
         state.clear();
@@ -548,7 +549,7 @@ impl Graph {
                 _ => Value::Draw,
             })
             .collect();
-        (self.left, self.start, self.fill) = (left, start, fill);
+        (self.left, self.start) = (left, start);
         (self.pred, self.state, self.queue) = (pred, state, queue);
         values
     }

@@ -23,7 +23,9 @@
 use crate::board::{self, Bitboard, OUTSIDE};
 use crate::position::{Position, Side};
 use crate::rules::Variant;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
+#[cfg(test)]
+use std::collections::HashSet;
 
 /// Binomial coefficients C(n, k) for n, k <= 33.
 const BINOM: [[u32; 34]; 34] = {
@@ -339,29 +341,111 @@ pub(crate) fn closure_within(
     max_positions: u64,
 ) -> Result<Vec<TierKey>, u64> {
     let mut total = 0u64;
-    let mut seen: HashSet<TierKey> = HashSet::new();
+    let mut seen = TierBits::new();
+    let mut found: Vec<TierKey> = Vec::new();
     let mut stack: Vec<TierKey> = Vec::new();
     for r in roots {
         let c = r.canonical();
-        if c.is_valid() && !have(&c) && seen.insert(c) {
+        if c.is_valid() && !have(&c) && seen.insert(&c) {
             stack.push(c);
         }
     }
     while let Some(t) = stack.pop() {
+        found.push(t);
         total += t.size();
         if total > max_positions {
             return Err(total);
         }
         for s in t.successors(variant) {
             let c = s.canonical();
-            if !have(&c) && seen.insert(c) {
+            if !have(&c) && seen.insert(&c) {
                 stack.push(c);
             }
         }
     }
-    let mut v: Vec<TierKey> = seen.into_iter().collect();
-    v.sort_by_key(|t| (t.level(variant), *t));
-    Ok(v)
+    found.sort_by_key(|t| (t.level(variant), *t));
+    Ok(found)
+}
+
+/// The 24-bit sets of outside soldiers: 2^24.
+pub(crate) const SETS: usize = 1 << 24;
+
+/// The place of the file of `n` officers (1 or 2) and `k` soldiers (9 to
+/// 24) among the 32.
+pub(crate) fn file_slot(n: u8, k: u8) -> usize {
+    (n as usize - 1) * 16 + (k as usize - 9)
+}
+
+/// The outside soldiers `outside` as a 24-bit set: bit `i` for the `i`-th
+/// outside point in board order (a parallel bit extract over
+/// [`OUTSIDE`], by bytes).
+#[inline]
+pub(crate) fn outside_set(outside: Bitboard) -> u32 {
+    const BYTES: usize = (board::NUM_POINTS + 7) / 8;
+    /// `TABLE[b][v]`: the set of byte `b` of a bitboard with value `v`.
+    const TABLE: [[u32; 256]; BYTES] = {
+        let mut t = [[0u32; 256]; BYTES];
+        let mut b = 0;
+        while b < BYTES {
+            let mut v = 0;
+            while v < 256 {
+                let mut set = 0u32;
+                let mut j = 0;
+                while j < 8 {
+                    let p = 8 * b + j;
+                    if v >> j & 1 == 1 && p < 64 && OUTSIDE >> p & 1 == 1 {
+                        // The outside points below p.
+                        set |= 1 << (OUTSIDE & ((1u64 << p) - 1)).count_ones();
+                    }
+                    j += 1;
+                }
+                t[b][v] = set;
+                v += 1;
+            }
+            b += 1;
+        }
+        t
+    };
+    let mut set = 0;
+    for (b, table) in TABLE.iter().enumerate() {
+        set |= table[(outside >> (8 * b)) as usize & 0xff];
+    }
+    set
+}
+
+/// A set of tiers as one bit per `(n, k, S)`, `S` the outside set
+/// ([`outside_set`]): 2 x 16 x 2^24 bits, 64 MiB, zeroed pages the system
+/// gives only where written. A closure of millions of tiers marks its
+/// tiers in it at a memory access each (a file's bits, 2 MiB, stay in
+/// cache), where a hash set of keys took most of a build's planning.
+pub(crate) struct TierBits(Vec<u64>);
+
+impl TierBits {
+    /// No tier.
+    pub(crate) fn new() -> TierBits {
+        TierBits(vec![0u64; 32 * SETS / 64])
+    }
+
+    /// Mark the tier of `n` officers, `k` soldiers and outside set `s`.
+    pub(crate) fn mark(&mut self, n: u8, k: u8, s: u32) {
+        let i = file_slot(n, k) * SETS + s as usize;
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    /// Whether the tier of `n` officers, `k` soldiers and outside set `s`
+    /// is marked.
+    pub(crate) fn has(&self, n: u8, k: u8, s: u32) -> bool {
+        let i = file_slot(n, k) * SETS + s as usize;
+        self.0[i / 64] >> (i % 64) & 1 != 0
+    }
+
+    /// Mark tier `t` (valid); whether it was not marked before.
+    pub(crate) fn insert(&mut self, t: &TierKey) -> bool {
+        let s = outside_set(t.outside);
+        let new = !self.has(t.n, t.k, s);
+        self.mark(t.n, t.k, s);
+        new
+    }
 }
 
 /// Every canonical tier with `n` officers and `k` soldiers, in solving order.
@@ -683,6 +767,66 @@ mod tests {
                 assert_eq!(index_in_tier(&key, p.soldiers(), p.officers(), p.side()), i);
                 assert!(seen.insert(p));
             }
+        }
+    }
+
+    #[test]
+    fn outside_sets_number_the_outside_points_in_board_order() {
+        // The slow way: the i-th outside point in board order is bit i.
+        let slow = |outside: Bitboard| {
+            board::points(OUTSIDE)
+                .enumerate()
+                .filter(|(_, p)| outside & p.bit() != 0)
+                .fold(0u32, |acc, (i, _)| acc | 1 << i)
+        };
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Any points: those in the fortress count for nothing.
+            let bb = x & board::ALL;
+            assert_eq!(outside_set(bb), slow(bb), "{bb:#x}");
+        }
+        assert_eq!(outside_set(OUTSIDE), (1 << 24) - 1);
+        assert_eq!(outside_set(board::ALL & !OUTSIDE), 0);
+    }
+
+    /// [`closure`] as a plain walk with a hash set of keys, for the test.
+    fn closure_by_hash_set(roots: &[TierKey], variant: &Variant) -> Vec<TierKey> {
+        let mut seen = HashSet::new();
+        let mut stack: Vec<TierKey> = roots
+            .iter()
+            .map(|r| r.canonical())
+            .filter(|c| c.is_valid())
+            .collect();
+        while let Some(t) = stack.pop() {
+            if seen.insert(t) {
+                stack.extend(t.successors(variant).iter().map(|s| s.canonical()));
+            }
+        }
+        let mut v: Vec<TierKey> = seen.into_iter().collect();
+        v.sort_by_key(|t| (t.level(variant), *t));
+        v
+    }
+
+    #[test]
+    fn closures_marked_in_tier_bits_are_those_of_a_hash_set() {
+        for (text, v) in [
+            ("3/O1O/SS3SS/SSSSSSS/2SS3/3/3 s", Variant::ASALTO),
+            ("SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s", Variant::ASSAUT_MDJ),
+            ("S1S/3/OSS1S1O/2SSS2/3S3/1S1/3 s", Variant::ASSAULT),
+        ] {
+            let p: Position = text.parse().unwrap();
+            let root = TierKey::of(&p).unwrap();
+            let want = closure_by_hash_set(&[root], &v);
+            assert!(want.len() > 20, "{text}: {}", want.len());
+            assert_eq!(closure(&[root], &v), want, "{text} {v}");
+            // Without the tiers a predicate says are had, nor below them.
+            let have = |t: &TierKey| t.k + 1 == root.k;
+            let got = closure_within(&[root], &v, have, u64::MAX).unwrap();
+            assert!(got.iter().all(|t| t.k == root.k), "{text}");
+            assert!(!got.is_empty() && got.len() < want.len(), "{text}");
         }
     }
 

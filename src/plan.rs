@@ -24,8 +24,8 @@
 //!
 //! Everything here is an estimate and says where its figures come from.
 
-use crate::board::{self, Bitboard};
-use crate::index::{self, FileKey, TierKey, binom};
+use crate::board;
+use crate::index::{self, FileKey, SETS, TierBits, TierKey, binom, file_slot as slot};
 use crate::position::Position;
 use crate::rules::Variant;
 use crate::solve::SolveError;
@@ -520,14 +520,6 @@ impl Steps {
 }
 
 /// The 24-bit set of a tier's outside soldiers.
-fn local_set(outside: Bitboard, points: &[board::Point]) -> u32 {
-    points
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| outside & p.bit() != 0)
-        .fold(0, |acc, (i, _)| acc | 1 << i)
-}
-
 /// Tiers and positions, per file, of the closure of `roots` under
 /// [`TierKey::successors`]: the same tiers as [`index::closure`], counted
 /// without listing them. Every tier is one bit of a table over all
@@ -548,13 +540,13 @@ fn counts(roots: &[TierKey], variant: &Variant, shortcut: bool) -> Vec<FileCount
     let points = outside_points();
     let steps = Steps::new(variant);
     let huff = variant.huffs();
-    let mut seen = Reached::new();
+    let mut seen = TierBits::new();
     let mut top = [false; 32];
     // The roots and their mirror images: what they reach is then closed
     // under the mirror, and its canonical tiers are the closure's.
     for r in roots.iter().filter(|r| r.is_valid()) {
         for t in [*r, r.mirror()] {
-            seen.mark(t.n, t.k, local_set(t.outside, &points));
+            seen.mark(t.n, t.k, index::outside_set(t.outside));
         }
         top[slot(r.n, r.k)] = true;
     }
@@ -608,37 +600,6 @@ fn counts(roots: &[TierKey], variant: &Variant, shortcut: bool) -> Vec<FileCount
     out
 }
 
-/// The 24-bit sets of outside soldiers: 2^24.
-const SETS: usize = 1 << 24;
-
-/// The place of the file of `n` officers and `k` soldiers among the 32.
-fn slot(n: u8, k: u8) -> usize {
-    (n as usize - 1) * 16 + (k as usize - 9)
-}
-
-/// The tiers reached: one bit per `(n, k, S)` (2 x 16 x 2^24 bits, 64 MiB).
-struct Reached(Vec<u64>);
-
-impl Reached {
-    /// Nothing reached.
-    fn new() -> Reached {
-        Reached(vec![0u64; 32 * SETS / 64])
-    }
-
-    /// Mark the tier of `n` officers, `k` soldiers and outside set `s`.
-    fn mark(&mut self, n: u8, k: u8, s: u32) {
-        let i = slot(n, k) * SETS + s as usize;
-        self.0[i / 64] |= 1 << (i % 64);
-    }
-
-    /// Whether the tier of `n` officers, `k` soldiers and outside set `s`
-    /// is marked.
-    fn has(&self, n: u8, k: u8, s: u32) -> bool {
-        let i = slot(n, k) * SETS + s as usize;
-        self.0[i / 64] >> (i % 64) & 1 != 0
-    }
-}
-
 /// Every 24-bit set in increasing P(S) (the sum of its soldiers'
 /// progress), by a counting sort: walked reversed, in decreasing P(S), a
 /// set's successors in the same file come after it, since a soldier step
@@ -686,7 +647,7 @@ fn walk_file(
     steps: &Steps,
     huff: bool,
     keep: u32,
-    seen: &mut Reached,
+    seen: &mut TierBits,
 ) -> FileCount {
     let (lo, hi) = (k.saturating_sub(8) as u32, k as u32);
     let per_tier =

@@ -381,7 +381,7 @@ pub(crate) fn file_slot(n: u8, k: u8) -> usize {
 /// [`OUTSIDE`], by bytes).
 #[inline]
 pub(crate) fn outside_set(outside: Bitboard) -> u32 {
-    const BYTES: usize = (board::NUM_POINTS + 7) / 8;
+    const BYTES: usize = board::NUM_POINTS.div_ceil(8);
     /// `TABLE[b][v]`: the set of byte `b` of a bitboard with value `v`.
     const TABLE: [[u32; 256]; BYTES] = {
         let mut t = [[0u32; 256]; BYTES];

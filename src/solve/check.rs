@@ -40,11 +40,12 @@
 //! successor's stored value), the table reader and the tier values of
 //! `Lookup` (`tier_values`, read where their strides place a position:
 //! `TierValues::strides`, `index::slot_in_tier`), the value type (its
-//! codes, `best` and `back`) and the rule for a side without a move (`rules::stuck_winner`:
-//! the checker asks `rules::outcome`, the solver `stuck_value` below): a
-//! bug in the solver's move code gives values that fail here. The unit
-//! tests of [`crate::verify`] plant such bugs in the solver and check that
-//! its tables are rejected (docs/DESIGN.md section 8).
+//! codes, `best` and `back`) and the rule for a side without a move
+//! (`rules::stuck_winner`: the checker asks `rules::outcome`, the solver
+//! `stuck_value` below): a bug in the solver's move code gives values
+//! that fail here. The unit tests of [`crate::verify`] plant such bugs in
+//! the solver and check that its tables are rejected (docs/DESIGN.md
+//! section 8).
 //!
 //! Cost: `asalto bench` measures the rate of `verify` on one thread
 //! (`verify_rate_per_core`, `verify_rate_wdl_only_per_core`). The CPU

@@ -441,9 +441,10 @@ impl TierBits {
 
     /// Mark tier `t` (valid); whether it was not marked before.
     pub(crate) fn insert(&mut self, t: &TierKey) -> bool {
-        let s = outside_set(t.outside);
-        let new = !self.has(t.n, t.k, s);
-        self.mark(t.n, t.k, s);
+        let i = file_slot(t.n, t.k) * SETS + outside_set(t.outside) as usize;
+        let (word, bit) = (&mut self.0[i / 64], 1 << (i % 64));
+        let new = *word & bit == 0;
+        *word |= bit;
         new
     }
 }

@@ -831,8 +831,68 @@ pub(crate) const MEASURED_WDL_STREAM: [(u8, u8, u64, u64); 10] = [
 ];
 
 /// The most soldiers [`MEASURED_WDL_STREAM`] has a figure for: larger
-/// files are estimated at its figure.
+/// files are estimated at its figure times the growth of
+/// [`WDL_GROWTH_ABOVE`].
 const MEASURED_WDL_MAX: u8 = 13;
+
+/// How the WDL stream's density grew above 13 soldiers in the largest
+/// closure built so far: asalto's closure of the 20-soldier formation
+/// `3/O1O/SS3SS/SSSSSSS/SSSSSSS/SS1/3 s` (142.1e9 positions, 24 files),
+/// by (officers, soldiers): `(positions, compressed bytes of the WDL
+/// stream)`, its files with 13 to 20 soldiers (`positions` times
+/// `wdl_bits_per_position` in the summaries
+/// `scripts/bench-runs/2026-11-27-f20/asalto-{1,3,4,5,6,7}-build.json`).
+/// For two officers it rose from 0.39 bits/position at 13 to 0.53 at 15
+/// and 16, then fell towards the closure's top (0.15 at 20); for one
+/// officer it fell from 13 on. A file above 13 soldiers is estimated at
+/// the whole game's 13-soldier figure times this closure's density at its
+/// soldiers over its density at 13, never less than 1 (the whole game's
+/// top is at 24, not 20, so its fall near the top need not come as early)
+/// and, above 20, the growth at 20 (so 1).
+pub(crate) const WDL_GROWTH_ABOVE: [(u8, u8, u64, u64); 16] = [
+    (1, 13, 1_967_970_160, 90_130_864),
+    (2, 13, 18_695_716_520, 915_423_827),
+    (1, 14, 2_187_000_320, 57_465_616),
+    (2, 14, 19_683_002_880, 1_193_902_353),
+    (1, 15, 2_119_383_648, 33_411_056),
+    (2, 15, 18_014_761_008, 1_187_217_144),
+    (1, 16, 1_790_197_478, 17_304_597),
+    (2, 16, 14_321_579_824, 938_203_899),
+    (1, 17, 1_315_607_456, 7_995_444),
+    (2, 17, 9_867_055_920, 588_906_456),
+    (1, 18, 838_349_340, 3_294_789),
+    (2, 18, 5_868_445_380, 281_099_181),
+    (1, 19, 460_846_568, 1_213_290),
+    (2, 19, 2_995_502_692, 97_553_035),
+    (1, 20, 216_928_946, 484_130),
+    (2, 20, 1_301_573_676, 25_175_884),
+];
+
+/// The density of `table`'s entry `(n, k)`, in bits/position.
+fn density(table: &[(u8, u8, u64, u64)], n: u8, k: u8) -> Option<f64> {
+    table
+        .iter()
+        .find(|m| (m.0, m.1) == (n, k))
+        .map(|m| m.3 as f64 * 8.0 / m.2 as f64)
+}
+
+/// The factor a WDL-only file `(n, k)` is estimated at over the figure of
+/// [`MEASURED_WDL_STREAM`] it is given: 1 up to [`MEASURED_WDL_MAX`]
+/// soldiers, above them the growth of [`WDL_GROWTH_ABOVE`].
+fn wdl_growth(n: u8, k: u8) -> f64 {
+    let top = WDL_GROWTH_ABOVE
+        .iter()
+        .map(|m| m.1)
+        .max()
+        .unwrap_or(MEASURED_WDL_MAX);
+    match (
+        density(&WDL_GROWTH_ABOVE, n, k.clamp(MEASURED_WDL_MAX, top)),
+        density(&WDL_GROWTH_ABOVE, n, MEASURED_WDL_MAX),
+    ) {
+        (Some(at), Some(base)) if base > 0.0 => (at / base).max(1.0),
+        _ => 1.0,
+    }
+}
 
 /// Where the disk estimates come from, in one sentence.
 pub const DISK_BASIS: &str = "bits/position measured: with distances, on the complete assaut tables \
@@ -840,9 +900,10 @@ with 9 soldiers (scripts/bench-runs/2026-11-21-vm/bench.json) and 10 and 11 sold
 (2026-11-21-assaut10, -assaut11, written with larger blocks and scaled by the growth the current \
 blocks showed at 9 soldiers), the 11-soldier figure above 11; WDL-only, the WDL stream of the \
 whole game's files with 9 to 12 soldiers rewritten in the current layout \
-(2026-11-26-format5) and with 13 soldiers as built (2026-11-26-start), the 13-soldier figure \
-above 13 (it grew with the soldiers: 0.21 bits/position at 12, 0.33 at 13 for two officers, so \
-larger tables may take more), plus each file's index, exact from its tiers and blocks";
+(2026-11-26-format5) and with 13 soldiers as built (2026-11-26-start); above 13, the 13-soldier \
+figure times the growth from 13 soldiers that asalto's closure of a 20-soldier formation showed \
+(2026-11-27-f20: up to 1.35 for two officers at 15 and 16 soldiers), never below 1, plus each \
+file's index, exact from its tiers and blocks";
 
 fn measured(n: u8, k: u8, current: bool) -> Option<&'static Measured> {
     MEASURED
@@ -855,10 +916,8 @@ fn measured(n: u8, k: u8, current: bool) -> Option<&'static Measured> {
 /// WDL-only file, index aside ([`DISK_BASIS`]).
 pub(crate) fn bits_per_position(n: u8, k: u8) -> (f64, f64) {
     let n = n.clamp(1, 2);
-    let wdl_only = MEASURED_WDL_STREAM
-        .iter()
-        .find(|m| (m.0, m.1) == (n, k.clamp(9, MEASURED_WDL_MAX)))
-        .map_or(0.0, |m| m.3 as f64 * 8.0 / m.2 as f64);
+    let wdl_only = density(&MEASURED_WDL_STREAM, n, k.clamp(9, MEASURED_WDL_MAX)).unwrap_or(0.0)
+        * wdl_growth(n, k);
     let k = k.clamp(9, 11);
     if let Some(m) = measured(n, k, true) {
         return (m.bits, wdl_only);
@@ -1167,11 +1226,24 @@ mod tests {
         // the current blocks showed on the same 9-soldier tables.
         let (bits, _) = bits_per_position(2, 11);
         assert!((bits - 2.892_328 * 1.070_286 / 0.691_179).abs() < 1e-9);
-        // Above 11 with distances the 11-soldier figure; above 13 WDL-only
-        // the 13-soldier one.
+        // Above 11 with distances the 11-soldier figure.
         assert_eq!(bits_per_position(1, 20).0, bits_per_position(1, 11).0);
-        assert_eq!(bits_per_position(2, 20).1, bits_per_position(2, 13).1);
         assert_ne!(bits_per_position(2, 13).1, bits_per_position(2, 12).1);
+        // Above 13 WDL-only: the whole game's 13-soldier figure times the
+        // growth asalto's 20-soldier closure showed from 13 (2o15s:
+        // 1,187,217,144 bytes of WDL stream for 18,014,761,008 positions
+        // over 2o13s's 915,423,827 for 18,695,716,520, about 1.35) ...
+        let at_13 = 4_526_201_053.0 * 8.0 / 109_010_534_640.0;
+        let growth = (1_187_217_144.0 / 18_014_761_008.0) / (915_423_827.0 / 18_695_716_520.0);
+        assert!((1.34..1.35).contains(&growth));
+        assert!((bits_per_position(2, 15).1 - at_13 * growth).abs() < 1e-12);
+        // ... never below 1: one officer's files thinned from 13 on there,
+        // two officers' from 18 on, and above 20 the figure at 20.
+        let one = 497_927_587.0 * 8.0 / 11_474_793_120.0;
+        assert_eq!(bits_per_position(1, 16).1, one);
+        for k in [18, 20, 24] {
+            assert_eq!(bits_per_position(2, k).1, at_13);
+        }
         // The 13-soldier files as the whole game's build wrote them (format
         // 5; `bytes` in 12-build.json and 15-build.json of
         // scripts/bench-runs/2026-11-26-start): the estimate is their size,

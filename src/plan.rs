@@ -519,7 +519,6 @@ impl Steps {
     }
 }
 
-/// The 24-bit set of a tier's outside soldiers.
 /// Tiers and positions, per file, of the closure of `roots` under
 /// [`TierKey::successors`]: the same tiers as [`index::closure`], counted
 /// without listing them. Every tier is one bit of a table over all

@@ -333,12 +333,17 @@ pub(crate) fn window_levels(variant: &Variant) -> u32 {
 /// Bytes the build of a file of `tiers` tiers and `positions` positions
 /// needs besides its window of solved tiers: [`FIXED_BYTES`] and an
 /// estimate of the file's index (its tier and block directories, kept by
-/// the writer until the file is done). A `--memory` budget must exceed it
-/// by [`MIN_WINDOW_BYTES`] at least.
+/// the writer until the file is done; a WDL-only file has no distance
+/// blocks). A `--memory` budget must exceed it by [`MIN_WINDOW_BYTES`] at
+/// least.
 pub fn bytes_besides_window(tiers: u64, positions: u64, write: &WriteOptions) -> u64 {
-    let index_estimate = tiers * 48
-        + positions / write.wdl_block_positions as u64 * 16
-        + positions / write.distance_block_positions as u64 * 16;
+    let distance_blocks = if write.wdl_only {
+        0
+    } else {
+        positions / write.distance_block_positions as u64
+    };
+    let index_estimate =
+        tiers * 48 + (positions / write.wdl_block_positions as u64 + distance_blocks) * 16;
     memory::FIXED_BYTES + index_estimate
 }
 

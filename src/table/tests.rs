@@ -1139,3 +1139,37 @@ fn a_block_that_passes_its_checksum_but_does_not_decode_is_a_bad_block() {
         "{e}"
     );
 }
+
+/// The index a build keeps in memory while it writes a file
+/// ([`crate::build::bytes_besides_window`] less its fixed part) is at
+/// least the written file's index, and a WDL-only file's estimate counts
+/// no distance blocks (it has none): the budget is not spent on them.
+#[test]
+fn a_builds_index_estimate_covers_the_written_index() {
+    use crate::build::{FIXED_BYTES, bytes_besides_window};
+    let mut rng = Rng(11);
+    let keys = random_tiers(&mut rng, 2, 12, &[12, 11, 10, 9]);
+    let tiers: Vec<(TierKey, Vec<u16>)> = keys
+        .iter()
+        .map(|key| (*key, random_codes(&mut rng, key.size() as usize, true)))
+        .collect();
+    let positions: u64 = keys.iter().map(|k| k.size()).sum();
+    let mut estimates = Vec::new();
+    for wdl_only in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        // Small blocks, so that the block tables weigh in the index.
+        let opts = WriteOptions {
+            wdl_block_positions: 256,
+            distance_block_positions: 64,
+            ..WriteOptions::of_kind(wdl_only)
+        };
+        write(dir.path(), &Variant::ASSAUT, 2, 12, &opts, &tiers);
+        let table = Table::open(&table_path(dir.path(), &Variant::ASSAUT, 2, 12)).unwrap();
+        let estimate = bytes_besides_window(keys.len() as u64, positions, &opts) - FIXED_BYTES;
+        let index = table.info().index_bytes;
+        assert!(estimate >= index, "{wdl_only}: {estimate} < {index}");
+        estimates.push(estimate);
+    }
+    // Exactly the distance blocks' 16 bytes each apart.
+    assert_eq!(estimates[0] - estimates[1], positions / 64 * 16);
+}

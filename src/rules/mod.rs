@@ -11,7 +11,7 @@ mod movegen;
 mod notation;
 mod variant;
 
-pub(crate) use movegen::{CaptureChain, capture_chains, static_outcome};
+pub(crate) use movegen::{ChainList, static_outcome};
 pub(crate) use movegen::{
     after_officer_move, capture_ends, for_each_huff, for_each_officer_move_given,
     for_each_soldier_step, legal_moves_into, stuck_winner,

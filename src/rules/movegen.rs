@@ -5,18 +5,6 @@ use super::{CaptureRule, Move, MoveKind, TrappedRule, Variant};
 use crate::board::{self, Bitboard, FORTRESS, Point};
 use crate::position::{Position, Side};
 
-/// One capture move of one officer: its path (start, then each landing
-/// point) and the soldiers it takes. Chains with the same start, end and
-/// taken soldiers are one move; the path kept is the one whose list of point
-/// names sorts first.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub(crate) struct CaptureChain {
-    /// Start, then every landing point.
-    pub(crate) path: Vec<Point>,
-    /// The soldiers jumped.
-    pub(crate) taken: Bitboard,
-}
-
 /// Whether path `a` comes before path `b` in the order of their points'
 /// (file, rank) pairs, compared without building them.
 fn path_before(a: &[Point], b: &[Point]) -> bool {
@@ -24,66 +12,114 @@ fn path_before(a: &[Point], b: &[Point]) -> bool {
     a.iter().map(key).lt(b.iter().map(key))
 }
 
-/// Every capture move of the officer on `start` (docs/RULES.md section 4):
-/// maximal chains of jumps over soldiers not yet jumped, landing on empty
-/// points; `blockers` are the other pieces that are not soldiers (the other
-/// officer). The officer's own start point counts as empty.
-pub(crate) fn capture_chains(
-    start: Point,
-    soldiers: Bitboard,
-    blockers: Bitboard,
-) -> Vec<CaptureChain> {
-    let mut out: Vec<CaptureChain> = Vec::new();
-    let occupied = (soldiers | blockers) & !start.bit();
-    let can_jump = start
-        .jumps()
-        .any(|j| soldiers & j.over.bit() != 0 && occupied & j.land.bit() == 0);
-    if !can_jump {
-        return out;
+/// Every capture move of one officer (docs/RULES.md section 4): maximal
+/// chains of jumps over soldiers not yet jumped, landing on empty points.
+/// Chains with the same start, end and taken soldiers are one move; the
+/// path kept is the one whose list of point names sorts first.
+///
+/// Held in two buffers kept from one fill to the next, the paths back to
+/// back in one vector, so that a list filled again allocates nothing once
+/// it has grown: the checker behind `asalto verify` takes the chains of
+/// billions of positions.
+#[derive(Clone, Default, Debug, PartialEq, Eq)]
+pub(crate) struct ChainList {
+    /// The paths (start, then each landing point), back to back.
+    points: Vec<Point>,
+    /// Each chain: where its path starts in `points` and the soldiers it
+    /// takes (one a jump, so its path has one point more than those).
+    chains: Vec<(u32, Bitboard)>,
+}
+
+impl ChainList {
+    /// The chains of the officer on `start`, in place of those held:
+    /// `blockers` are the other pieces that are not soldiers (the other
+    /// officer); the officer's own start point counts as empty.
+    pub(crate) fn fill(&mut self, start: Point, soldiers: Bitboard, blockers: Bitboard) {
+        self.clear();
+        let occupied = (soldiers | blockers) & !start.bit();
+        let can_jump = start
+            .jumps()
+            .any(|j| soldiers & j.over.bit() != 0 && occupied & j.land.bit() == 0);
+        if !can_jump {
+            return;
+        }
+        // A chain takes a soldier a jump: at most 24 jumps.
+        let mut path = [start; 25];
+        self.dfs(soldiers, occupied, 0, &mut path, 0);
     }
-    let mut path = vec![start];
+
+    /// Extend the chain `path[..=depth]` (its soldiers `taken`) by every
+    /// jump from its end; record it when there is none.
     fn dfs(
-        cur: Point,
+        &mut self,
         soldiers: Bitboard,
         occupied: Bitboard,
         taken: Bitboard,
-        path: &mut Vec<Point>,
-        out: &mut Vec<CaptureChain>,
+        path: &mut [Point; 25],
+        depth: usize,
     ) {
+        let cur = path[depth];
         let mut any = false;
         for j in cur.jumps() {
             let over = j.over.bit();
             if soldiers & over != 0 && taken & over == 0 && occupied & j.land.bit() == 0 {
                 any = true;
-                path.push(j.land);
-                dfs(j.land, soldiers, occupied, taken | over, path, out);
-                path.pop();
+                path[depth + 1] = j.land;
+                self.dfs(soldiers, occupied, taken | over, path, depth + 1);
             }
         }
         if !any && taken != 0 {
-            let end = *path.last().expect("path has its start");
-            match out
-                .iter_mut()
-                .find(|c| c.taken == taken && *c.path.last().unwrap() == end)
-            {
-                Some(c) => {
-                    if path_before(path, &c.path) {
-                        c.path = path.clone();
+            let path = &path[..=depth];
+            let len = path.len();
+            let same = self.chains.iter().find(|&&(at, t)| {
+                t == taken && self.points[at as usize + len - 1] == path[len - 1]
+            });
+            match same {
+                // Same start, end and soldiers: one move, the path that
+                // sorts first kept.
+                Some(&(at, _)) => {
+                    let kept = &mut self.points[at as usize..at as usize + len];
+                    if path_before(path, kept) {
+                        kept.copy_from_slice(path);
                     }
                 }
-                None => out.push(CaptureChain {
-                    path: path.clone(),
-                    taken,
-                }),
+                None => {
+                    self.chains.push((self.points.len() as u32, taken));
+                    self.points.extend_from_slice(path);
+                }
             }
         }
     }
-    dfs(start, soldiers, occupied, 0, &mut path, &mut out);
-    out
+
+    /// No chain (their room kept).
+    pub(crate) fn clear(&mut self) {
+        self.points.clear();
+        self.chains.clear();
+    }
+
+    /// The chains: each one's path and the soldiers it takes.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&[Point], Bitboard)> {
+        self.chains.iter().map(|&(at, taken)| {
+            let at = at as usize;
+            (
+                &self.points[at..at + taken.count_ones() as usize + 1],
+                taken,
+            )
+        })
+    }
+
+    /// The most soldiers one chain takes (0 without a chain).
+    pub(crate) fn most_taken(&self) -> u32 {
+        self.chains
+            .iter()
+            .map(|&(_, t)| t.count_ones())
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 /// The capture moves of the officer on `start` as `(end point, soldiers
-/// taken)` pairs, the same set as [`capture_chains`] without the paths and
+/// taken)` pairs, the same set as [`ChainList`] without the paths and
 /// without allocating: pairs are appended to `out` (whose earlier entries
 /// are left alone). Returns the most soldiers one of them takes (0 when the
 /// officer cannot capture). `occupied` holds every piece but the officer
@@ -341,38 +377,34 @@ pub(crate) fn for_each_officer_move(
     f: impl FnMut(&[Point], Bitboard, Bitboard),
 ) {
     // (officer, its capture chains); at most two officers.
-    let mut per: [(Point, Vec<CaptureChain>); 2] =
-        [(Point::new(0), Vec::new()), (Point::new(0), Vec::new())];
+    let mut per: [(Point, ChainList); 2] =
+        std::array::from_fn(|_| (Point::new(0), ChainList::default()));
     let mut count = 0;
     for o in board::points(officers) {
-        per[count] = (o, capture_chains(o, soldiers, officers & !o.bit()));
+        per[count].0 = o;
+        per[count].1.fill(o, soldiers, officers & !o.bit());
         count += 1;
     }
-    let given: [(Point, &[CaptureChain]); 2] = std::array::from_fn(|i| (per[i].0, &per[i].1[..]));
+    let given: [(Point, &ChainList); 2] = std::array::from_fn(|i| (per[i].0, &per[i].1));
     for_each_officer_move_given(soldiers, officers, variant, &given[..count], f);
 }
 
 /// [`for_each_officer_move`] with each officer's capture chains given:
 /// `chains` holds, for each officer (in board order), its point and
-/// [`capture_chains`] of it with the other officer as a blocker. For
+/// [`ChainList`] with the other officer as a blocker. For
 /// callers that know the chains already (the checker reuses them over the
 /// placements of the other officer that cannot change them).
 pub(crate) fn for_each_officer_move_given(
     soldiers: Bitboard,
     officers: Bitboard,
     variant: &Variant,
-    chains: &[(Point, &[CaptureChain])],
+    chains: &[(Point, &ChainList)],
     mut f: impl FnMut(&[Point], Bitboard, Bitboard),
 ) {
     let empty = board::ALL & !(soldiers | officers);
     let mut duty = Duty::default();
     for (o, chains) in chains {
-        let best = chains
-            .iter()
-            .map(|c| c.taken.count_ones())
-            .max()
-            .unwrap_or(0);
-        duty.push(*o, best);
+        duty.push(*o, chains.most_taken());
     }
     for (o, chains) in chains {
         for t in board::points(o.adjacent() & empty) {
@@ -380,10 +412,10 @@ pub(crate) fn for_each_officer_move_given(
                 f(&[*o, t], 0, offenders);
             }
         }
-        for c in chains.iter() {
-            let to = *c.path.last().expect("non-empty path");
-            if let Some(offenders) = duty.judge(variant, *o, to, c.taken.count_ones()) {
-                f(&c.path, c.taken, offenders);
+        for (path, taken) in chains.iter() {
+            let to = *path.last().expect("non-empty path");
+            if let Some(offenders) = duty.judge(variant, *o, to, taken.count_ones()) {
+                f(path, taken, offenders);
             }
         }
     }
@@ -547,18 +579,27 @@ mod tests {
     }
 
     #[test]
-    fn capture_ends_match_capture_chains() {
+    fn capture_ends_match_the_chain_list() {
         // Random boards with many soldiers.
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let mut with_captures = 0;
+        // One list filled again and again gives what a fresh one does.
+        let mut reused = ChainList::default();
         for _ in 0..3000 {
             let Some((soldiers, o, q)) = random_board(&mut next) else {
                 continue;
             };
             let blockers = if q == o { 0 } else { q.bit() };
-            let mut want: Vec<(u8, Bitboard)> = capture_chains(o, soldiers, blockers)
+            let mut fresh = ChainList::default();
+            fresh.fill(o, soldiers, blockers);
+            reused.fill(o, soldiers, blockers);
+            assert_eq!(
+                reused.iter().collect::<Vec<_>>(),
+                fresh.iter().collect::<Vec<_>>()
+            );
+            let mut want: Vec<(u8, Bitboard)> = fresh
                 .iter()
-                .map(|c| (c.path.last().unwrap().index() as u8, c.taken))
+                .map(|(path, taken)| (path.last().unwrap().index() as u8, taken))
                 .collect();
             want.sort();
             let mut got = vec![(99, 0)];

@@ -5,7 +5,7 @@
 //! rules' own generators, the ones behind `asalto moves`, `asalto query`
 //! and perft ([`rules::legal_moves`], [`rules::play`]): the soldiers'
 //! steps from `for_each_soldier_step`, the officers' moves from
-//! `for_each_officer_move` (capture chains from [`rules::capture_chains`],
+//! `for_each_officer_move` (capture chains from [`rules::ChainList`],
 //! the rules' capture duty and faults) and the huffs from
 //! `for_each_huff`, without building a `Move` per move; the end of the
 //! game from [`rules::static_outcome`] (rules 1-3) and [`rules::outcome`]
@@ -76,7 +76,7 @@ use crate::index::{
     officer_rank, slot_in_tier,
 };
 use crate::position::{Position, Side};
-use crate::rules::{self, CaptureChain, Move, Variant};
+use crate::rules::{self, ChainList, Move, Variant};
 use rustc_hash::FxHashMap as HashMap;
 
 /// An inconsistent stored value found by [`check_tier_as`].
@@ -627,7 +627,7 @@ enum Target {
     Played(Bitboard),
 }
 
-/// The capture chains ([`rules::capture_chains`]) of every point of one
+/// The capture chains ([`rules::ChainList`]) of every point of one
 /// board of soldiers, with no other officer on the board, and the points
 /// where a chain from each could land: a chain that never lands where the
 /// other officer stands is the same with it on the board, so the chains are
@@ -638,16 +638,20 @@ struct Chains {
     /// The soldiers these chains are for.
     soldiers: Option<Bitboard>,
     /// The chains from each point (empty for soldiers' points).
-    alone: Vec<Vec<CaptureChain>>,
+    alone: Vec<ChainList>,
     /// Every point a jump could land on in a chain from each point: the
     /// closure of the jumps over a soldier onto a point without one.
     reach: Vec<Bitboard>,
+    /// The chains of each officer of the position being checked, where
+    /// the other officer may stand in their way (kept for their room).
+    own: [ChainList; 2],
 }
 
 impl Chains {
     fn fill(&mut self, soldiers: Bitboard) {
         self.soldiers = Some(soldiers);
-        self.alone.resize_with(board::NUM_POINTS, Vec::new);
+        self.alone
+            .resize_with(board::NUM_POINTS, ChainList::default);
         self.reach.resize(board::NUM_POINTS, 0);
         for p in board::points(board::ALL) {
             let i = p.index();
@@ -656,7 +660,7 @@ impl Chains {
             if soldiers & p.bit() != 0 {
                 continue;
             }
-            self.alone[i] = rules::capture_chains(p, soldiers, 0);
+            self.alone[i].fill(p, soldiers, 0);
             // Landing points: the start counts as empty (it is the
             // officer's own), every other point without a soldier too.
             let mut todo = p.bit();
@@ -829,22 +833,22 @@ impl<const FIXED: bool> Checker<'_, '_, FIXED> {
         if chains.soldiers != Some(pos.soldiers()) {
             chains.fill(pos.soldiers());
         }
-        let mut own: [Vec<CaptureChain>; 2] = [Vec::new(), Vec::new()];
-        let mut given: [(Point, &[CaptureChain]); 2] = [(Point::new(0), &[]); 2];
         let mut count = 0;
         for o in board::points(pos.officers()) {
             let other = pos.officers() & !o.bit();
             if chains.reach[o.index()] & other != 0 {
-                own[count] = rules::capture_chains(o, pos.soldiers(), other);
+                chains.own[count].fill(o, pos.soldiers(), other);
             }
             count += 1;
         }
+        let empty = ChainList::default();
+        let mut given: [(Point, &ChainList); 2] = [(Point::new(0), &empty); 2];
         for (i, o) in board::points(pos.officers()).enumerate() {
             let other = pos.officers() & !o.bit();
             given[i] = if chains.reach[o.index()] & other != 0 {
-                (o, &own[i][..])
+                (o, &chains.own[i])
             } else {
-                (o, &chains.alone[o.index()][..])
+                (o, &chains.alone[o.index()])
             };
         }
         let mut err = None;
@@ -1217,8 +1221,8 @@ mod tests {
             chains.fill(soldiers);
             let free = board::ALL & !soldiers;
             for o in board::points(free) {
-                for c in &chains.alone[o.index()] {
-                    for p in &c.path[1..] {
+                for (path, _) in chains.alone[o.index()].iter() {
+                    for p in &path[1..] {
                         assert_ne!(chains.reach[o.index()] & p.bit(), 0);
                     }
                 }
@@ -1228,7 +1232,8 @@ mod tests {
                         continue;
                     }
                     reused += 1;
-                    let with_q = rules::capture_chains(o, soldiers, q.bit());
+                    let mut with_q = ChainList::default();
+                    with_q.fill(o, soldiers, q.bit());
                     assert_eq!(with_q, chains.alone[o.index()]);
                 }
             }

@@ -433,7 +433,23 @@ fn report_command() {
     };
     let o = run(&["--soldiers", "9"], out.path());
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    // stderr is a pipe, not a terminal: a plain line as each step starts
+    // (a table counted, a pair of variants compared), with its positions.
+    let positions = |file: &str| -> u64 {
+        let t = asalto_tb::table::Table::open(&tables.join("assaut").join(file)).unwrap();
+        t.info().positions
+    };
+    for file in ["1o9s.atb", "2o9s.atb"] {
+        let line = format!(
+            "assaut {}: counting: {} positions",
+            file.trim_end_matches(".atb"),
+            positions(file)
+        );
+        assert!(stderr.lines().any(|l| l == line), "{line:?} in {stderr}");
+    }
+    assert!(stderr.contains(": comparing: "), "{stderr}");
     assert!(stdout.contains("PARTIAL TABLES"), "{stdout}");
     assert!(
         stdout.contains("most sensitive switch: trapped"),
@@ -444,9 +460,10 @@ fn report_command() {
         assert!(out.path().join(name).is_file(), "{name}");
     }
 
-    // --json prints report.json.
+    // --json prints report.json, and no progress lines.
     let o = run(&["--soldiers", "9", "--json"], out.path());
     assert!(o.status.success());
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("counting"));
     assert_eq!(
         o.stdout,
         std::fs::read(out.path().join("report.json")).unwrap()

@@ -4,13 +4,14 @@
 //! where it is.
 
 use super::Soldiers;
-use super::bars::BuildBars;
+use super::bars::{BuildBars, LogLines};
 use anyhow::{Context, Result, bail};
 use asalto_tb::analysis::{self, Request};
 use asalto_tb::progress::Progress;
 use asalto_tb::{Variant, build};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -149,16 +150,22 @@ fn default_out(tables: &Path) -> PathBuf {
     tables.join("reports").join(utc_stamp(secs))
 }
 
-/// The progress bar of an analysis: one step (a table counted, a pair
-/// compared) at a time.
+/// The progress of an analysis: one step (a table counted, a pair
+/// compared) at a time, as a bar on a terminal; where stderr is not a
+/// terminal (a log, a pipe), a line when each step starts and a progress
+/// line every [`super::bars::LOG_EVERY`] seconds ([`LogLines`]); nothing
+/// with `--json`.
 struct Bar {
     bar: ProgressBar,
     step: Mutex<String>,
+    /// The step's log lines, when stderr is a log.
+    log: Option<Mutex<LogLines>>,
 }
 
 impl Bar {
-    /// A bar on stderr (hidden when stderr is not a terminal).
-    fn new() -> Bar {
+    /// A bar on stderr (hidden when stderr is not a terminal); log lines
+    /// there instead unless `quiet`.
+    fn new(quiet: bool) -> Bar {
         let bar = ProgressBar::new(0);
         bar.set_style(
             ProgressStyle::with_template(
@@ -166,21 +173,32 @@ impl Bar {
             )
             .expect("valid template"),
         );
+        let lines = !quiet && !std::io::stderr().is_terminal();
         Bar {
             bar,
             step: Mutex::new(String::new()),
+            log: lines.then(|| Mutex::new(LogLines::new(String::new(), 0))),
         }
     }
 
     fn update(&self, s: &Progress<'_>) {
         let mut step = self.step.lock().unwrap_or_else(|e| e.into_inner());
-        if *step != s.step {
+        let new = *step != s.step;
+        if new {
             *step = s.step.to_string();
             self.bar.reset();
             self.bar.set_message(s.step.to_string());
             self.bar.set_length(s.total);
         }
         self.bar.set_position(s.done);
+        if let Some(log) = &self.log {
+            let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
+            if new {
+                eprintln!("{}: {} positions", s.step, s.total);
+                *log = LogLines::new(s.step.to_string(), 0);
+            }
+            log.tick(s);
+        }
     }
 }
 
@@ -243,7 +261,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
     let mut req = Request::new(&args.tables, variants, k_min, k_max);
     req.allow_missing = allow_missing;
     req.threads = args.threads;
-    let bar = Bar::new();
+    let bar = Bar::new(args.json);
     let report = analysis::analyse(&req, &|s: &Progress| bar.update(s))?;
     bar.bar.finish_and_clear();
     let out = args

@@ -426,25 +426,32 @@ impl TierBits {
         TierBits(vec![0u64; 32 * SETS / 64])
     }
 
+    /// The word and bit of the tier of `n` officers, `k` soldiers and
+    /// outside set `s`.
+    #[inline]
+    fn place(n: u8, k: u8, s: u32) -> (usize, u64) {
+        let i = file_slot(n, k) * SETS + s as usize;
+        (i / 64, 1 << (i % 64))
+    }
+
     /// Mark the tier of `n` officers, `k` soldiers and outside set `s`.
     pub(crate) fn mark(&mut self, n: u8, k: u8, s: u32) {
-        let i = file_slot(n, k) * SETS + s as usize;
-        self.0[i / 64] |= 1 << (i % 64);
+        let (w, bit) = Self::place(n, k, s);
+        self.0[w] |= bit;
     }
 
     /// Whether the tier of `n` officers, `k` soldiers and outside set `s`
     /// is marked.
     pub(crate) fn has(&self, n: u8, k: u8, s: u32) -> bool {
-        let i = file_slot(n, k) * SETS + s as usize;
-        self.0[i / 64] >> (i % 64) & 1 != 0
+        let (w, bit) = Self::place(n, k, s);
+        self.0[w] & bit != 0
     }
 
     /// Mark tier `t` (valid); whether it was not marked before.
     pub(crate) fn insert(&mut self, t: &TierKey) -> bool {
-        let i = file_slot(t.n, t.k) * SETS + outside_set(t.outside) as usize;
-        let (word, bit) = (&mut self.0[i / 64], 1 << (i % 64));
-        let new = *word & bit == 0;
-        *word |= bit;
+        let (w, bit) = Self::place(t.n, t.k, outside_set(t.outside));
+        let new = self.0[w] & bit == 0;
+        self.0[w] |= bit;
         new
     }
 }

@@ -167,6 +167,53 @@ fn a_closed_stdout_ends_quietly() {
 }
 
 #[test]
+fn a_closed_stderr_loses_the_messages_not_the_work() {
+    // A pipe whose reading end is closed before the command starts: every
+    // write to stderr fails (`eprintln!` would panic, exit 101).
+    let closed = || {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        writer
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().to_str().unwrap();
+    // A build prints its plan and a line per file to stderr; it still
+    // builds, and the tables are whole.
+    let o = Command::new(env!("CARGO_BIN_EXE_asalto"))
+        .args(["build", "--for", TINY, "--threads", "1", "--tables", tables])
+        .stderr(closed())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let o = asalto(&["query", "--json", "--tables", tables, TINY]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A note on stderr (tables missing: solved on demand), then errors: the
+    // message is lost, the exit status is still the command's.
+    let cases: &[(&[&str], i32)] = &[
+        (&["query", "--tables", "/nonexistent", TINY], 0),
+        (&["info", "--tables", "/nonexistent"], 1),
+        (&["moves", "--variant", "nosuch", "start"], 1),
+        (&["show", "not a position"], 1),
+        (&["perft", "--depth", "many", "start"], 2),
+    ];
+    for (args, code) in cases {
+        let shown = asalto(args);
+        assert_eq!(
+            shown.status.code(),
+            Some(*code),
+            "{args:?}: {}",
+            stderr(&shown)
+        );
+        let o = Command::new(env!("CARGO_BIN_EXE_asalto"))
+            .args(*args)
+            .stderr(closed())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(*code), "{args:?}");
+    }
+}
+
+#[test]
 fn absurd_thread_counts_are_usage_errors() {
     for cmd in ["query", "solve"] {
         let o = asalto(&[cmd, "--threads", "100000", TINY]);

@@ -78,7 +78,7 @@ impl LogLines {
             return;
         }
         self.last = Instant::now();
-        eprintln!("{}", self.line(p, self.start.elapsed().as_secs_f64()));
+        errln!("{}", self.line(p, self.start.elapsed().as_secs_f64()));
     }
 
     /// The line for `p`, `secs` seconds into this run.
@@ -158,7 +158,7 @@ impl BuildObserver for BuildBars {
         bar.set_position(resumed);
         bar.reset_eta();
         if !self.quiet && !std::io::stderr().is_terminal() {
-            eprintln!("{label}: {tiers} tiers, {positions} positions");
+            errln!("{label}: {tiers} tiers, {positions} positions");
         }
         *self.log.lock().expect("log lock") = LogLines::new(label, resumed);
         if let Some(old) = self.bar.lock().expect("bar lock").replace(bar) {
@@ -169,7 +169,7 @@ impl BuildObserver for BuildBars {
     fn note(&self, message: &str) {
         match self.bar.lock().expect("bar lock").as_ref() {
             Some(b) => b.println(message),
-            None => eprintln!("{message}"),
+            None => errln!("{message}"),
         }
     }
 
@@ -180,7 +180,7 @@ impl BuildObserver for BuildBars {
         }
         let i = &r.info;
         if r.skipped {
-            eprintln!(
+            errln!(
                 "{} {}: already built ({} positions), skipped",
                 self.variant,
                 FileKey::new(r.n, r.k),
@@ -188,7 +188,7 @@ impl BuildObserver for BuildBars {
             );
         } else if r.resumed_positions > 0 {
             // The rate counts this run's positions only.
-            eprintln!(
+            errln!(
                 "{} {}: {} positions, {} of them from a checkpoint; {} in {:.1} s this run ({:.3e} positions/s), {:.1} s over all runs, {:.3} bits/position",
                 self.variant,
                 FileKey::new(r.n, r.k),
@@ -201,7 +201,7 @@ impl BuildObserver for BuildBars {
                 i.bits_per_position()
             );
         } else {
-            eprintln!(
+            errln!(
                 "{} {}: {} positions in {:.1} s ({:.3e} positions/s), {:.3} bits/position",
                 self.variant,
                 FileKey::new(r.n, r.k),

@@ -196,7 +196,7 @@ fn measure_rate(
     runs: usize,
     raw: &mut serde_json::Map<String, serde_json::Value>,
 ) -> Result<Rate> {
-    eprintln!(
+    errln!(
         "rate: solving the closure of {pos} in memory, {runs} runs with 1 thread, then {runs} with 2 ..."
     );
     let mut secs = [Vec::new(), Vec::new()];
@@ -248,7 +248,7 @@ fn measure_verify(
     raw: &mut serde_json::Map<String, serde_json::Value>,
 ) -> Result<[f64; 2]> {
     let tiers = Solver::new(*variant).closure_of(pos);
-    eprintln!(
+    errln!(
         "verify: the closure's tables, with distances and WDL-only, {runs} verifications of each on 1 thread ..."
     );
     let mut verify_rates = [0.0; 2];
@@ -354,7 +354,7 @@ fn timed_build(
     if dir.exists() {
         std::fs::remove_dir_all(&dir).context("clear target/bench-tables")?;
     }
-    eprintln!(
+    errln!(
         "build: every {variant} table up to {k} soldiers into {} ...",
         dir.display()
     );
@@ -433,7 +433,7 @@ fn measure_tables(
         }
     }
     if present.is_empty() {
-        eprintln!(
+        errln!(
             "no {variant} tables with 9 soldiers under {} (e.g. {}): sizes and probes not measured",
             tables_dir.display(),
             table_path(tables_dir, variant, 2, 9).display()

@@ -594,15 +594,15 @@ pub fn run() -> ExitCode {
         Err(e) => {
             if let Some(stop @ build::BuildError::Stopped(_)) = e.downcast_ref() {
                 // Not an error: the build stopped where it was told to.
-                eprintln!("{stop}");
+                errln!("{stop}");
                 return ExitCode::from(STOPPED);
             }
             if let Some(stop) = e.downcast_ref::<Stopped>() {
-                eprintln!("{stop}");
+                errln!("{stop}");
                 return ExitCode::from(STOPPED);
             }
             let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
-            eprintln!("error: {}", chain.join(": "));
+            errln!("error: {}", chain.join(": "));
             ExitCode::from(1)
         }
     }
@@ -683,7 +683,7 @@ fn solve(pos: &PositionArgs, threads: usize) -> Result<()> {
     let (variant, p) = pos.parse()?;
     let (analysis, summary) = on_demand(&p, &variant, None, threads)?;
     if let (Some(s), false) = (summary, pos.json) {
-        eprintln!("{s}");
+        errln!("{s}");
     }
     output::analysis(&analysis, &variant, pos.json);
     Ok(())
@@ -696,7 +696,7 @@ fn query(pos: &PositionArgs, tables: &std::path::Path, threads: usize) -> Result
     check_tables_dir(tables)?;
     let (analysis, summary) = on_demand(&p, &variant, Some(tables), threads)?;
     if let (Some(s), false) = (summary, pos.json) {
-        eprintln!("{s}");
+        errln!("{s}");
     }
     output::analysis(&analysis, &variant, pos.json);
     Ok(())
@@ -750,7 +750,7 @@ fn line(
         )?;
     bar.finish_and_clear();
     if let (Some(note), false) = (note, pos.json) {
-        eprintln!("{note}");
+        errln!("{note}");
     }
     match found? {
         Found::Line(l) => output::line(&l, &variant, pos.json),
@@ -805,7 +805,7 @@ fn run_build_job(job: BuildJob, opts: build::BuildOptions) -> Result<()> {
             }
             // The other ranks would wait for this one forever.
             let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
-            eprintln!(
+            errln!(
                 "error on rank {}: {}",
                 build::Ranks::rank(&*mpi),
                 chain.join(": ")
@@ -951,9 +951,10 @@ impl Observer for SolveBar {
         if p.tiers_done == 0 {
             // The solve starts.
             if p.total > 50_000_000 {
-                eprintln!(
+                errln!(
                     "solving {} tiers ({} positions) in memory; this may take a while (Ctrl-C stops it)",
-                    p.tiers_total, p.total
+                    p.tiers_total,
+                    p.total
                 );
             }
             self.0.set_length(p.total);
@@ -1074,7 +1075,7 @@ impl BuildJob {
             .wdl_only(opts.write.wdl_only);
             the_plan.mark_built(tables);
             if !json && root {
-                eprintln!(
+                errln!(
                     "build {variant} under {}{}: {}",
                     tables.display(),
                     match opts.cluster.size() {
@@ -1084,7 +1085,7 @@ impl BuildJob {
                     plan::summary_line(&the_plan)
                 );
                 if let Some(line) = plan::memory_line(&the_plan, opts.memory_bytes) {
-                    eprintln!("{line}");
+                    errln!("{line}");
                 }
             }
             // The least budget of the whole build, before any file: the

@@ -1,9 +1,26 @@
-//! Printing to stdout. Every command prints through `out!` and
-//! `outln!`, so a closed pipe (`asalto perft --depth 6 start | head -1`)
-//! ends the program quietly with exit 0, as `head` expects, instead of the
-//! panic of `println!`; any other write error is one line and exit 1.
+//! Printing. Every command prints to stdout through `out!` and `outln!`,
+//! so a closed pipe (`asalto perft --depth 6 start | head -1`) ends the
+//! program quietly with exit 0, as `head` expects, instead of the panic of
+//! `println!`; any other write error is one line and exit 1. Messages,
+//! progress lines and errors go to stderr through `errln!`, which drops
+//! what cannot be written (`asalto build ... 2>&1 | head -3`): a build
+//! goes on and an error still ends with its exit status, where
+//! `eprintln!` would panic.
 
 use std::io::Write;
+
+/// Write to stderr, dropping what cannot be written (a closed stderr).
+pub fn write_err(args: std::fmt::Arguments) {
+    // Nowhere is left to say it: the exit status says how the command ended.
+    let _ = std::io::stderr().lock().write_fmt(args);
+}
+
+/// `eprintln!` through [`write_err()`].
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::cli::out::write_err(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
 
 /// Write to stdout, ending the program on a write error.
 pub fn write(args: std::fmt::Arguments) {
@@ -12,7 +29,7 @@ pub fn write(args: std::fmt::Arguments) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
-        eprintln!("error: cannot write the output: {e}");
+        errln!("error: cannot write the output: {e}");
         std::process::exit(1);
     }
 }

@@ -128,8 +128,8 @@ pub fn moves(pos: &Position, variant: &Variant, json: bool) {
     }
     if moves.is_empty() {
         match rules::outcome(pos, variant) {
-            Some(w) => eprintln!("no moves: game over, {}", winner_text(w)),
-            None => eprintln!("no moves"),
+            Some(w) => errln!("no moves: game over, {}", winner_text(w)),
+            None => errln!("no moves"),
         }
     }
 }

@@ -194,7 +194,7 @@ impl Bar {
         if let Some(log) = &self.log {
             let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
             if new {
-                eprintln!("{}: {} positions", s.step, s.total);
+                errln!("{}: {} positions", s.step, s.total);
                 *log = LogLines::new(s.step.to_string(), 0);
             }
             log.tick(s);
@@ -298,7 +298,7 @@ fn write_report(report: &analysis::Report, out: &Path, json: bool) -> Result<()>
             .map(|f| f.contents.as_str())
             .unwrap_or("{}");
         out!("{json}");
-        eprintln!("{written}");
+        errln!("{written}");
     } else {
         out!("{}", analysis::summary_text(report));
         outln!("{written}");

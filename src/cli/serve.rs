@@ -81,7 +81,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
             .with_context(|| format!("cannot listen on {at}"))?;
         let addr = listener.local_addr().context("the address listened on")?;
         if !addr.ip().is_loopback() {
-            eprintln!(
+            errln!(
                 "note: listening on {} (not this machine only): whoever reaches it can query and load it",
                 addr.ip()
             );
@@ -103,13 +103,13 @@ pub fn run(args: ServeArgs) -> Result<()> {
         };
         tokio::select! {
             served = serve::serve(listener, options, signal) => served?,
-            () = grace => eprintln!("requests still running {GRACE:?} after Ctrl-C: left unanswered"),
+            () = grace => errln!("requests still running {GRACE:?} after Ctrl-C: left unanswered"),
         }
         anyhow::Ok(())
     });
     // A solve still running is not waited for.
     runtime.shutdown_timeout(Duration::from_millis(100));
     served?;
-    eprintln!("asalto serve: stopped");
+    errln!("asalto serve: stopped");
     Ok(())
 }

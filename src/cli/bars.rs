@@ -30,10 +30,13 @@ pub const LOG_EVERY: u64 = 10;
 
 /// Plain progress lines for a log, where no bar shows (stderr not a
 /// terminal): one every [`LOG_EVERY`] seconds, with the positions done, the
-/// rate of this run (the `resumed` positions, taken from an earlier run's
-/// checkpoint or record, are not counted in it) and the time left; or,
-/// for a step whose total is only a bound ([`LogLines::bounded`]), the
-/// positions done against the bound, with no share and no time left.
+/// rate and the time left; or, for a step whose total is only a bound
+/// ([`LogLines::bounded`]), the positions done against the bound, with no
+/// share and no time left. The rate counts from the step's first progress
+/// in this run: positions an earlier run did (a checkpoint, a record) are
+/// not in it, nor is the time a resumed run takes to get going (a build
+/// reading its window back), which made the first lines of a resumed
+/// 2o13s promise 112 days for an hour's work.
 pub struct LogLines {
     /// When this run started the step.
     start: Instant,
@@ -41,22 +44,22 @@ pub struct LogLines {
     last: Instant,
     /// What the lines are of (`file N: <variant> <n>o<k>s`, `verify`).
     label: String,
-    /// Positions done by earlier runs.
-    resumed: u64,
+    /// The step's first progress in this run: when, and the positions
+    /// done then.
+    first: Option<(Instant, u64)>,
     /// The total is a bound the step may stop far below (a search), not
     /// the work to do: no share done, no time left.
     bounded: bool,
 }
 
 impl LogLines {
-    /// Lines labelled `label` for a step `resumed` positions of which were
-    /// done by earlier runs.
-    pub fn new(label: String, resumed: u64) -> LogLines {
+    /// Lines labelled `label`.
+    pub fn new(label: String) -> LogLines {
         LogLines {
             start: Instant::now(),
             last: Instant::now(),
             label,
-            resumed,
+            first: None,
             bounded: false,
         }
     }
@@ -67,37 +70,54 @@ impl LogLines {
     pub fn bounded(label: String) -> LogLines {
         LogLines {
             bounded: true,
-            ..LogLines::new(label, 0)
+            ..LogLines::new(label)
         }
     }
 
     /// Print a line for `p` if [`LOG_EVERY`] seconds have passed since the
     /// last one (or the start).
     pub fn tick(&mut self, p: &Progress<'_>) {
-        if self.last.elapsed().as_secs() < LOG_EVERY {
-            return;
+        if let Some(line) = self.next_line(p, Instant::now()) {
+            errln!("{line}");
         }
-        self.last = Instant::now();
-        errln!("{}", self.line(p, self.start.elapsed().as_secs_f64()));
     }
 
-    /// The line for `p`, `secs` seconds into this run.
-    fn line(&self, p: &Progress<'_>, secs: f64) -> String {
-        let rate = p.done.saturating_sub(self.resumed) as f64 / secs.max(1e-9);
+    /// The line to print for `p` at `now`, if one is due.
+    fn next_line(&mut self, p: &Progress<'_>, now: Instant) -> Option<String> {
+        let (since, base) = *self.first.get_or_insert((now, p.done));
+        if now.duration_since(self.last).as_secs() < LOG_EVERY {
+            return None;
+        }
+        self.last = now;
+        let measured = now.duration_since(since).as_secs_f64();
+        // Under a second of progress: no rate yet.
+        let rate = (measured >= 1.0).then(|| p.done.saturating_sub(base) as f64 / measured);
+        Some(self.line(p, now.duration_since(self.start).as_secs_f64(), rate))
+    }
+
+    /// The line for `p`, `secs` seconds into this run, at `rate` positions
+    /// a second (`None`: not measured yet).
+    fn line(&self, p: &Progress<'_>, secs: f64, rate: Option<f64>) -> String {
+        let rate_text = rate.map_or("rate not measured yet".to_string(), |r| {
+            format!("{r:.3e} positions/s")
+        });
         if self.bounded {
             return format!(
-                "{}: {} positions (bound {}), {rate:.3e} positions/s, {secs:.0} s so far",
+                "{}: {} positions (bound {}), {rate_text}, {secs:.0} s so far",
                 self.label, p.done, p.total
             );
         }
-        let left = p.total.saturating_sub(p.done) as f64 / rate.max(1.0);
+        let left = rate.map_or(String::new(), |r| {
+            let left = p.total.saturating_sub(p.done) as f64 / r.max(1.0);
+            format!(", about {left:.0} s left")
+        });
         let tiers = if p.tiers_total > 0 {
             format!("{}/{} tiers, ", p.tiers_done, p.tiers_total)
         } else {
             String::new()
         };
         format!(
-            "{}: {tiers}{}/{} positions ({:.1}%), {rate:.3e} positions/s, {secs:.0} s so far, about {left:.0} s left",
+            "{}: {tiers}{}/{} positions ({:.1}%), {rate_text}, {secs:.0} s so far{left}",
             self.label,
             p.done,
             p.total,
@@ -113,7 +133,7 @@ impl BuildBars {
             variant: variant.to_string(),
             bar: Mutex::new(None),
             quiet,
-            log: Mutex::new(LogLines::new(String::new(), 0)),
+            log: Mutex::new(LogLines::new(String::new())),
             files: std::sync::atomic::AtomicUsize::new(0),
         }
     }
@@ -160,7 +180,7 @@ impl BuildObserver for BuildBars {
         if !self.quiet && !std::io::stderr().is_terminal() {
             errln!("{label}: {tiers} tiers, {positions} positions");
         }
-        *self.log.lock().expect("log lock") = LogLines::new(label, resumed);
+        *self.log.lock().expect("log lock") = LogLines::new(label);
         if let Some(old) = self.bar.lock().expect("bar lock").replace(bar) {
             old.finish_and_clear();
         }
@@ -217,6 +237,7 @@ impl BuildObserver for BuildBars {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn progress(done: u64, total: u64) -> Progress<'static> {
         Progress {
@@ -229,13 +250,45 @@ mod tests {
     }
 
     #[test]
-    fn a_line_counts_this_runs_rate_and_the_time_left() {
-        // 600 of 1000 done, 200 of them by an earlier run: this run did
-        // 400 in 10 s, 40/s, so the 400 left take 10 s more.
-        let lines = LogLines::new("verify".into(), 200);
+    fn a_line_gives_the_rate_and_the_time_left() {
+        // 600 of 1000 done at 40/s: the 400 left take 10 s more.
+        let lines = LogLines::new("verify".into());
         assert_eq!(
-            lines.line(&progress(600, 1000), 10.0),
-            "verify: 600/1000 positions (60.0%), 4.000e1 positions/s, 10 s so far, about 10 s left"
+            lines.line(&progress(600, 1000), 25.0, Some(40.0)),
+            "verify: 600/1000 positions (60.0%), 4.000e1 positions/s, 25 s so far, about 10 s left"
+        );
+        assert_eq!(
+            lines.line(&progress(600, 1000), 25.0, None),
+            "verify: 600/1000 positions (60.0%), rate not measured yet, 25 s so far"
+        );
+    }
+
+    #[test]
+    fn the_rate_counts_from_the_first_progress_of_the_run() {
+        // A resumed step, 500 positions done by an earlier run: this run's
+        // first progress (at 510) comes 20 s after its start (reading the
+        // window back), and a line is due then, with no rate yet.
+        let t0 = Instant::now();
+        let at = |s: u64| t0 + Duration::from_secs(s);
+        let mut lines = LogLines::new("file 1: assaut 2o13s".into());
+        lines.start = t0;
+        lines.last = t0;
+        assert_eq!(
+            lines.next_line(&progress(510, 1000), at(20)).as_deref(),
+            Some(
+                "file 1: assaut 2o13s: 510/1000 positions (51.0%), rate not measured yet, 20 s so far"
+            )
+        );
+        // No line again before LOG_EVERY seconds.
+        assert_eq!(lines.next_line(&progress(600, 1000), at(25)), None);
+        // 200 positions in the 20 s since the first progress: 10/s (not
+        // the 5.25/s of this run's 210 positions over its 40 s), so 29 s
+        // for the 290 left.
+        assert_eq!(
+            lines.next_line(&progress(710, 1000), at(40)).as_deref(),
+            Some(
+                "file 1: assaut 2o13s: 710/1000 positions (71.0%), 1.000e1 positions/s, 40 s so far, about 29 s left"
+            )
         );
     }
 
@@ -246,7 +299,7 @@ mod tests {
         // guessed from it.
         let lines = LogLines::bounded("line search".into());
         assert_eq!(
-            lines.line(&progress(500, 1_000_000), 20.0),
+            lines.line(&progress(500, 1_000_000), 20.0, Some(25.0)),
             "line search: 500 positions (bound 1000000), 2.500e1 positions/s, 20 s so far"
         );
     }

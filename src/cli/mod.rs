@@ -842,7 +842,7 @@ fn verify_tables(args: VerifyArgs) -> Result<()> {
         bar.set_position(p.done);
         if to_log {
             let mut log = log.lock().expect("log lock");
-            log.get_or_insert_with(|| bars::LogLines::new("verify".into(), p.done))
+            log.get_or_insert_with(|| bars::LogLines::new("verify".into()))
                 .tick(p);
         }
     };

@@ -177,7 +177,7 @@ impl Bar {
         Bar {
             bar,
             step: Mutex::new(String::new()),
-            log: lines.then(|| Mutex::new(LogLines::new(String::new(), 0))),
+            log: lines.then(|| Mutex::new(LogLines::new(String::new()))),
         }
     }
 
@@ -195,7 +195,7 @@ impl Bar {
             let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
             if new {
                 errln!("{}: {} positions", s.step, s.total);
-                *log = LogLines::new(s.step.to_string(), 0);
+                *log = LogLines::new(s.step.to_string());
             }
             log.tick(s);
         }

@@ -8,6 +8,7 @@ use super::format::{
 use super::{BlockDefect, Problem, TableError, TableInfo};
 use crate::Value;
 use crate::Wdl;
+use crate::board;
 use crate::cache::WeightedLru;
 use crate::index::TierKey;
 use crate::solve::{FieldsAt, TierValues, WdlFields};
@@ -301,13 +302,6 @@ impl Table {
         Ok(self.find(key)?.is_some())
     }
 
-    /// Directory entry `i`, its chunk checked.
-    fn dir_entry(&self, i: usize) -> Result<DirEntry, TableError> {
-        let len = dir_entry_len(self.version);
-        self.check_tables(self.dir_off + i * len, len)?;
-        Ok(self.entry_at(i))
-    }
-
     /// Directory entry `i` (its chunk checked by the caller).
     fn entry_at(&self, i: usize) -> DirEntry {
         let off = self.dir_off + i * dir_entry_len(self.version);
@@ -319,14 +313,21 @@ impl Table {
         if key.n != self.info.n || key.k != self.info.k {
             return Ok(None);
         }
+        if key.outside & !board::OUTSIDE != 0 {
+            return Ok(None);
+        }
+        let want = DirEntry::order_of(key.outside, self.version);
+        let len = dir_entry_len(self.version);
         let (mut lo, mut hi) = (0usize, self.info.tiers as usize);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            let e = self.dir_entry(mid)?;
-            match e.outside.cmp(&key.outside) {
+            let off = self.dir_off + mid * len;
+            self.check_tables(off, len)?;
+            match DirEntry::order_at(&self.map, off, self.version).cmp(&want) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
                 std::cmp::Ordering::Equal => {
+                    let e = self.entry_at(mid);
                     if e.first
                         .checked_add(e.size as u64)
                         .is_none_or(|end| end > self.info.positions)

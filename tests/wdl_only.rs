@@ -270,8 +270,17 @@ fn the_critical_mass_and_the_stats_from_wdl_only_tables_have_no_plies() {
     let f = table_stats(&table, &asalto_tb::progress::Quiet).unwrap();
     assert!(!f.wdl_only);
     assert!(f.soldiers_to_move.longest_win.is_some());
-    // The same win/draw/loss counts either way.
-    assert_eq!(f.soldiers_to_move.stored, s.soldiers_to_move.stored);
+    // The same win/draw/loss counts either way (the WDL-only ones counted
+    // in the packed fields), stored and with the mirror images.
+    for (x, y) in [
+        (&f.officers_to_move, &s.officers_to_move),
+        (&f.soldiers_to_move, &s.soldiers_to_move),
+        (f.natural.as_ref().unwrap(), s.natural.as_ref().unwrap()),
+    ] {
+        assert_eq!((x.stored, x.positions), (y.stored, y.positions));
+        assert!(x.stored.win > 0 && x.stored.loss > 0, "{x:?}");
+    }
+    assert!(s.soldiers_to_move.stored.draw > 0);
     // The report's critical-mass row says why it has no longest wins; the
     // one from the tables with distances gives them in plies.
     let row = |dir: &Path| {

@@ -11,6 +11,7 @@ use super::AnalysisError;
 use crate::board::{self, Bitboard};
 use crate::index::{self, FileKey, TierKey, binom};
 use crate::progress::{Observer, Progress};
+use crate::solve::{TierValues, code_class};
 use crate::table::Table;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -25,6 +26,13 @@ pub struct WdlCounts {
     pub draw: u64,
     /// Lost by the side to move.
     pub loss: u64,
+}
+
+impl From<[u64; 3]> for WdlCounts {
+    /// Wins, draws and losses of the side to move, in that order.
+    fn from([win, draw, loss]: [u64; 3]) -> WdlCounts {
+        WdlCounts { win, draw, loss }
+    }
 }
 
 impl WdlCounts {
@@ -225,19 +233,24 @@ impl PopAcc {
                 }
             }
         }
-        let w = mirror_weight(key);
-        self.stored.add(&c);
-        self.positions.add(&WdlCounts {
-            win: c.win * w,
-            draw: c.draw * w,
-            loss: c.loss * w,
-        });
+        self.count(key, &c);
         if let Some((p, i)) = win {
             self.win.see(p, key.outside, i);
         }
         if let Some((p, i)) = loss {
             self.loss.see(p, key.outside, i);
         }
+    }
+
+    /// Add `c`, positions of tier `key` counted (with no distances).
+    fn count(&mut self, key: &TierKey, c: &WdlCounts) {
+        let w = mirror_weight(key);
+        self.stored.add(c);
+        self.positions.add(&WdlCounts {
+            win: c.win * w,
+            draw: c.draw * w,
+            loss: c.loss * w,
+        });
     }
 
     fn finish(&self, n: u8, k: u8) -> Population {
@@ -301,11 +314,30 @@ pub fn table_stats(table: &Table, progress: &dyn Observer) -> Result<TableStats,
             let mut acc = Acc::default();
             let mut positions = 0;
             for key in chunk {
-                let codes = table.tier(key)?.ok_or_else(|| AnalysisError::Unreadable {
+                let unreadable = || AnalysisError::Unreadable {
                     path: table.path().to_path_buf(),
                     outside: key.outside,
-                })?;
+                };
                 let per = key.size_per_side();
+                if info.wdl_only {
+                    // No distances to look at: each side's counts from
+                    // its run of packed fields, the natural positions
+                    // one by one.
+                    let fields = table.tier_wdl(key)?.ok_or_else(unreadable)?;
+                    acc.0[0].count(key, &fields.side_counts(0).into());
+                    acc.0[1].count(key, &fields.side_counts(1).into());
+                    if n == 2 {
+                        let values = TierValues::Wdl(fields);
+                        let mut c = [0u64; 3];
+                        for i in natural_indices(key, masks[key.m() as usize]) {
+                            c[code_class(values.code(per + i).ok_or_else(unreadable)?)] += 1;
+                        }
+                        acc.0[2].count(key, &c.into());
+                    }
+                    positions += key.size();
+                    continue;
+                }
+                let codes = table.tier(key)?.ok_or_else(unreadable)?;
                 acc.0[0].tally(key, &codes, 0, 0..per);
                 acc.0[1].tally(key, &codes, per, 0..per);
                 if n == 2 {

@@ -86,6 +86,25 @@ impl WdlFields {
         }
     }
 
+    /// How many of the positions of side `side` (0: officers to move, 1:
+    /// soldiers) are won, drawn and lost by the side to move (held: the
+    /// whole tier, or its first half for side 0), counted in the packed
+    /// fields themselves: a side's half is a run of fields in either
+    /// layout.
+    pub(crate) fn side_counts(&self, side: u32) -> [u64; 3] {
+        assert!((side + 1) * self.half <= self.len, "side not held");
+        let by_field = crate::table::format::count_fields(
+            &self.fields,
+            (self.start + side * self.half) as usize,
+            self.half as usize,
+        );
+        let mut wdl = [0u64; 3];
+        for (count, code) in by_field.into_iter().zip(self.codes) {
+            wdl[code_class(code)] += count;
+        }
+        wdl
+    }
+
     /// The value code of field `slot`, if held.
     #[inline]
     fn slot(&self, slot: u32) -> Option<u16> {
@@ -108,6 +127,16 @@ impl WdlFields {
         let (side, i) = (index / self.half, index % self.half);
         let (f, o) = (i / self.placements, i % self.placements);
         side * self.half + f * self.mask_stride + o * self.placement_stride
+    }
+}
+
+/// 0 for a win of the side to move, 1 for a draw, 2 for a loss: the class
+/// of value code `code` ([`Value::code`]: 0 a draw, odd a win).
+pub(crate) fn code_class(code: u16) -> usize {
+    match code {
+        0 => 1,
+        c if c & 1 == 1 => 0,
+        _ => 2,
     }
 }
 

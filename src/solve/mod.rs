@@ -16,7 +16,7 @@ mod retro;
 
 pub(crate) use check::stuck_value;
 pub use check::{Inconsistency, check_tier_as};
-pub(crate) use lookup::{FieldsAt, Layered, TierCache};
+pub(crate) use lookup::{FieldsAt, Layered, TierCache, code_class};
 pub use lookup::{Lookup, MemoryStore, TierStore, TierValues, WdlFields};
 pub(crate) use retro::solve_tier;
 

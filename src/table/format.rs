@@ -737,6 +737,39 @@ pub(crate) fn wdl_at(raw: &[u8], j: usize) -> u8 {
     (raw[j / 4] >> (2 * (j % 4))) & 3
 }
 
+/// How many of the `n` packed two-bit fields from field `start` of
+/// `fields` on hold each of the four values: 32 fields a word by counting
+/// bits (a field is 3 where both its bits are set, 1 or 2 where one is),
+/// the odd fields at each end one at a time.
+pub(crate) fn count_fields(fields: &[u8], start: usize, n: usize) -> [u64; 4] {
+    const LOW: u64 = 0x5555_5555_5555_5555;
+    let mut counts = [0u64; 4];
+    let end = start + n;
+    let head = start.next_multiple_of(32).min(end);
+    for j in start..head {
+        counts[wdl_at(fields, j) as usize] += 1;
+    }
+    let mut j = head;
+    while j + 32 <= end {
+        let w = u64::from_le_bytes(fields[j / 4..j / 4 + 8].try_into().expect("8 bytes"));
+        let (lo, hi) = (w & LOW, w >> 1 & LOW);
+        let (one, two, three) = (
+            (lo & !hi).count_ones(),
+            (hi & !lo).count_ones(),
+            (lo & hi).count_ones(),
+        );
+        counts[0] += u64::from(32 - one - two - three);
+        counts[1] += u64::from(one);
+        counts[2] += u64::from(two);
+        counts[3] += u64::from(three);
+        j += 32;
+    }
+    for j in j..end {
+        counts[wdl_at(fields, j) as usize] += 1;
+    }
+    counts
+}
+
 /// Copy `n` packed two-bit fields from field `start` of `src` to field
 /// `at` of `dst`, whose fields `at..at + n` are zero: whole bytes at a
 /// time (shifted when the two do not start at the same place in a byte),
@@ -1053,6 +1086,26 @@ mod tests {
         for (j, &c) in out.iter().enumerate() {
             assert_eq!(c, wdl_only_code(wdl_at(&all, j)));
         }
+    }
+
+    /// Fields counted a word at a time against each field read alone, at
+    /// every start within two words and lengths past two words, every
+    /// field value among them.
+    #[test]
+    fn fields_count_as_each_field_read_alone() {
+        let src: Vec<u8> = (0..40u32).map(|i| (i * 151 + 7) as u8).collect();
+        for start in 0..70 {
+            for n in 0..=(4 * src.len() - start).min(100) {
+                let mut want = [0u64; 4];
+                for j in start..start + n {
+                    want[wdl_at(&src, j) as usize] += 1;
+                }
+                assert_eq!(count_fields(&src, start, n), want, "start {start}, n {n}");
+            }
+        }
+        // The whole slice, each byte value once.
+        let all: Vec<u8> = (0..=255).collect();
+        assert_eq!(count_fields(&all, 0, 4 * all.len()), [256; 4]);
     }
 
     /// Fields copied a byte at a time against each field copied alone, at

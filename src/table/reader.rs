@@ -508,17 +508,9 @@ impl Table {
     pub fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, TableError> {
         if self.info.wdl_only {
             // Decoded from the fields as the solver reads them in place.
-            let placement_major = self.info.order == format::Order::PlacementMajor;
-            return Ok(self.tier_fields(key)?.map(|fields| {
-                let fields = WdlFields::new(
-                    fields,
-                    key.size() as u32,
-                    key,
-                    placement_major,
-                    format::WDL_ONLY_FIELD_CODES,
-                );
-                TierValues::Wdl(fields).to_codes()
-            }));
+            return Ok(self
+                .tier_wdl(key)?
+                .map(|fields| TierValues::Wdl(fields).to_codes()));
         }
         let Some(e) = self.find(key)? else {
             return Ok(None);
@@ -547,6 +539,21 @@ impl Table {
             Ok(())
         })?;
         Ok(Some(self.info.order.index_order(key, out).into()))
+    }
+
+    /// The fields of tier `key` of a WDL-only table, as the solver reads
+    /// them in place (`None` when the table does not hold the tier).
+    pub(crate) fn tier_wdl(&self, key: &TierKey) -> Result<Option<WdlFields>, TableError> {
+        let placement_major = self.info.order == format::Order::PlacementMajor;
+        Ok(self.tier_fields(key)?.map(|fields| {
+            WdlFields::new(
+                fields,
+                key.size() as u32,
+                key,
+                placement_major,
+                format::WDL_ONLY_FIELD_CODES,
+            )
+        }))
     }
 
     /// The two-bit fields of canonical tier `key` of a WDL-only table, in

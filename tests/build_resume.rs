@@ -151,6 +151,9 @@ fn a_stopped_build_resumes_from_its_checkpoint_and_writes_the_same_bytes() {
     // The lower files were complete: skipped, not rebuilt.
     assert!(reports[..reports.len() - 1].iter().all(|r| r.skipped));
     assert!(obs.noted(&["resuming"]));
+    // The window read back before solving goes on, said before and after.
+    assert!(obs.noted(&["2o10s: reading back the window", " tiers, "]));
+    assert!(obs.noted(&["2o10s: window read back in "]));
     let last = last_file(dir.path());
     assert_eq!(std::fs::read(&last).unwrap(), want);
     // Nothing left beside the finished file.

@@ -987,8 +987,22 @@ impl<'b> FileRun<'b> {
         );
         let keep = window_levels(variant);
         let wanted = window_after_resume(variant, &tiers[..done], tiers.get(done), keep);
-        if ranks.rank() == 0 {
+        if ranks.rank() == 0 && !wanted.is_empty() {
+            // Some seconds to minutes with nothing solved: say what it is.
+            let halves: u64 = wanted.iter().map(|t| u64::from(t.size_per_side())).sum();
+            let what = format!(
+                "{variant} {}: reading back the window of the resumed build from the file ({} tiers, {halves} positions)",
+                FileKey::new(job.n, job.k),
+                wanted.len()
+            );
+            job.observer.note(&what);
+            let start = Instant::now();
             reload_window(&window, &wanted)?;
+            job.observer.note(&format!(
+                "{variant} {}: window read back in {:.1} s",
+                FileKey::new(job.n, job.k),
+                start.elapsed().as_secs_f64()
+            ));
         }
         if ranks.size() > 1 && done > 0 {
             send_window(ranks, &window, &wanted)?;

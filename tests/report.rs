@@ -383,6 +383,66 @@ fn report_files_render() {
     }
 }
 
+/// The numbers of the critical-mass chart's segments: inside a segment of
+/// three placements or more, beside the bar for a thinner one, where it
+/// would sit on the axis or frame (left-aligned in the gap to the next
+/// bar; right-aligned before the last bar, whose right is the frame).
+#[test]
+fn thin_critical_mass_segments_have_their_number_beside_the_bar() {
+    // Each text element's anchor in the chart of `report`, by its contents.
+    fn anchors(report: &analysis::Report, label: &str) -> Vec<String> {
+        let files = analysis::render(report).unwrap();
+        let svg = &files
+            .iter()
+            .find(|x| x.name == "critical-mass.svg")
+            .unwrap()
+            .contents;
+        let mut found: Vec<String> = svg
+            .split("<text ")
+            .skip(1)
+            .filter(|t| {
+                t.split_once('>')
+                    .is_some_and(|(_, rest)| rest.trim_start().starts_with(&format!("{label}\n")))
+            })
+            .map(|t| {
+                let a = t.split("text-anchor=\"").nth(1).unwrap();
+                a[..a.find('"').unwrap()].to_string()
+            })
+            .collect();
+        found.sort();
+        found
+    }
+    let mut report = fixture().report.clone();
+    let mut bars = 0;
+    for row in report
+        .critical_mass
+        .variants
+        .iter_mut()
+        .flat_map(|c| c.rows.iter_mut())
+    {
+        (row.soldiers_win, row.draws, row.soldiers_lose) = (1, 33, 2);
+        // No plies: no right axis, whose tick labels are numbers too.
+        row.plies = None;
+        bars += 1;
+    }
+    assert!(bars > 0);
+    // The fixture's rows are each variant's only (and so last) bar.
+    assert_eq!(anchors(&report, "33"), vec!["middle"; bars]);
+    assert_eq!(anchors(&report, "1"), vec!["end"; bars]);
+    assert_eq!(anchors(&report, "2"), vec!["end"; bars]);
+    // One more soldier count for the first variant: the axis, shared,
+    // ends there, so only that new bar is last; every other bar's thin
+    // numbers go to its right.
+    let c = &mut report.critical_mass.variants[0];
+    let mut next = c.rows[0].clone();
+    next.k += 1;
+    c.rows.push(next);
+    let mut want = vec!["start"; bars + 1];
+    want[0] = "end";
+    want.sort();
+    assert_eq!(anchors(&report, "1"), want);
+}
+
 /// A report read back from its report.json draws the same files, byte for
 /// byte: the plots and report.md of a committed folder can be drawn again
 /// without its tables.

@@ -468,12 +468,29 @@ fn critical_plot(report: &Report) -> Res<Option<Plot>> {
                         [(x - SLOT / 2 + 2, y), (x + SLOT / 2 - 2, top)],
                         col.filled(),
                     )))?;
-                    if count >= 1 {
+                    if count >= THIN_SEGMENT {
                         let style = TextStyle::from((FONT, 12).into_font())
                             .pos(Pos::new(HPos::Center, VPos::Center));
                         chart.draw_series(std::iter::once(Text::new(
                             count.to_string(),
                             (x, (y + top) / 2.0),
+                            style,
+                        )))?;
+                    } else if count >= 1 {
+                        // Too thin for its number, which would sit on the
+                        // axis or the frame: beside the bar, in the gap
+                        // to the next (to the one before for the last,
+                        // whose right is the frame or the plies' axis).
+                        let (side, at) = if r.k == kmax {
+                            (HPos::Right, x - SLOT / 2 + 1)
+                        } else {
+                            (HPos::Left, x + SLOT / 2 - 1)
+                        };
+                        let style = TextStyle::from((FONT, 11).into_font())
+                            .pos(Pos::new(side, VPos::Center));
+                        chart.draw_series(std::iter::once(Text::new(
+                            count.to_string(),
+                            (at, (y + top) / 2.0),
                             style,
                         )))?;
                     }
@@ -512,6 +529,11 @@ fn critical_plot(report: &Report) -> Res<Option<Plot>> {
         svg,
     }))
 }
+
+/// The fewest placements a segment of a critical-mass bar holds for its
+/// number to be written inside it (a placement is about 7 pixels high);
+/// a thinner segment has it beside the bar.
+const THIN_SEGMENT: u32 = 3;
 
 /// The label of a soldier count on the critical-mass chart's x axis
 /// (scaled by [`SLOT`]).

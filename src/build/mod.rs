@@ -997,7 +997,12 @@ impl<'b> FileRun<'b> {
             );
             job.observer.note(&what);
             let start = Instant::now();
-            reload_window(&window, &wanted)?;
+            // The window it would have kept, read back once into memory
+            // as far as its budget allows: read back through the window's
+            // small cache instead, those tiers were decompressed again for
+            // every tier that read them until their levels passed (14 % of
+            // the samples early in a resumed 2o16s).
+            window.reload(&wanted)?;
             job.observer.note(&format!(
                 "{variant} {}: window read back in {:.1} s",
                 FileKey::new(job.n, job.k),
@@ -1258,20 +1263,6 @@ fn window_after_resume<'t>(
     done.iter()
         .filter(|t| t.progress(variant) + keep >= level)
         .collect()
-}
-
-/// After a resume, rank 0 (or the only process) reads the window it would
-/// have kept back from the file once, into memory as far as its budget
-/// allows: read back through the window's small cache instead, those
-/// tiers were decompressed again for every tier that read them until
-/// their levels passed (14 % of the samples early in a resumed 2o16s).
-fn reload_window(window: &FileSoFar<'_>, wanted: &[&TierKey]) -> Result<(), BuildError> {
-    use crate::solve::TierStore;
-    for &t in wanted {
-        let c = window.tier(t)?.ok_or(SolveError::MissingTier(*t))?;
-        window.add(t, &c)?;
-    }
-    Ok(())
 }
 
 /// After a resume, rank 0 sends the other ranks the window they would

@@ -722,6 +722,31 @@ impl TableWriter {
         Ok(self.opts.order.index_order(key, codes))
     }
 
+    /// The first halves of `tiers` (each a tier's first stream position
+    /// and its key, in stream order, close together), as
+    /// [`TableWriter::read_first_half`] gives them one by one: the stream
+    /// is read once from the first tier's start to the last one's first
+    /// half's end, so each block is decompressed once where a tier at a
+    /// time decompresses it once for every tier in it.
+    pub(crate) fn read_first_halves(
+        &self,
+        tiers: &[(u64, TierKey)],
+    ) -> Result<Vec<Vec<u16>>, TableError> {
+        let (Some(&(first, _)), Some(&(last_first, last))) = (tiers.first(), tiers.last()) else {
+            return Ok(Vec::new());
+        };
+        let end = last_first + last.size_per_side() as u64;
+        let codes = self.read_codes(first, end - first)?;
+        Ok(tiers
+            .iter()
+            .map(|&(f, key)| {
+                let at = (f - first) as usize;
+                let half = &codes[at..at + key.size_per_side() as usize];
+                self.opts.order.index_order(&key, half.to_vec())
+            })
+            .collect())
+    }
+
     /// The value codes of stream positions `first..first + count` (see
     /// [`TableWriter::read_first_half`]).
     fn read_codes(&self, first: u64, count: u64) -> Result<Vec<u16>, TableError> {

@@ -1173,3 +1173,60 @@ fn a_builds_index_estimate_covers_the_written_index() {
     // Exactly the distance blocks' 16 bytes each apart.
     assert_eq!(estimates[0] - estimates[1], positions / 64 * 16);
 }
+
+/// Halves read back together (`read_first_halves`, a resumed build's
+/// window) are the halves read back one at a time (`read_first_half`),
+/// which are the tiers' own first halves: with distances and WDL-only, in
+/// both layouts, with blocks smaller than a tier and holding several, the
+/// last blocks still being filled.
+#[test]
+fn halves_read_back_together_are_those_read_one_at_a_time() {
+    let mut rng = Rng(41);
+    let keys = random_tiers(&mut rng, 2, 10, &[3, 4, 5, 6, 2, 7]);
+    let tiers: Vec<(TierKey, Vec<u16>)> = keys
+        .iter()
+        .map(|key| (*key, random_codes(&mut rng, key.size() as usize, true)))
+        .collect();
+    for (wdl_only, block, order) in [
+        (false, 1000, Order::MaskMajor),
+        (false, 1 << 20, Order::PlacementMajor),
+        (true, 1020, Order::PlacementMajor),
+        (true, 1 << 20, Order::MaskMajor),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = WriteOptions {
+            wdl_block_positions: block,
+            distance_block_positions: block.min(700),
+            order,
+            ..WriteOptions::of_kind(wdl_only)
+        };
+        let mut w = TableWriter::create_with(dir.path(), &Variant::ASSAUT, 2, 10, &opts).unwrap();
+        let mut firsts = Vec::new();
+        let mut first = 0;
+        for (key, codes) in &tiers {
+            w.push_tier(key, codes).unwrap();
+            firsts.push((first, *key));
+            first += key.size();
+        }
+        w.sync().unwrap();
+        w.open_reader().unwrap();
+        let together = w.read_first_halves(&firsts).unwrap();
+        assert_eq!(together.len(), tiers.len());
+        for (((f, key), got), (_, codes)) in firsts.iter().zip(&together).zip(&tiers) {
+            let alone = w.read_first_half(*f, key).unwrap();
+            assert_eq!(got, &alone, "{wdl_only} {block} {order} {key:?}");
+            let half = &codes[..key.size_per_side() as usize];
+            let want: Vec<u16> = if wdl_only {
+                half.iter()
+                    .map(|&c| format::wdl_only_code(format::wdl_only_bits(c)))
+                    .collect()
+            } else {
+                half.to_vec()
+            };
+            assert_eq!(got, &want, "{wdl_only} {block} {order} {key:?}");
+        }
+        // A run from the middle, and none.
+        assert_eq!(w.read_first_halves(&firsts[2..4]).unwrap(), together[2..4]);
+        assert!(w.read_first_halves(&[]).unwrap().is_empty());
+    }
+}

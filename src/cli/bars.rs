@@ -187,9 +187,11 @@ impl BuildObserver for BuildBars {
     }
 
     fn note(&self, message: &str) {
+        // A hidden bar (stderr not a terminal) prints nothing: a log gets
+        // the line itself.
         match self.bar.lock().expect("bar lock").as_ref() {
-            Some(b) => b.println(message),
-            None => errln!("{message}"),
+            Some(b) if std::io::stderr().is_terminal() => b.println(message),
+            _ => errln!("{message}"),
         }
     }
 

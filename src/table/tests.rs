@@ -45,6 +45,20 @@ fn random_tiers(rng: &mut Rng, n: u8, k: u8, counts: &[u32]) -> Vec<TierKey> {
     }
     out
 }
+/// Random tiers (as [`random_tiers`]), each with random codes (as
+/// [`random_codes`], `wide` distances or not) for all its positions.
+fn random_tier_codes(
+    rng: &mut Rng,
+    n: u8,
+    k: u8,
+    counts: &[u32],
+    wide: bool,
+) -> Vec<(TierKey, Vec<u16>)> {
+    let keys = random_tiers(rng, n, k, counts);
+    keys.iter()
+        .map(|key| (*key, random_codes(rng, key.size() as usize, wide)))
+        .collect()
+}
 
 /// Codes with long runs, draws, wins and losses, distances past 255.
 fn random_codes(rng: &mut Rng, len: usize, wide: bool) -> Vec<u16> {
@@ -323,11 +337,7 @@ fn temporary_file_until_finish() {
 fn small_table(dir: &Path) -> (PathBuf, Vec<(TierKey, Vec<u16>)>) {
     let mut rng = Rng(6);
     // One officer, 24 soldiers: tiers of 18 and 162 positions.
-    let keys = random_tiers(&mut rng, 1, 24, &[24, 23, 23, 23]);
-    let tiers: Vec<(TierKey, Vec<u16>)> = keys
-        .iter()
-        .map(|key| (*key, random_codes(&mut rng, key.size() as usize, true)))
-        .collect();
+    let tiers = random_tier_codes(&mut rng, 1, 24, &[24, 23, 23, 23], true);
     let opts = WriteOptions {
         wdl_block_positions: 64,
         distance_block_positions: 48,
@@ -723,11 +733,7 @@ fn table_set_serves_tiers() {
 fn wdl_only_tiers_are_served_as_their_fields() {
     let mut rng = Rng(11);
     // Two officers, 12 soldiers: tiers of 3,780 to 52,920 positions.
-    let keys = random_tiers(&mut rng, 2, 12, &[4, 5, 6, 7, 8, 9]);
-    let tiers: Vec<(TierKey, Vec<u16>)> = keys
-        .iter()
-        .map(|key| (*key, random_codes(&mut rng, key.size() as usize, false)))
-        .collect();
+    let tiers = random_tier_codes(&mut rng, 2, 12, &[4, 5, 6, 7, 8, 9], false);
     // Blocks smaller than a tier (every tier across blocks, at every
     // alignment), then blocks holding several tiers.
     for (block, order) in [
@@ -1148,12 +1154,8 @@ fn a_block_that_passes_its_checksum_but_does_not_decode_is_a_bad_block() {
 fn a_builds_index_estimate_covers_the_written_index() {
     use crate::build::{FIXED_BYTES, bytes_besides_window};
     let mut rng = Rng(11);
-    let keys = random_tiers(&mut rng, 2, 12, &[12, 11, 10, 9]);
-    let tiers: Vec<(TierKey, Vec<u16>)> = keys
-        .iter()
-        .map(|key| (*key, random_codes(&mut rng, key.size() as usize, true)))
-        .collect();
-    let positions: u64 = keys.iter().map(|k| k.size()).sum();
+    let tiers = random_tier_codes(&mut rng, 2, 12, &[12, 11, 10, 9], true);
+    let positions: u64 = tiers.iter().map(|(k, _)| k.size()).sum();
     let mut estimates = Vec::new();
     for wdl_only in [false, true] {
         let dir = tempfile::tempdir().unwrap();
@@ -1165,7 +1167,7 @@ fn a_builds_index_estimate_covers_the_written_index() {
         };
         write(dir.path(), &Variant::ASSAUT, 2, 12, &opts, &tiers);
         let table = Table::open(&table_path(dir.path(), &Variant::ASSAUT, 2, 12)).unwrap();
-        let estimate = bytes_besides_window(keys.len() as u64, positions, &opts) - FIXED_BYTES;
+        let estimate = bytes_besides_window(tiers.len() as u64, positions, &opts) - FIXED_BYTES;
         let index = table.info().index_bytes;
         assert!(estimate >= index, "{wdl_only}: {estimate} < {index}");
         estimates.push(estimate);
@@ -1182,11 +1184,7 @@ fn a_builds_index_estimate_covers_the_written_index() {
 #[test]
 fn halves_read_back_together_are_those_read_one_at_a_time() {
     let mut rng = Rng(41);
-    let keys = random_tiers(&mut rng, 2, 10, &[3, 4, 5, 6, 2, 7]);
-    let tiers: Vec<(TierKey, Vec<u16>)> = keys
-        .iter()
-        .map(|key| (*key, random_codes(&mut rng, key.size() as usize, true)))
-        .collect();
+    let tiers = random_tier_codes(&mut rng, 2, 10, &[3, 4, 5, 6, 2, 7], true);
     for (wdl_only, block, order) in [
         (false, 1000, Order::MaskMajor),
         (false, 1 << 20, Order::PlacementMajor),

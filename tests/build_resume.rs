@@ -398,6 +398,14 @@ fn a_build_killed_with_sigkill_resumes_and_writes_the_same_bytes() {
 
     let out = run(dir.path()).output().unwrap();
     assert!(out.status.success());
+    // The resumed file's notes reach a stderr that is no terminal (as a
+    // log): a hidden progress bar once swallowed them.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("2o10s: reading back the window of the resumed build")
+            && err.contains("2o10s: window read back in"),
+        "{err}"
+    );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let files = json["builds"][0]["files"].as_array().unwrap();
     let last = files.last().unwrap();

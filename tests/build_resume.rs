@@ -461,6 +461,52 @@ fn a_build_stopped_by_sigterm_checkpoints_exits_75_and_goes_on() {
     );
 }
 
+/// A WDL-only build stopped (SIGTERM) in its last file says in its JSON
+/// what the cache of lower blocks did in that file until then: its
+/// budget (`--block-cache`), the blocks read and those decompressed.
+#[test]
+fn a_stopped_builds_json_counts_the_lower_blocks_of_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = 100u64 << 20;
+    let child = build_command(
+        dir.path(),
+        &["--wdl-only", "--json", "--block-cache", &cache.to_string()],
+    )
+    .spawn()
+    .unwrap();
+    let tmp = temporary_path(&last_file(dir.path()));
+    let start = std::time::Instant::now();
+    while !tmp.exists() {
+        assert!(
+            start.elapsed().as_secs() < 120,
+            "the last file never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    // SAFETY: as in the test above.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(75),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let stopped = &json["stopped"];
+    assert_eq!(stopped["file"], "2o10s", "{stopped}");
+    assert_eq!(
+        stopped["block_cache_bytes"].as_u64(),
+        Some(cache),
+        "{stopped}"
+    );
+    let read = stopped["wdl_blocks_read"].as_u64().unwrap();
+    let decompressed = stopped["wdl_blocks_decompressed"].as_u64().unwrap();
+    // Its lower files have a few blocks each: the first reads of each
+    // missed, most later ones hit.
+    assert!(decompressed > 0 && read > 2 * decompressed, "{stopped}");
+}
+
 #[test]
 fn a_build_meeting_a_corrupt_file_says_so_and_leaves_it() {
     let (dir, want) = clean();

@@ -528,6 +528,65 @@ fn a_closures_plan_counts_its_own_tiers_and_its_build_refuses_below_the_plans_le
     );
 }
 
+/// `--block-cache` comes out of the window's room: with a budget 256 MiB
+/// over the plan's least, a cache 256 MiB over its 64 MiB floor is built
+/// with (and reported), a byte more is refused before anything is
+/// written; the files do not depend on it.
+#[test]
+fn a_block_cache_comes_out_of_the_budget_and_changes_no_byte() {
+    use asalto_tb::table::blocks::DEFAULT_BYTES;
+    const POS: &str = "SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s";
+    let plan = common::json(&asalto(&[
+        "plan",
+        "--for",
+        POS,
+        "--rate",
+        "1e7",
+        "--wdl-only",
+        "--json",
+    ]));
+    let least = plan["least_memory_bytes"].as_u64().unwrap();
+    let memory = (least + (256 << 20)).to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let build = |name: &str, extra: &[&str]| {
+        let tables = dir.path().join(name);
+        let mut args = vec!["build", "--for", POS, "--wdl-only", "--json"];
+        args.extend(extra);
+        args.extend(["--tables", tables.to_str().unwrap()]);
+        (asalto(&args), tables)
+    };
+    let over = (DEFAULT_BYTES + (256 << 20) + 1).to_string();
+    let (o, tables) = build("over", &["--memory", &memory, "--block-cache", &over]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--block-cache"), "{err}");
+    assert!(
+        !tables.exists(),
+        "the refused build wrote {}",
+        tables.display()
+    );
+
+    let fits = DEFAULT_BYTES + (256 << 20);
+    let (o, tables) = build(
+        "fits",
+        &["--memory", &memory, "--block-cache", &fits.to_string()],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json = common::json(&o);
+    let files = json["builds"][0]["files"].as_array().unwrap();
+    for f in files {
+        assert_eq!(f["block_cache_bytes"].as_u64(), Some(fits), "{f}");
+    }
+    let (o, plain) = build("default", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for f in files {
+        let name = format!("{}.atb", f["file"].as_str().unwrap());
+        let read = |t: &std::path::Path| std::fs::read(t.join("assaut").join(&name)).unwrap();
+        assert_eq!(read(&tables), read(&plain), "{name}");
+    }
+}
+
 #[test]
 fn plan_counts_the_files_a_closures_build_would_skip_as_built() {
     const POS: &str = "SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s";

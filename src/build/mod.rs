@@ -123,6 +123,26 @@ pub enum BuildError {
         /// ([`bytes_besides_window`]).
         needed: u64,
     },
+    /// The block cache asked for ([`BuildOptions::block_cache_bytes`])
+    /// leaves less than the smallest window in the memory budget.
+    #[error(
+        "a block cache of {cache} bytes leaves no room in the memory budget of {budget} bytes for the build of {}: it needs {needed} bytes besides its window of solved tiers and a window of {} MiB at least; give less with --block-cache or more with --memory",
+        crate::index::FileKey::new(*n, *k),
+        memory::MIN_WINDOW_BYTES >> 20
+    )]
+    BlockCache {
+        /// The block cache asked for.
+        cache: u64,
+        /// The budget given.
+        budget: u64,
+        /// Officers of the file.
+        n: u8,
+        /// Soldiers of the file.
+        k: u8,
+        /// What the build needs besides the window
+        /// ([`bytes_besides_window`]).
+        needed: u64,
+    },
     /// A checkpoint could not be written.
     #[error(transparent)]
     Checkpoint(#[from] checkpoint::CheckpointError),
@@ -157,6 +177,13 @@ pub struct Stop {
     pub peak_anon_bytes: u64,
     /// Peak resident memory, mapped tables included, over the same runs.
     pub peak_rss_bytes: u64,
+    /// The budget of the shared cache of decompressed WDL blocks while
+    /// this run built the file (0: stopped before it).
+    pub block_cache_bytes: u64,
+    /// WDL blocks of the lower files this run read for the file.
+    pub wdl_blocks_read: u64,
+    /// Of those, the blocks decompressed (not found in the cache).
+    pub wdl_blocks_decompressed: u64,
 }
 
 impl std::fmt::Display for Stop {
@@ -194,6 +221,13 @@ pub struct BuildOptions {
     /// budget leaves; experiments and tests use small caps to force reads
     /// from disk).
     pub window_bytes: Option<u64>,
+    /// Bytes of the budget for the shared cache of the lower files'
+    /// decompressed WDL blocks ([`crate::table::blocks`]), taken out of
+    /// the window's room (`None`: half of what the file's window will
+    /// not use, at most [`memory::MAX_BLOCK_CACHE_BYTES`] beyond the
+    /// cache's default). A file whose room cannot hold it and the
+    /// smallest window is refused ([`BuildError::BlockCache`]).
+    pub block_cache_bytes: Option<u64>,
     /// Seconds between checkpoints (0: after every chunk).
     pub checkpoint_secs: u64,
     /// Block sizes and compression level of the files.
@@ -215,6 +249,7 @@ impl Default for BuildOptions {
             threads: 0,
             memory_bytes: memory::default_budget(),
             window_bytes: None,
+            block_cache_bytes: None,
             checkpoint_secs: 300,
             write: WriteOptions::default(),
             cluster: Cluster::default(),
@@ -497,7 +532,7 @@ pub(crate) fn build_file(
     let file = FileBuild::plan(job, tiers)?;
     // Collective 1.
     if deadline_passed(opts) {
-        return Err(file.stopped(0, 0.0, 0.0, &History::default()));
+        return Err(file.stopped(0, 0.0, 0.0, &History::default(), None));
     }
     // What the last file freed goes back first, then what this one frees
     // as it goes (see [`memory::Trimmer`]).
@@ -666,9 +701,25 @@ impl<'a> FileBuild<'a> {
         // lower files' blocks (the window keeps the room it needs, and
         // never less than the smallest window).
         let peak = window::peak_bytes(variant, &tiers, opts.write.wdl_only);
-        let block_cache = (room.saturating_sub(peak) / 2)
-            .min(room - memory::MIN_WINDOW_BYTES)
-            .min(memory::MAX_BLOCK_CACHE_BYTES);
+        let block_cache = match opts.block_cache_bytes {
+            None => (room.saturating_sub(peak) / 2)
+                .min(room - memory::MIN_WINDOW_BYTES)
+                .min(memory::MAX_BLOCK_CACHE_BYTES),
+            Some(cache) => {
+                // Its default part is always there, outside the budget.
+                let extra = cache.saturating_sub(blocks::DEFAULT_BYTES);
+                if extra > room - memory::MIN_WINDOW_BYTES {
+                    return Err(BuildError::BlockCache {
+                        cache,
+                        budget: opts.memory_bytes,
+                        n: job.n,
+                        k: job.k,
+                        needed,
+                    });
+                }
+                extra
+            }
+        };
         let room = room - block_cache;
         let budget = opts.window_bytes.map_or(room, |w| w.min(room));
         Ok(FileBuild {
@@ -692,7 +743,13 @@ impl<'a> FileBuild<'a> {
         seconds: f64,
         earlier_seconds: f64,
         peaks: &History,
+        blocks_before: Option<(u64, u64)>,
     ) -> BuildError {
+        // The lower blocks read since the run of the file started.
+        let (read, decompressed) = blocks_before.map_or((0, 0), |(hits, misses)| {
+            let (h, m) = blocks::counts();
+            (h + m - hits - misses, m - misses)
+        });
         BuildError::Stopped(Box::new(Stop {
             files: Vec::new(),
             n: self.job.n,
@@ -703,6 +760,13 @@ impl<'a> FileBuild<'a> {
             earlier_seconds,
             peak_anon_bytes: peaks.peak_anon_bytes,
             peak_rss_bytes: peaks.peak_rss_bytes,
+            block_cache_bytes: if blocks_before.is_some() {
+                blocks::budget()
+            } else {
+                0
+            },
+            wdl_blocks_read: read,
+            wdl_blocks_decompressed: decompressed,
         }))
     }
 
@@ -1167,7 +1231,13 @@ impl<'b> FileRun<'b> {
         if stop[0] == 1 {
             let h = self.history();
             let seconds = file.job.start.elapsed().as_secs_f64();
-            return Err(file.stopped(positions_done, seconds, self.stats.earlier.seconds, &h));
+            return Err(file.stopped(
+                positions_done,
+                seconds,
+                self.stats.earlier.seconds,
+                &h,
+                Some(self.stats.blocks_before),
+            ));
         }
         Ok(())
     }

@@ -342,6 +342,16 @@ struct BuildArgs {
     /// gives the figure) is refused before starting, with that figure.
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     memory: Option<u64>,
+    /// Memory for the cache of the lower files' decompressed blocks of a
+    /// WDL-only build, e.g. 8GiB: taken out of the budget's room for the
+    /// window (default: half of what each file's window will not use, at
+    /// most 4 GiB beyond its 64 MiB floor). More cache means fewer lower
+    /// blocks decompressed again; `wdl_blocks_decompressed` against
+    /// `wdl_blocks_read` in the --json summary says how many were. A
+    /// file whose budget cannot hold it and the smallest window is
+    /// refused. The files written do not depend on it.
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    block_cache: Option<u64>,
     /// Seconds between checkpoints of the file being written (0: after
     /// every chunk of tiers).
     #[arg(long, value_name = "N", default_value_t = 300)]
@@ -765,6 +775,7 @@ fn build_tables(args: BuildArgs) -> Result<()> {
         threads: args.threads,
         memory_bytes: args.memory.unwrap_or_else(build::default_budget),
         window_bytes: args.window_bytes,
+        block_cache_bytes: args.block_cache,
         checkpoint_secs: args.checkpoint_secs,
         stop_at: args.stop_after.map(|d| std::time::Instant::now() + d),
         stop_flag: Some(stop_on_signals()?),
@@ -1092,6 +1103,19 @@ impl BuildJob {
             // figure the plan gives.
             if let Some(why) = plan::too_small(&the_plan, opts.memory_bytes) {
                 bail!("{why}; not started (give more with --memory)");
+            }
+            if let (Some(cache), Some((file, least))) =
+                (opts.block_cache_bytes, the_plan.least_budget())
+            {
+                let extra = cache.saturating_sub(asalto_tb::table::blocks::DEFAULT_BYTES);
+                if least.saturating_add(extra) > opts.memory_bytes {
+                    bail!(
+                        "a block cache of {} leaves too little of the memory budget of {}: the build of {file} needs {} besides it; not started (give less with --block-cache or more with --memory)",
+                        plan::bytes(cache),
+                        plan::bytes(opts.memory_bytes),
+                        plan::bytes(least),
+                    );
+                }
             }
             check_disk(&the_plan, tables, self.ignore_disk, opts.write.wdl_only)?;
             // Only rank 0 draws progress. With --json the log lines still

@@ -273,6 +273,9 @@ pub fn build_summary(
             "positions_done": s.positions_done, "positions": s.positions,
             "seconds": s.seconds, "earlier_seconds": s.earlier_seconds,
             "peak_anon_bytes": s.peak_anon_bytes, "peak_rss_bytes": s.peak_rss_bytes,
+            "block_cache_bytes": s.block_cache_bytes,
+            "wdl_blocks_read": s.wdl_blocks_read,
+            "wdl_blocks_decompressed": s.wdl_blocks_decompressed,
         })
     });
     if json {

@@ -283,7 +283,9 @@ fn write_record(path: &Path, r: &Record) -> Result<(), VerifyError> {
 /// Verify every table of `variant` under `dir` chosen by `opts`. Checksum
 /// failures and unreadable files are errors; inconsistent values are
 /// reported in the result. `progress` is told of the positions checked
-/// (of all the files').
+/// (of all the files'), with the file being checked as its step
+/// (`assaut 2o12s`): once, unthrottled, when the file is taken up (the
+/// positions checked before it), then as its tiers are done.
 pub fn verify(
     dir: &Path,
     variant: &Variant,
@@ -415,6 +417,14 @@ impl Run<'_> {
     ) -> Result<bool, VerifyError> {
         let opts = self.opts;
         let start = Instant::now();
+        let info = table.info();
+        let step = format!("{} {}", self.variant, index::FileKey::new(info.n, info.k));
+        self.progress.progress(&Progress {
+            step: &step,
+            done: self.checked.load(Ordering::Relaxed),
+            total: self.total,
+            ..Progress::default()
+        });
         // In solving order, as they were written: neighbouring tiers then
         // share decompressed blocks in the cache.
         let mut keys = table.tier_keys()?;
@@ -446,7 +456,7 @@ impl Run<'_> {
                 positions += keys[end].size();
                 end += 1;
             }
-            let count = self.check_chunk(path, table, &keys[at..end], wdl_only, &bad)?;
+            let count = self.check_chunk(path, table, &keys[at..end], wdl_only, &bad, &step)?;
             record.tiers_done = end as u64;
             record.positions_done += positions;
             record.inconsistent += count;
@@ -480,8 +490,8 @@ impl Run<'_> {
 
     /// Check the tiers `keys` of the file `path` on the worker threads,
     /// keeping at most [`VerifyOptions::limit`] examples of each tier's
-    /// inconsistencies in `bad`. Returns how many positions are
-    /// inconsistent.
+    /// inconsistencies in `bad`, the progress reported as step `step`.
+    /// Returns how many positions are inconsistent.
     fn check_chunk(
         &self,
         path: &Path,
@@ -489,6 +499,7 @@ impl Run<'_> {
         keys: &[TierKey],
         wdl_only: bool,
         bad: &Found,
+        step: &str,
     ) -> Result<u64, VerifyError> {
         let count = AtomicU64::new(0);
         self.pool.install(|| {
@@ -510,6 +521,7 @@ impl Run<'_> {
                     self.throttle.report(
                         self.progress,
                         &Progress {
+                            step,
                             done: c,
                             total: self.total,
                             ..Progress::default()
@@ -626,6 +638,53 @@ mod tests {
                 report.positions,
                 tiers.iter().map(|t| t.size()).sum::<u64>()
             );
+        }
+    }
+
+    /// The progress names each file as its step when the file is taken up
+    /// (the positions of the files before it done), in the order checked,
+    /// and never a file's step with positions outside that file.
+    #[test]
+    fn the_progress_names_the_file_being_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let (tiers, _) = solve_and_write(dir.path(), &Variant::ASSAUT, true);
+        let seen: Mutex<Vec<(String, u64)>> = Mutex::new(Vec::new());
+        let watch = |p: &Progress| {
+            seen.lock().unwrap().push((p.step.to_string(), p.done));
+        };
+        verify(
+            dir.path(),
+            &Variant::ASSAUT,
+            &VerifyOptions::default(),
+            &watch,
+        )
+        .unwrap();
+        let seen = seen.into_inner().unwrap();
+        // The files in checking order, with their positions.
+        let mut files: Vec<((u8, u8), u64)> = Vec::new();
+        for key in &tiers {
+            match files.iter_mut().find(|(f, _)| *f == (key.n, key.k)) {
+                Some((_, p)) => *p += key.size(),
+                None => files.push(((key.n, key.k), key.size())),
+            }
+        }
+        files.sort_by_key(|((n, k), _)| (*k, *n));
+        let mut before = 0;
+        for ((n, k), positions) in files {
+            let step = format!("assaut {}", index::FileKey::new(n, k));
+            let first = seen.iter().position(|(s, _)| *s == step).unwrap();
+            assert_eq!(seen[first].1, before, "{step} taken up");
+            for (s, done) in &seen[first..] {
+                if *s == step {
+                    assert!(
+                        *done >= before && *done <= before + positions,
+                        "{step}: {done}"
+                    );
+                }
+            }
+            // Every report before the file's first is of the files before.
+            assert!(seen[..first].iter().all(|(_, d)| *d <= before));
+            before += positions;
         }
     }
 

@@ -126,6 +126,80 @@ impl LogLines {
     }
 }
 
+/// The log lines of a verification (stderr not a terminal): a line when
+/// a file is taken up and one when it is done (its positions checked and
+/// time in this run), and between them the progress lines of
+/// [`LogLines`], which name the file under way. A verification of the
+/// whole game runs for days in sittings: its log says which file each
+/// sitting checked, and how fast.
+pub struct VerifyLines {
+    lines: LogLines,
+    /// The file being checked: its step (`assaut 2o12s`), when this run
+    /// took it up and the positions done then.
+    file: Option<(String, Instant, u64)>,
+    /// The positions done at the last progress.
+    done: u64,
+}
+
+impl Default for VerifyLines {
+    fn default() -> VerifyLines {
+        VerifyLines {
+            lines: LogLines::new("verify".into()),
+            file: None,
+            done: 0,
+        }
+    }
+}
+
+impl VerifyLines {
+    /// Print the lines due at `p`.
+    pub fn tick(&mut self, p: &Progress<'_>) {
+        for line in self.lines_at(p, Instant::now()) {
+            errln!("{line}");
+        }
+    }
+
+    /// Print the line of the last file: done, or `stopped` in it.
+    pub fn finish(&mut self, stopped: bool) {
+        if let Some(line) = self.file_done(Instant::now(), stopped) {
+            errln!("{line}");
+        }
+    }
+
+    /// The lines due at `p`, at `now`.
+    fn lines_at(&mut self, p: &Progress<'_>, now: Instant) -> Vec<String> {
+        let mut out = Vec::new();
+        let taken_up = !p.step.is_empty() && self.file.as_ref().is_none_or(|f| f.0 != p.step);
+        if taken_up {
+            // The file before ends where this one starts.
+            self.done = p.done;
+            out.extend(self.file_done(now, false));
+            out.push(format!("verify: {}: checking", p.step));
+            self.file = Some((p.step.to_string(), now, p.done));
+            self.lines.label = format!("verify (at {})", p.step);
+        }
+        self.done = p.done;
+        out.extend(self.lines.next_line(p, now));
+        out
+    }
+
+    /// The line of the file under way, done or `stopped` at `now`.
+    fn file_done(&mut self, now: Instant, stopped: bool) -> Option<String> {
+        let (step, since, base) = self.file.take()?;
+        let checked = self.done.saturating_sub(base);
+        let secs = now.duration_since(since).as_secs_f64();
+        let end = if stopped { "stopped" } else { "done" };
+        Some(if checked == 0 && !stopped {
+            format!("verify: {step}: done, nothing left to check (an earlier run's record)")
+        } else {
+            format!(
+                "verify: {step}: {end}, {checked} positions checked in {secs:.1} s this run ({:.3e} positions/s)",
+                checked as f64 / secs.max(1e-9)
+            )
+        })
+    }
+}
+
 impl BuildBars {
     /// Bars for a build of `variant`; `quiet` keeps stderr free of per-file lines.
     pub fn new(variant: &Variant, quiet: bool) -> BuildBars {
@@ -292,6 +366,56 @@ mod tests {
                 "file 1: assaut 2o13s: 710/1000 positions (71.0%), 1.000e1 positions/s, 40 s so far, about 29 s left"
             )
         );
+    }
+
+    #[test]
+    fn a_verify_log_says_when_each_file_is_taken_up_and_done() {
+        let t0 = Instant::now();
+        let at = |s: u64| t0 + Duration::from_secs(s);
+        let mut v = VerifyLines::default();
+        v.lines.start = t0;
+        v.lines.last = t0;
+        let p = |step: &'static str, done: u64| Progress {
+            step,
+            ..progress(done, 1000)
+        };
+        // The run's first progress (300 checked by earlier runs), then a
+        // file whose record said it was done, then one checked.
+        assert_eq!(v.lines_at(&p("", 300), at(0)), Vec::<String>::new());
+        assert_eq!(
+            v.lines_at(&p("assaut 1o9s", 300), at(1)),
+            ["verify: assaut 1o9s: checking"]
+        );
+        assert_eq!(
+            v.lines_at(&p("assaut 2o9s", 300), at(2)),
+            [
+                "verify: assaut 1o9s: done, nothing left to check (an earlier run's record)",
+                "verify: assaut 2o9s: checking"
+            ]
+        );
+        // A progress line names the file under way.
+        assert_eq!(
+            v.lines_at(&p("assaut 2o9s", 400), at(12)),
+            [
+                "verify (at assaut 2o9s): 400/1000 positions (40.0%), 8.333e0 positions/s, 12 s so far, about 72 s left"
+            ]
+        );
+        assert_eq!(
+            v.lines_at(&p("assaut 1o10s", 700), at(22)),
+            [
+                "verify: assaut 2o9s: done, 400 positions checked in 20.0 s this run (2.000e1 positions/s)",
+                "verify: assaut 1o10s: checking",
+                "verify (at assaut 1o10s): 700/1000 positions (70.0%), 1.818e1 positions/s, 22 s so far, about 16 s left"
+            ]
+        );
+        v.lines_at(&p("assaut 1o10s", 750), at(23));
+        assert_eq!(
+            v.file_done(at(27), true).as_deref(),
+            Some(
+                "verify: assaut 1o10s: stopped, 50 positions checked in 5.0 s this run (1.000e1 positions/s)"
+            )
+        );
+        assert_eq!(v.file_done(at(28), true), None);
     }
 
     #[test]

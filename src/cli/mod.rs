@@ -844,22 +844,29 @@ fn verify_tables(args: VerifyArgs) -> Result<()> {
         ..verify::VerifyOptions::default()
     };
     let bar = progress_bar(0, "verifying");
-    // In a log (no bar): a line every few seconds; the positions
-    // checked by earlier runs (their records) are not this run's.
+    // In a log (no bar): a line for each file taken up and done, and a
+    // line every few seconds; the positions checked by earlier runs
+    // (their records) are not this run's.
     let to_log = !std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let log: std::sync::Mutex<Option<bars::LogLines>> = std::sync::Mutex::new(None);
+    let log = std::sync::Mutex::new(bars::VerifyLines::default());
     let progress = |p: &Progress| {
         bar.set_length(p.total);
         bar.set_position(p.done);
+        if !p.step.is_empty() {
+            bar.set_message(format!("verifying {}", p.step));
+        }
         if to_log {
-            let mut log = log.lock().expect("log lock");
-            log.get_or_insert_with(|| bars::LogLines::new("verify".into()))
-                .tick(p);
+            log.lock().expect("log lock").tick(p);
         }
     };
     check_tables_dir(&args.tables)?;
     let report = verify::verify(&args.tables, &variant, &opts, &progress)?;
     bar.finish_and_clear();
+    if to_log {
+        log.lock()
+            .expect("log lock")
+            .finish(report.stopped.is_some());
+    }
     if !args.resume && report.stopped.is_none() {
         // A run that completed leaves no records behind (those of an
         // interrupted or stopped run stay, for --resume).

@@ -127,11 +127,12 @@ impl LogLines {
 }
 
 /// The log lines of a verification (stderr not a terminal): a line when
-/// a file is taken up and one when it is done (its positions checked and
-/// time in this run), and between them the progress lines of
-/// [`LogLines`], which name the file under way. A verification of the
-/// whole game runs for days in sittings: its log says which file each
-/// sitting checked, and how fast.
+/// a file is done (its positions checked and time in this run), and the
+/// progress lines of [`LogLines`], which name the file under way. A
+/// verification of the whole game runs for days in sittings: its log says
+/// which file each sitting checked, and how fast. Nothing is printed when
+/// a file is taken up, so that a verification refused at its first file
+/// (a damaged block) prints its one-line error alone.
 pub struct VerifyLines {
     lines: LogLines,
     /// The file being checked: its step (`assaut 2o12s`), when this run
@@ -174,7 +175,6 @@ impl VerifyLines {
             // The file before ends where this one starts.
             self.done = p.done;
             out.extend(self.file_done(now, false));
-            out.push(format!("verify: {}: checking", p.step));
             self.file = Some((p.step.to_string(), now, p.done));
             self.lines.label = format!("verify (at {})", p.step);
         }
@@ -369,7 +369,7 @@ mod tests {
     }
 
     #[test]
-    fn a_verify_log_says_when_each_file_is_taken_up_and_done() {
+    fn a_verify_log_says_when_each_file_is_done() {
         let t0 = Instant::now();
         let at = |s: u64| t0 + Duration::from_secs(s);
         let mut v = VerifyLines::default();
@@ -384,14 +384,11 @@ mod tests {
         assert_eq!(v.lines_at(&p("", 300), at(0)), Vec::<String>::new());
         assert_eq!(
             v.lines_at(&p("assaut 1o9s", 300), at(1)),
-            ["verify: assaut 1o9s: checking"]
+            Vec::<String>::new()
         );
         assert_eq!(
             v.lines_at(&p("assaut 2o9s", 300), at(2)),
-            [
-                "verify: assaut 1o9s: done, nothing left to check (an earlier run's record)",
-                "verify: assaut 2o9s: checking"
-            ]
+            ["verify: assaut 1o9s: done, nothing left to check (an earlier run's record)"]
         );
         // A progress line names the file under way.
         assert_eq!(
@@ -404,7 +401,6 @@ mod tests {
             v.lines_at(&p("assaut 1o10s", 700), at(22)),
             [
                 "verify: assaut 2o9s: done, 400 positions checked in 20.0 s this run (2.000e1 positions/s)",
-                "verify: assaut 1o10s: checking",
                 "verify (at assaut 1o10s): 700/1000 positions (70.0%), 1.818e1 positions/s, 22 s so far, about 16 s left"
             ]
         );

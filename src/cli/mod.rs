@@ -844,7 +844,7 @@ fn verify_tables(args: VerifyArgs) -> Result<()> {
         ..verify::VerifyOptions::default()
     };
     let bar = progress_bar(0, "verifying");
-    // In a log (no bar): a line for each file taken up and done, and a
+    // In a log (no bar): a line for each file done, and a
     // line every few seconds; the positions checked by earlier runs
     // (their records) are not this run's.
     let to_log = !std::io::IsTerminal::is_terminal(&std::io::stderr());

@@ -422,19 +422,11 @@ fn a_build_killed_with_sigkill_resumes_and_writes_the_same_bytes() {
     }
 }
 
-/// SIGTERM (as Ctrl-C) in the middle of the last file: the build stops at
-/// its next chunk with a checkpoint and exit status 75, as at
-/// `--stop-after`; run again, it goes on and writes the bytes of an
-/// uninterrupted build.
-#[test]
-fn a_build_stopped_by_sigterm_checkpoints_exits_75_and_goes_on() {
-    let run = |dir: &Path| build_command(dir, &[]);
-    let clean = tempfile::tempdir().unwrap();
-    assert!(run(clean.path()).output().unwrap().status.success());
-
-    let dir = tempfile::tempdir().unwrap();
-    let child = run(dir.path()).spawn().unwrap();
-    let tmp = temporary_path(&last_file(dir.path()));
+/// Run `build` (a [`build_command`] into `dir`), send it SIGTERM as soon
+/// as its last file is being written, and wait for its end.
+fn sigterm_in_last_file(mut build: std::process::Command, dir: &Path) -> std::process::Output {
+    let child = build.spawn().unwrap();
+    let tmp = temporary_path(&last_file(dir));
     let start = std::time::Instant::now();
     while !tmp.exists() {
         assert!(
@@ -446,7 +438,21 @@ fn a_build_stopped_by_sigterm_checkpoints_exits_75_and_goes_on() {
     // SAFETY: kill(2) on the child's pid, which it still holds: it is not
     // reaped before wait below.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
-    let out = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// SIGTERM (as Ctrl-C) in the middle of the last file: the build stops at
+/// its next chunk with a checkpoint and exit status 75, as at
+/// `--stop-after`; run again, it goes on and writes the bytes of an
+/// uninterrupted build.
+#[test]
+fn a_build_stopped_by_sigterm_checkpoints_exits_75_and_goes_on() {
+    let run = |dir: &Path| build_command(dir, &[]);
+    let clean = tempfile::tempdir().unwrap();
+    assert!(run(clean.path()).output().unwrap().status.success());
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = sigterm_in_last_file(run(dir.path()), dir.path());
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(75), "{err}");
     assert!(err.contains("run the same build again"), "{err}");
@@ -468,24 +474,13 @@ fn a_build_stopped_by_sigterm_checkpoints_exits_75_and_goes_on() {
 fn a_stopped_builds_json_counts_the_lower_blocks_of_its_file() {
     let dir = tempfile::tempdir().unwrap();
     let cache = 100u64 << 20;
-    let child = build_command(
+    let out = sigterm_in_last_file(
+        build_command(
+            dir.path(),
+            &["--wdl-only", "--json", "--block-cache", &cache.to_string()],
+        ),
         dir.path(),
-        &["--wdl-only", "--json", "--block-cache", &cache.to_string()],
-    )
-    .spawn()
-    .unwrap();
-    let tmp = temporary_path(&last_file(dir.path()));
-    let start = std::time::Instant::now();
-    while !tmp.exists() {
-        assert!(
-            start.elapsed().as_secs() < 120,
-            "the last file never started"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
-    // SAFETY: as in the test above.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
-    let out = child.wait_with_output().unwrap();
+    );
     assert_eq!(
         out.status.code(),
         Some(75),

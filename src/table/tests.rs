@@ -45,6 +45,7 @@ fn random_tiers(rng: &mut Rng, n: u8, k: u8, counts: &[u32]) -> Vec<TierKey> {
     }
     out
 }
+
 /// Random tiers (as [`random_tiers`]), each with random codes (as
 /// [`random_codes`], `wide` distances or not) for all its positions.
 fn random_tier_codes(

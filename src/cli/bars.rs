@@ -6,6 +6,7 @@ use asalto_tb::build::{BuildObserver, FileReport};
 use asalto_tb::index::FileKey;
 use asalto_tb::progress::{Observer, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::VecDeque;
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
@@ -28,15 +29,24 @@ pub struct BuildBars {
 /// Seconds between two progress lines when stderr is not a terminal.
 pub const LOG_EVERY: u64 = 10;
 
+/// Seconds of progress a log line's rate is measured over: the last ten
+/// minutes, so that a pause (a stopped process) or a slow stretch leaves
+/// the rate and the time left once it is ten minutes behind.
+pub const RATE_WINDOW: u64 = 600;
+
 /// Plain progress lines for a log, where no bar shows (stderr not a
 /// terminal): one every [`LOG_EVERY`] seconds, with the positions done, the
 /// rate and the time left; or, for a step whose total is only a bound
 /// ([`LogLines::bounded`]), the positions done against the bound, with no
-/// share and no time left. The rate counts from the step's first progress
-/// in this run: positions an earlier run did (a checkpoint, a record) are
-/// not in it, nor is the time a resumed run takes to get going (a build
-/// reading its window back), which made the first lines of a resumed
-/// 2o13s promise 112 days for an hour's work.
+/// share and no time left. The rate counts this run's progress over the
+/// last [`RATE_WINDOW`] seconds (from the step's first progress in this
+/// run while the step is younger), and the line says over how long:
+/// positions an earlier run did (a checkpoint, a record) are not in it,
+/// nor is the time a resumed run takes to get going (a build reading its
+/// window back), which made the first lines of a resumed 2o13s promise
+/// 112 days for an hour's work; nor, past one line, a pause (a verify
+/// stopped by SIGSTOP for four hours promised 430,166 s for two hours'
+/// work, its rate taken over the whole run).
 pub struct LogLines {
     /// When this run started the step.
     start: Instant,
@@ -44,9 +54,11 @@ pub struct LogLines {
     last: Instant,
     /// What the lines are of (`file N: <variant> <n>o<k>s`, `verify`).
     label: String,
-    /// The step's first progress in this run: when, and the positions
-    /// done then.
-    first: Option<(Instant, u64)>,
+    /// The progress at this run's lines (and at the step's first
+    /// progress): when, and the positions done then; the oldest is the
+    /// last one more than [`RATE_WINDOW`] seconds old or the first within
+    /// it, the base of the rate.
+    samples: VecDeque<(Instant, u64)>,
     /// The total is a bound the step may stop far below (a search), not
     /// the work to do: no share done, no time left.
     bounded: bool,
@@ -59,7 +71,7 @@ impl LogLines {
             start: Instant::now(),
             last: Instant::now(),
             label,
-            first: None,
+            samples: VecDeque::new(),
             bounded: false,
         }
     }
@@ -84,23 +96,37 @@ impl LogLines {
 
     /// The line to print for `p` at `now`, if one is due.
     fn next_line(&mut self, p: &Progress<'_>, now: Instant) -> Option<String> {
-        let (since, base) = *self.first.get_or_insert((now, p.done));
+        if self.samples.is_empty() {
+            self.samples.push_back((now, p.done));
+        }
         if now.duration_since(self.last).as_secs() < LOG_EVERY {
             return None;
         }
         self.last = now;
+        // The base: the first sample within the window, or the last one
+        // before it where none is within (a long pause or a long silence,
+        // measured for this one line).
+        while self.samples.len() > 1
+            && now.duration_since(self.samples[0].0).as_secs() > RATE_WINDOW
+        {
+            self.samples.pop_front();
+        }
+        let (since, base) = self.samples[0];
+        self.samples.push_back((now, p.done));
         let measured = now.duration_since(since).as_secs_f64();
         // Under a second of progress: no rate yet.
-        let rate = (measured >= 1.0).then(|| p.done.saturating_sub(base) as f64 / measured);
+        let rate =
+            (measured >= 1.0).then(|| (p.done.saturating_sub(base) as f64 / measured, measured));
         Some(self.line(p, now.duration_since(self.start).as_secs_f64(), rate))
     }
 
-    /// The line for `p`, `secs` seconds into this run, at `rate` positions
-    /// a second (`None`: not measured yet).
-    fn line(&self, p: &Progress<'_>, secs: f64, rate: Option<f64>) -> String {
-        let rate_text = rate.map_or("rate not measured yet".to_string(), |r| {
-            format!("{r:.3e} positions/s")
+    /// The line for `p`, `secs` seconds into this run, at `rate` = (positions
+    /// a second, over how many seconds) (`None`: not measured yet).
+    fn line(&self, p: &Progress<'_>, secs: f64, rate: Option<(f64, f64)>) -> String {
+        let rate_text = rate.map_or("rate not measured yet".to_string(), |(r, over)| {
+            format!("{r:.3e} positions/s over the last {over:.0} s")
         });
+        let rate = rate.map(|(r, _)| r);
         if self.bounded {
             return format!(
                 "{}: {} positions (bound {}), {rate_text}, {secs:.0} s so far",
@@ -330,8 +356,8 @@ mod tests {
         // 600 of 1000 done at 40/s: the 400 left take 10 s more.
         let lines = LogLines::new("verify".into());
         assert_eq!(
-            lines.line(&progress(600, 1000), 25.0, Some(40.0)),
-            "verify: 600/1000 positions (60.0%), 4.000e1 positions/s, 25 s so far, about 10 s left"
+            lines.line(&progress(600, 1000), 25.0, Some((40.0, 10.0))),
+            "verify: 600/1000 positions (60.0%), 4.000e1 positions/s over the last 10 s, 25 s so far, about 10 s left"
         );
         assert_eq!(
             lines.line(&progress(600, 1000), 25.0, None),
@@ -363,8 +389,56 @@ mod tests {
         assert_eq!(
             lines.next_line(&progress(710, 1000), at(40)).as_deref(),
             Some(
-                "file 1: assaut 2o13s: 710/1000 positions (71.0%), 1.000e1 positions/s, 40 s so far, about 29 s left"
+                "file 1: assaut 2o13s: 710/1000 positions (71.0%), 1.000e1 positions/s over the last 20 s, 40 s so far, about 29 s left"
             )
+        );
+    }
+
+    #[test]
+    fn the_rate_leaves_a_pause_behind() {
+        // 10 positions/s for 30 s, then a pause of 5000 s (a stopped
+        // process): the first line after it measures across the pause,
+        // the next one only the progress since.
+        let t0 = Instant::now();
+        let at = |s: u64| t0 + Duration::from_secs(s);
+        let mut lines = LogLines::new("verify".into());
+        lines.start = t0;
+        lines.last = t0;
+        assert!(lines.next_line(&progress(500, 2000), at(0)).is_none());
+        for (s, done) in [(10, 600), (20, 700)] {
+            assert!(lines.next_line(&progress(done, 2000), at(s)).is_some());
+        }
+        assert_eq!(
+            lines.next_line(&progress(800, 2000), at(30)).as_deref(),
+            Some(
+                "verify: 800/2000 positions (40.0%), 1.000e1 positions/s over the last 30 s, 30 s so far, about 120 s left"
+            )
+        );
+        assert_eq!(
+            lines.next_line(&progress(810, 2000), at(5030)).as_deref(),
+            Some(
+                "verify: 810/2000 positions (40.5%), 2.000e-3 positions/s over the last 5000 s, 5030 s so far, about 1190 s left"
+            )
+        );
+        assert_eq!(
+            lines.next_line(&progress(910, 2000), at(5040)).as_deref(),
+            Some(
+                "verify: 910/2000 positions (45.5%), 1.000e1 positions/s over the last 10 s, 5040 s so far, about 109 s left"
+            )
+        );
+        // Past the window, the rate is the last ten minutes': 20/s from
+        // 5040 on, the window's base the line at 5070.
+        let mut done = 910;
+        for s in (5050..=5660).step_by(10) {
+            done += 200;
+            lines.next_line(&progress(done, 1_000_000), at(s));
+        }
+        let line = lines
+            .next_line(&progress(done + 200, 1_000_000), at(5670))
+            .unwrap();
+        assert!(
+            line.contains("2.000e1 positions/s over the last 600 s"),
+            "{line}"
         );
     }
 
@@ -394,14 +468,14 @@ mod tests {
         assert_eq!(
             v.lines_at(&p("assaut 2o9s", 400), at(12)),
             [
-                "verify (at assaut 2o9s): 400/1000 positions (40.0%), 8.333e0 positions/s, 12 s so far, about 72 s left"
+                "verify (at assaut 2o9s): 400/1000 positions (40.0%), 8.333e0 positions/s over the last 12 s, 12 s so far, about 72 s left"
             ]
         );
         assert_eq!(
             v.lines_at(&p("assaut 1o10s", 700), at(22)),
             [
                 "verify: assaut 2o9s: done, 400 positions checked in 20.0 s this run (2.000e1 positions/s)",
-                "verify (at assaut 1o10s): 700/1000 positions (70.0%), 1.818e1 positions/s, 22 s so far, about 16 s left"
+                "verify (at assaut 1o10s): 700/1000 positions (70.0%), 1.818e1 positions/s over the last 22 s, 22 s so far, about 16 s left"
             ]
         );
         v.lines_at(&p("assaut 1o10s", 750), at(23));
@@ -421,8 +495,8 @@ mod tests {
         // guessed from it.
         let lines = LogLines::bounded("line search".into());
         assert_eq!(
-            lines.line(&progress(500, 1_000_000), 20.0, Some(25.0)),
-            "line search: 500 positions (bound 1000000), 2.500e1 positions/s, 20 s so far"
+            lines.line(&progress(500, 1_000_000), 20.0, Some((25.0, 20.0))),
+            "line search: 500 positions (bound 1000000), 2.500e1 positions/s over the last 20 s, 20 s so far"
         );
     }
 }

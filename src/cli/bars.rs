@@ -351,6 +351,16 @@ mod tests {
         }
     }
 
+    /// Lines labelled `label` whose run started, and last printed, at
+    /// the instant returned.
+    fn started(label: &str) -> (LogLines, Instant) {
+        let mut lines = LogLines::new(label.into());
+        let t0 = Instant::now();
+        lines.start = t0;
+        lines.last = t0;
+        (lines, t0)
+    }
+
     #[test]
     fn a_line_gives_the_rate_and_the_time_left() {
         // 600 of 1000 done at 40/s: the 400 left take 10 s more.
@@ -370,11 +380,8 @@ mod tests {
         // A resumed step, 500 positions done by an earlier run: this run's
         // first progress (at 510) comes 20 s after its start (reading the
         // window back), and a line is due then, with no rate yet.
-        let t0 = Instant::now();
+        let (mut lines, t0) = started("file 1: assaut 2o13s");
         let at = |s: u64| t0 + Duration::from_secs(s);
-        let mut lines = LogLines::new("file 1: assaut 2o13s".into());
-        lines.start = t0;
-        lines.last = t0;
         assert_eq!(
             lines.next_line(&progress(510, 1000), at(20)).as_deref(),
             Some(
@@ -399,11 +406,8 @@ mod tests {
         // 10 positions/s for 30 s, then a pause of 5000 s (a stopped
         // process): the first line after it measures across the pause,
         // the next one only the progress since.
-        let t0 = Instant::now();
+        let (mut lines, t0) = started("verify");
         let at = |s: u64| t0 + Duration::from_secs(s);
-        let mut lines = LogLines::new("verify".into());
-        lines.start = t0;
-        lines.last = t0;
         assert!(lines.next_line(&progress(500, 2000), at(0)).is_none());
         for (s, done) in [(10, 600), (20, 700)] {
             assert!(lines.next_line(&progress(done, 2000), at(s)).is_some());
@@ -444,11 +448,12 @@ mod tests {
 
     #[test]
     fn a_verify_log_says_when_each_file_is_done() {
-        let t0 = Instant::now();
+        let (lines, t0) = started("verify");
         let at = |s: u64| t0 + Duration::from_secs(s);
-        let mut v = VerifyLines::default();
-        v.lines.start = t0;
-        v.lines.last = t0;
+        let mut v = VerifyLines {
+            lines,
+            ..VerifyLines::default()
+        };
         let p = |step: &'static str, done: u64| Progress {
             step,
             ..progress(done, 1000)

@@ -55,9 +55,9 @@ pub struct LogLines {
     /// What the lines are of (`file N: <variant> <n>o<k>s`, `verify`).
     label: String,
     /// The progress at this run's lines (and at the step's first
-    /// progress): when, and the positions done then; the oldest is the
-    /// last one more than [`RATE_WINDOW`] seconds old or the first within
-    /// it, the base of the rate.
+    /// progress): when, and the positions done then. At each line the
+    /// ones older than [`RATE_WINDOW`] seconds go but the newest of them
+    /// when none is younger; the oldest left is the base of the rate.
     samples: VecDeque<(Instant, u64)>,
     /// The total is a bound the step may stop far below (a search), not
     /// the work to do: no share done, no time left.

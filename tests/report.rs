@@ -473,6 +473,89 @@ fn a_report_read_back_renders_the_same_files() {
     }
 }
 
+/// The report of each variant alone, merged: every number equals the
+/// report over both tables at once, but for the comparison of the two
+/// (which needs both tables), listed as not compared.
+#[test]
+fn a_merge_of_single_variant_reports_is_the_joint_report_less_its_comparison() {
+    let f = fixture();
+    let alone = |v: Variant, k_max: u8| {
+        let mut req = Request::new(f.dir.path(), vec![v], 9, k_max);
+        req.allow_missing = true;
+        analysis::analyse(&req, &Quiet).unwrap()
+    };
+    let [a, b] = variants();
+    let merged =
+        Report::merge(vec![("A".into(), alone(a, 10)), ("B".into(), alone(b, 10))]).unwrap();
+    let m = serde_json::to_value(&merged).unwrap();
+    let joint = serde_json::to_value(&f.report).unwrap();
+    for field in [
+        "soldiers_min",
+        "soldiers_max",
+        "variants",
+        "partial",
+        "missing_tables",
+        "tables",
+        "critical_mass",
+    ] {
+        assert_eq!(m[field], joint[field], "{field}");
+    }
+    assert!(joint["sensitivity"]["pairs"].as_array().unwrap().len() == 1);
+    assert!(m["sensitivity"].is_null());
+    assert!(joint.get("uncompared").is_none() && joint.get("merged_from").is_none());
+    let unc = m["uncompared"].as_array().unwrap();
+    assert_eq!(unc.len(), 1);
+    assert_eq!(unc[0]["a"], "assaut");
+    assert_eq!(unc[0]["b"], TRAPPED_LOSE.to_string());
+    assert_eq!(unc[0]["switch"], "trapped");
+    let sources = m["merged_from"].as_array().unwrap();
+    assert_eq!(sources.len(), 2);
+    assert_eq!(sources[1]["folder"], "B");
+    assert_eq!(sources[1]["variants"][0], TRAPPED_LOSE.to_string());
+
+    // Its files say where the numbers come from, and read back they draw
+    // the same files.
+    let files = analysis::render(&merged).unwrap();
+    let get = |name: &str| &files.iter().find(|x| x.name == name).unwrap().contents;
+    let md = get("report.md");
+    assert!(md.contains("Merged by asalto-tb"), "{md}");
+    assert!(md.contains("- `B`: "), "{md}");
+    assert!(md.contains("**not compared**"), "{md}");
+    let text = analysis::summary_text(&merged);
+    assert!(text.contains("MERGED from 2 report folders"), "{text}");
+    assert!(
+        text.contains("not compared (from different folders): assaut vs"),
+        "{text}"
+    );
+    let back = Report::from_json(get("report.json")).unwrap();
+    let again = analysis::render(&back).unwrap();
+    for (x, y) in files.iter().zip(&again) {
+        assert!(
+            x.contents == y.contents,
+            "{} differs when drawn again",
+            x.name
+        );
+    }
+    // The joint report merged with nothing else keeps its own comparison.
+    let kept = Report::merge(vec![("J".into(), f.report.clone())]).unwrap();
+    assert_eq!(
+        serde_json::to_value(&kept).unwrap()["sensitivity"],
+        joint["sensitivity"]
+    );
+
+    // What cannot be merged is refused, saying why.
+    let twice = Report::merge(vec![("A".into(), alone(a, 10)), ("C".into(), alone(a, 10))]);
+    let e = twice.unwrap_err().to_string();
+    assert!(e.contains("assaut is in C and in an earlier folder"), "{e}");
+    let ranges = Report::merge(vec![("A".into(), alone(a, 10)), ("D".into(), alone(b, 9))]);
+    let e = ranges.unwrap_err().to_string();
+    assert!(
+        e.contains("D reports 9..=9 soldiers, the first folder 9..=10"),
+        "{e}"
+    );
+    assert!(Report::merge(Vec::new()).is_err());
+}
+
 #[test]
 fn report_command() {
     let f = fixture();
@@ -551,6 +634,61 @@ fn report_command() {
         let b = std::fs::read(again.path().join(name)).unwrap();
         assert!(a == b, "{name:?} differs when drawn again");
     }
+    // --from twice merges, into a new folder named by --out only.
+    let merge = |extra: &[&Path]| {
+        let mut c = Command::new(bin);
+        c.args(["report", "--from"]).arg(out.path());
+        c.args(["--from"]).arg(again.path());
+        for e in extra {
+            c.arg(e);
+        }
+        c.output().unwrap()
+    };
+    for extra in [vec![], vec![Path::new("--out"), out.path()]] {
+        let o = merge(&extra);
+        assert_eq!(o.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("--out"), "{err}");
+    }
+    // (The same variants twice: refused.)
+    let merged = tempfile::tempdir().unwrap();
+    let o = merge(&[Path::new("--out"), merged.path()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("cannot merge the reports"), "{err}");
+    assert_eq!(std::fs::read_dir(merged.path()).unwrap().count(), 0);
+    // One variant a folder: merged, the summary says so.
+    let one = |v: &Variant| {
+        let dir = tempfile::tempdir().unwrap();
+        let o = Command::new(bin)
+            .args(["report", "--soldiers", "9", "--variants"])
+            .arg(v.switches())
+            .arg("--tables")
+            .arg(tables)
+            .arg("--out")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        dir
+    };
+    let (x, y) = (one(&Variant::ASSAUT), one(&TRAPPED_LOSE));
+    let o = Command::new(bin)
+        .args(["report", "--from"])
+        .arg(x.path())
+        .arg("--from")
+        .arg(y.path())
+        .arg("--out")
+        .arg(merged.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("MERGED from 2 report folders"), "{stdout}");
+    let json = std::fs::read_to_string(merged.path().join("report.json")).unwrap();
+    assert!(json.contains("\"merged_from\""), "{json}");
+
     // A folder without a report.json: one line, exit 1, nothing written.
     let empty = tempfile::tempdir().unwrap();
     let o = Command::new(bin)

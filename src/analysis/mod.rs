@@ -41,6 +41,7 @@
 //! ```
 
 mod critical;
+mod merge;
 mod plots;
 mod report;
 mod sensitivity;
@@ -51,6 +52,7 @@ pub use critical::{
     CriticalMass, CriticalMassSection, CriticalRow, PlacementValue, critical_mass, formation,
     formation_closure, formation_position, placements,
 };
+pub use merge::{MergedSource, UncomparedPair};
 pub use report::{OutputFile, render, summary_text};
 pub(crate) use sensitivity::sensitivity;
 pub use sensitivity::{DiffCounts, Pair, PairTable, Sensitivity};
@@ -150,6 +152,9 @@ pub enum AnalysisError {
     /// A `report.json` read back is not one this version writes.
     #[error("not a report.json of this asalto-tb version: {0}")]
     BadReport(String),
+    /// Report folders that cannot be put into one report.
+    #[error("cannot merge the reports: {0}")]
+    Unmergeable(String),
 }
 
 fn list_paths(paths: &[PathBuf]) -> String {
@@ -235,6 +240,15 @@ pub struct Report {
     /// How much each rule switch changes the values (when more than one
     /// variant is reported).
     pub sensitivity: Option<Sensitivity>,
+    /// The report folders a merged report copied its numbers from
+    /// ([`Report::merge`]); empty (and absent from report.json) for a
+    /// report made from the tables.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) merged_from: Vec<MergedSource>,
+    /// Pairs of variants of a merged report differing in one switch that
+    /// no source folder compared (they came from different folders).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) uncompared: Vec<UncomparedPair>,
 }
 
 impl Report {
@@ -391,6 +405,8 @@ pub fn analyse(req: &Request, progress: &dyn Observer) -> Result<Report, Analysi
             variants: critical,
         },
         sensitivity: sens,
+        merged_from: Vec::new(),
+        uncompared: Vec::new(),
     })
 }
 

@@ -429,12 +429,36 @@ fn md_plot(m: &mut String, plots: &[plots::Plot], name: &str) {
 /// partial-tables warning and how to read the numbers.
 fn md_intro(m: &mut String, r: &Report) {
     let _ = writeln!(m, "# Asalto variant-balance report\n");
-    let _ = writeln!(
-        m,
-        "Made by asalto-tb {} from the tables under `{}`, {}..={} soldiers, one and two officers. \
-         Every number is read from the table files.\n",
-        r.tool_version, r.tables_dir, r.soldiers_min, r.soldiers_max
-    );
+    if r.merged_from.is_empty() {
+        let _ = writeln!(
+            m,
+            "Made by asalto-tb {} from the tables under `{}`, {}..={} soldiers, one and two \
+             officers. Every number is read from the table files.\n",
+            r.tool_version, r.tables_dir, r.soldiers_min, r.soldiers_max
+        );
+    } else {
+        let _ = writeln!(
+            m,
+            "Merged by asalto-tb {} from {} report folders, reading no table, {}..={} soldiers, \
+             one and two officers. Every number is copied from the report.json of the folder \
+             named, whose report read it from the table files:\n",
+            r.tool_version,
+            r.merged_from.len(),
+            r.soldiers_min,
+            r.soldiers_max
+        );
+        for src in &r.merged_from {
+            let names: Vec<String> = src.variants.iter().map(|v| cell(v)).collect();
+            let _ = writeln!(
+                m,
+                "- `{}`: {} (tables under `{}`)",
+                src.folder,
+                names.join(", "),
+                src.tables_dir
+            );
+        }
+        let _ = writeln!(m);
+    }
     let _ = writeln!(
         m,
         "| variant | soldiers | capture | max | trapped | rule sheet |\n|---|---|---|---|---|---|"
@@ -678,6 +702,7 @@ fn md_critical_variant(m: &mut String, r: &Report, c: &super::CriticalMass) {
 fn md_sensitivity(m: &mut String, r: &Report, plots: &[plots::Plot]) {
     let _ = writeln!(m, "\n## 4. Rule sensitivity\n");
     match &r.sensitivity {
+        None if !r.merged_from.is_empty() => {}
         None => {
             let _ = writeln!(m, "One variant only: nothing to compare.");
         }
@@ -688,6 +713,34 @@ fn md_sensitivity(m: &mut String, r: &Report, plots: &[plots::Plot]) {
             );
         }
         Some(s) => md_sensitivity_pairs(m, s, plots),
+    }
+    if !r.merged_from.is_empty() {
+        if r.sensitivity.is_some() {
+            let _ = writeln!(m);
+        }
+        md_uncompared(m, r);
+    }
+}
+
+/// What a merged report could not compare: its pairs differing in one
+/// switch that came from different folders.
+fn md_uncompared(m: &mut String, r: &Report) {
+    if r.uncompared.is_empty() {
+        let _ = writeln!(
+            m,
+            "Merged from report folders: no pair of variants from different folders differs \
+             in exactly one switch."
+        );
+        return;
+    }
+    let _ = writeln!(
+        m,
+        "Merged from report folders, reading no table: these pairs differ in exactly one switch \
+         but come from different folders, so they are **not compared** here (a report over both \
+         tables, `asalto report --variants A,B`, compares them):\n"
+    );
+    for p in &r.uncompared {
+        let _ = writeln!(m, "- {} vs {} ({})", cell(&p.a), cell(&p.b), p.switch);
     }
 }
 
@@ -817,6 +870,13 @@ pub fn summary_text(r: &Report) -> String {
     if r.partial {
         s.push_str("PARTIAL TABLES: the numbers cover the tiers present only\n");
     }
+    if !r.merged_from.is_empty() {
+        let _ = writeln!(
+            s,
+            "MERGED from {} report folders, no table read: the numbers are theirs",
+            r.merged_from.len()
+        );
+    }
     let row = |s: &mut String, c: [&str; 7]| {
         let _ = writeln!(
             s,
@@ -895,6 +955,13 @@ pub fn summary_text(r: &Report) -> String {
                 "rule sensitivity: no pair of variants differing in one switch"
             );
         }
+    }
+    for p in &r.uncompared {
+        let _ = writeln!(
+            s,
+            "not compared (from different folders): {} vs {} ({})",
+            p.a, p.b, p.switch
+        );
     }
     s
 }

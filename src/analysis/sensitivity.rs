@@ -304,6 +304,12 @@ pub(crate) fn sensitivity(
             });
         }
     }
+    Ok(summarise(pairs))
+}
+
+/// The sensitivity section of `pairs`: each switch pooled over its pairs
+/// and the most sensitive one.
+pub(crate) fn summarise(pairs: Vec<Pair>) -> Sensitivity {
     let mut switches = Vec::new();
     for switch in ["soldiers", "capture", "max", "trapped"] {
         let mine: Vec<&Pair> = pairs.iter().filter(|p| p.switch == switch).collect();
@@ -330,11 +336,11 @@ pub(crate) fn sensitivity(
                 .total_cmp(&y.total.wdl_changed_percent)
         })
         .map(|s| s.switch.clone());
-    Ok(Sensitivity {
+    Sensitivity {
         pairs,
         switches,
         most_sensitive,
-    })
+    }
 }
 
 #[cfg(test)]

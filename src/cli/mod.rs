@@ -237,7 +237,8 @@ enum Command {
   asalto report --variants assaut,assault --soldiers 9..=10 --build
   asalto report --all-presets --soldiers 10 --allow-missing --out /tmp/report
   asalto report --all-presets --formations 9..=17 --build   the balance curve
-  asalto report --from notebooks/data/presets-formations-9-17   draw a folder again")]
+  asalto report --from notebooks/data/presets-formations-9-17   draw a folder again
+  asalto report --from A --from B --out AB  merge two folders into one report (no table read)")]
     Report(report::ReportArgs),
     /// Rewrite table files with other block sizes or zstd level, or in the
     /// current format version (after an upgrade), without solving: the

@@ -59,12 +59,15 @@ pub struct ReportArgs {
     /// Draw a report folder again from its report.json, reading no table:
     /// rewrites report.md, the CSV files and the plots with this binary's
     /// report code (into --out if given, else into DIR itself). The
-    /// numbers are those of the report.json.
+    /// numbers are those of the report.json. Given more than once, merges
+    /// the folders into one report in --out (needed then): their variants
+    /// side by side, same soldier counts, numbers unchanged; pairs of
+    /// variants from different folders are listed, not compared.
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "variants", "all_presets", "all_switches", "soldiers", "formations", "build",
         "allow_missing", "tables",
     ])]
-    from: Option<PathBuf>,
+    from: Vec<PathBuf>,
     /// Print report.json's content on stdout (the summary goes nowhere, the
     /// folder's path to stderr).
     #[arg(long)]
@@ -204,14 +207,8 @@ impl Bar {
 
 /// Run `asalto report`.
 pub fn run(args: ReportArgs) -> Result<()> {
-    if let Some(dir) = &args.from {
-        let path = dir.join("report.json");
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let report = analysis::Report::from_json(&text)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let out = args.out.clone().unwrap_or_else(|| dir.clone());
-        return write_report(&report, &out, args.json);
+    if !args.from.is_empty() {
+        return from_folders(&args.from, args.out.as_deref(), args.json);
     }
     let variants = args.variants()?;
     let Soldiers(k_min, k_max) = args.formations.unwrap_or(args.soldiers);
@@ -269,6 +266,45 @@ pub fn run(args: ReportArgs) -> Result<()> {
         .clone()
         .unwrap_or_else(|| default_out(&args.tables));
     write_report(&report, &out, args.json)
+}
+
+/// `asalto report --from DIR...`: one folder drawn again (into `out`, else
+/// itself), or several merged into `out`.
+fn from_folders(dirs: &[PathBuf], out: Option<&Path>, json: bool) -> Result<()> {
+    let read = |dir: &Path| -> Result<analysis::Report> {
+        let path = dir.join("report.json");
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        analysis::Report::from_json(&text)
+            .with_context(|| format!("cannot read {}", path.display()))
+    };
+    if let [dir] = dirs {
+        let report = read(dir)?;
+        return write_report(&report, out.unwrap_or(dir), json);
+    }
+    let Some(out) = out else {
+        bail!(
+            "--from given {} times merges the folders into a new one: say where with --out",
+            dirs.len()
+        );
+    };
+    // Writing the merge over a source would lose that source's report.
+    if let Ok(o) = out.canonicalize() {
+        for dir in dirs {
+            if dir.canonicalize().is_ok_and(|d| d == o) {
+                bail!(
+                    "--out {} is one of the --from folders: merge into another folder",
+                    out.display()
+                );
+            }
+        }
+    }
+    let mut parts = Vec::new();
+    for dir in dirs {
+        parts.push((dir.display().to_string(), read(dir)?));
+    }
+    let report = analysis::Report::merge(parts)?;
+    write_report(&report, out, json)
 }
 
 /// Write every file of `report` into the folder `out` (each whole or not

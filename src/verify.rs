@@ -112,6 +112,14 @@ pub struct FileCheck {
     /// A WDL-only table: checked win/draw/loss only (see
     /// [`crate::solve::check_tier_as`]).
     pub wdl_only: bool,
+    /// The file's length in bytes and the checksum of its index (which
+    /// holds every block's checksum): together, the identity of the
+    /// contents checked, so that a record names the file it proved.
+    pub file_bytes: u64,
+    /// See [`FileCheck::file_bytes`].
+    pub index_crc: u32,
+    /// Inconsistent positions found in the file (earlier runs' included).
+    pub inconsistent: u64,
 }
 
 /// The outcome of a verification.
@@ -484,6 +492,9 @@ impl Run<'_> {
             seconds: start.elapsed().as_secs_f64(),
             earlier_seconds,
             wdl_only,
+            file_bytes: record.file_bytes,
+            index_crc: record.index_crc,
+            inconsistent: record.inconsistent,
         });
         Ok(false)
     }

@@ -42,6 +42,73 @@ fn build_reports_each_file_and_a_rerun_skips_them() {
     assert!(again.iter().all(|f| f["skipped"] == true));
 }
 
+/// A file's identity (its length and index checksum) as the build and
+/// verify records name it: the file's own, the same for a rebuild on
+/// another thread count (the bytes do not depend on it), and the same in
+/// the build's and the verify's records, so that a verify record says
+/// which contents it proved.
+#[test]
+fn records_name_each_file_by_its_contents_and_a_rebuild_has_the_same() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let build = |dir: &tempfile::TempDir, threads: &str| {
+        let d = dir.path().to_str().unwrap();
+        let args = [
+            "build",
+            "--json",
+            "--wdl-only",
+            "--threads",
+            threads,
+            "--tables",
+            d,
+            "--for",
+            TINY,
+        ];
+        json(&asalto(&args))["builds"][0]["files"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let (one, two) = (build(&a, "1"), build(&b, "2"));
+    assert_eq!(one.len(), two.len());
+    let d = a.path().to_str().unwrap();
+    let verified = json(&asalto(&["verify", "--json", "--tables", d]));
+    assert_eq!(verified["ok"], true, "{verified}");
+    let checked = verified["per_file"].as_array().unwrap();
+    assert_eq!(checked.len(), one.len());
+    for ((x, y), v) in one.iter().zip(&two).zip(checked) {
+        let (n, k) = (
+            x["officers"].as_u64().unwrap() as u8,
+            x["soldiers"].as_u64().unwrap() as u8,
+        );
+        let path = table_path(a.path(), &Variant::ASSAUT, n, k);
+        let t = Table::open(&path).unwrap();
+        assert_eq!(
+            x["bytes"].as_u64().unwrap(),
+            std::fs::metadata(&path).unwrap().len()
+        );
+        assert_eq!(x["index_crc"].as_u64().unwrap(), u64::from(t.index_crc()));
+        assert_eq!(
+            (&x["bytes"], &x["index_crc"]),
+            (&y["bytes"], &y["index_crc"]),
+            "{x} {y}"
+        );
+        let other = table_path(b.path(), &Variant::ASSAUT, n, k);
+        assert!(std::fs::read(&path).unwrap() == std::fs::read(&other).unwrap());
+        assert_eq!(v["file"].as_str().unwrap(), path.to_str().unwrap());
+        assert_eq!(
+            (&v["bytes"], &v["index_crc"]),
+            (&x["bytes"], &x["index_crc"]),
+            "{v}"
+        );
+        assert_eq!(v["inconsistent"], 0);
+    }
+    // A rerun that finds the files there names the same contents.
+    for (x, y) in one.iter().zip(&build(&a, "2")) {
+        assert_eq!(y["skipped"], true);
+        assert_eq!(x["index_crc"], y["index_crc"]);
+    }
+}
+
 /// `build --level`: the files say the zstd level they were written at, and
 /// hold the same values as at the default level.
 #[test]

@@ -288,6 +288,10 @@ pub struct FileReport {
     pub k: u8,
     /// The file's header information.
     pub info: TableInfo,
+    /// The checksum of the file's index (which holds every block's
+    /// checksum): with [`TableInfo::file_bytes`], the identity of the
+    /// file's contents, as a verify record names it.
+    pub index_crc: u32,
     /// Seconds this run spent building it (0 when skipped).
     pub seconds: f64,
     /// Seconds earlier runs spent on it, up to the checkpoint this run
@@ -630,6 +634,7 @@ impl<'a> Job<'a> {
             n: self.n,
             k: self.k,
             info: t.info().clone(),
+            index_crc: t.index_crc(),
             seconds: 0.0,
             earlier_seconds: 0.0,
             skipped: true,
@@ -870,6 +875,8 @@ impl<'a> FileBuild<'a> {
                 Table::open(&self.job.path)?.info().clone()
             }
         };
+        // The identity of what was written, read back from its preamble.
+        let index_crc = Table::open(&self.job.path)?.index_crc();
         let (peak_anon, peak_rss) = stats.watch.finish();
         let earlier = stats.earlier;
         let ((hits, misses), before) = (blocks::counts(), stats.blocks_before);
@@ -877,6 +884,7 @@ impl<'a> FileBuild<'a> {
             n: self.job.n,
             k: self.job.k,
             info,
+            index_crc,
             seconds: self.job.start.elapsed().as_secs_f64(),
             earlier_seconds: earlier.seconds,
             skipped: false,

@@ -303,7 +303,7 @@ pub fn build_summary(
                             "ranks": r.ranks,
                             "positions": i.positions, "wins": i.wins, "draws": i.draws,
                             "losses": i.losses, "longest_win": i.longest_win,
-                            "bytes": i.file_bytes,
+                            "bytes": i.file_bytes, "index_crc": r.index_crc,
                             "wdl_bits_per_position": i.wdl_bits_per_position(),
                             "bits_per_position": i.bits_per_position(),
                         })
@@ -404,6 +404,8 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
                     "file": f.path.display().to_string(), "positions": f.positions,
                     "resumed_positions": f.resumed_positions, "seconds": f.seconds,
                     "earlier_seconds": f.earlier_seconds, "wdl_only": f.wdl_only,
+                    "bytes": f.file_bytes, "index_crc": f.index_crc,
+                    "inconsistent": f.inconsistent,
                 })).collect::<Vec<_>>(),
                 "stopped": r.stopped.as_ref().map(|s| json!({
                     "file": s.path.display().to_string(), "positions_done": s.positions_done,

@@ -251,7 +251,7 @@ impl Table {
 
     /// The checksum of the file's index (from its preamble): with the
     /// file's length, an identity of its contents.
-    pub(crate) fn index_crc(&self) -> u32 {
+    pub fn index_crc(&self) -> u32 {
         u32::from_le_bytes(self.map[32..36].try_into().expect("4 bytes"))
     }
 

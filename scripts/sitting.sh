@@ -29,7 +29,11 @@
 # FOR (a position: build only its closure, `build --for`, instead of the
 # complete tables; K is then the position's soldier count, and the verify
 # checks every table of the variant under ASALTO_TABLES with 9..=K
-# soldiers, so give each closure a folder of its own), e.g.
+# soldiers, so give each closure a folder of its own),
+# PROVED_BY (the verify JSON of an earlier sitting, e.g. one committed
+# before the machine and its tables were lost: the files it proved are
+# taken as proved where the files built again have the same contents,
+# `verify --proved-by`), e.g.
 #
 #   FOR='3/O1O/SS3SS/SSSSSSS/SSSSSS1/3/3 s' ASALTO_TABLES=tables/f17 \
 #     VARIANT=soldiers=closer,capture=mandatory,max=on,trapped=soldiers-win \
@@ -73,7 +77,7 @@ while [ -e "$TABLES/sittings/$N.txt" ]; do N=$((N + 1)); done
 REC="$TABLES/sittings/$N"
 {
   ENVS=""
-  for v in ASALTO_TABLES VARIANT THREADS MEMORY WDL_ONLY LEVEL FOR; do
+  for v in ASALTO_TABLES VARIANT THREADS MEMORY WDL_ONLY LEVEL FOR PROVED_BY; do
     [ -n "${!v:-}" ] && ENVS+="$v='${!v}' "
   done
   echo "command: ${ENVS}scripts/sitting.sh $K $MINUTES"
@@ -119,6 +123,8 @@ if [ $LEFT -lt 1 ]; then
   exit 75
 fi
 echo "== sitting $N: verifying for at most $LEFT min (log: $REC-verify.log)"
+PROVED=()
+[ -n "${PROVED_BY:-}" ] && PROVED=(--proved-by "$PROVED_BY")
 step verify verify --variant "$VARIANT" --soldiers "9..=$K" --threads "$THREADS" \
-  --resume --stop-after "${LEFT}m" --tables "$TABLES"
+  --resume "${PROVED[@]}" --stop-after "${LEFT}m" --tables "$TABLES"
 echo "== done: $VARIANT $SCOPE built and verified under $TABLES/ (records in $TABLES/sittings/)"

@@ -15,6 +15,13 @@
 //! on the file by the runs up to it, so a file checked over several runs
 //! reports its whole time ([`FileCheck::earlier_seconds`]).
 //!
+//! A verify's record outlives its tables: its JSON names each file it
+//! proved by its contents (length and index checksum). With
+//! [`VerifyOptions::proved`] the files such a record proved are taken as
+//! checked when the files here have the same contents, and so have all
+//! the files below them ([`proved_files`]): tables lost with a machine and
+//! built again by the same version are not checked twice.
+//!
 //! With [`VerifyOptions::stop_at`] a run stops by itself at the first
 //! chunk done after that instant, or before starting the next file, with
 //! its record written: [`VerifyReport::stopped`] says where, and the same
@@ -70,6 +77,14 @@ pub enum VerifyError {
         /// The system's error.
         error: std::io::Error,
     },
+    /// An earlier verify's record (`--proved-by`) cannot be used.
+    #[error("{source_name}: {why}")]
+    BadRecord {
+        /// The record.
+        source_name: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// A verify record beside a table cannot be removed.
     #[error("cannot remove {}: {error}", path.display())]
     Remove {
@@ -120,6 +135,9 @@ pub struct FileCheck {
     pub index_crc: u32,
     /// Inconsistent positions found in the file (earlier runs' included).
     pub inconsistent: u64,
+    /// The earlier verify's record that proved the file
+    /// ([`VerifyOptions::proved`]); `None` when it was checked here.
+    pub proved_by: Option<String>,
 }
 
 /// The outcome of a verification.
@@ -196,6 +214,10 @@ pub struct VerifyOptions {
     /// Stop as at [`VerifyOptions::stop_at`] once this is set (`asalto
     /// verify` sets it on SIGINT or SIGTERM).
     pub stop_flag: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The files an earlier verify proved (see [`proved_files`]), with
+    /// the name of its record: each is taken as checked where the file
+    /// here and every file below it have the contents it names.
+    pub proved: Option<(String, Vec<ProvedFile>)>,
     /// The budget of the shared cache of decompressed WDL blocks
     /// ([`crate::table::blocks`]) while verifying: a tier's successors lie
     /// scattered over the files below it, as in a build. By default a
@@ -227,6 +249,7 @@ impl Default for VerifyOptions {
             chunk_positions: 1 << 30,
             stop_at: None,
             stop_flag: None,
+            proved: None,
             block_cache_bytes: (crate::build::default_budget() / 4)
                 .min(crate::build::MAX_BLOCK_CACHE_BYTES),
         }
@@ -248,6 +271,10 @@ struct Record {
     /// records of versions before it was kept).
     #[serde(default)]
     seconds: f64,
+    /// The earlier verify's record that proved the file, when it was not
+    /// checked here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    proved_by: Option<String>,
 }
 
 /// Remove the records beside the files `report` checked (those a run
@@ -288,6 +315,125 @@ fn write_record(path: &Path, r: &Record) -> Result<(), VerifyError> {
         .map_err(|error| VerifyError::Write { path: to, error })
 }
 
+/// A file an earlier verify proved whole, as its record names it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProvedFile {
+    /// The file's name (`2o14s.atb`).
+    pub name: String,
+    /// Its length in bytes.
+    pub file_bytes: u64,
+    /// The checksum of its index.
+    pub index_crc: u32,
+    /// Its positions.
+    pub positions: u64,
+    /// Inconsistent positions found in it.
+    pub inconsistent: u64,
+    /// Seconds spent checking it, over all the runs.
+    pub seconds: f64,
+}
+
+/// The files of `variant` an earlier verify proved whole, read from its
+/// record `text` (the JSON `asalto verify --json` prints) named
+/// `source`: its `per_file` entries. A record of another variant, or one
+/// made before records named the files' contents, is refused.
+pub fn proved_files(
+    text: &str,
+    source: &str,
+    variant: &Variant,
+) -> Result<Vec<ProvedFile>, VerifyError> {
+    let bad = |why: String| VerifyError::BadRecord {
+        source_name: source.to_string(),
+        why,
+    };
+    let j: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| bad(format!("not the JSON of `asalto verify --json` ({e})")))?;
+    let (Some(v), Some(files)) = (j["variant"].as_str(), j["per_file"].as_array()) else {
+        return Err(bad(
+            "not the JSON of `asalto verify --json` (no variant or per_file)".into(),
+        ));
+    };
+    if v != variant.to_string() {
+        return Err(bad(format!("a verify of {v}, not of {variant}")));
+    }
+    let mut out = Vec::new();
+    for f in files {
+        let num = |key: &str| f[key].as_u64();
+        let name = f["file"]
+            .as_str()
+            .and_then(|p| Path::new(p).file_name())
+            .map(|n| n.to_string_lossy().into_owned());
+        let (Some(name), Some(bytes), Some(crc), Some(positions)) = (
+            name,
+            num("bytes"),
+            num("index_crc").and_then(|c| u32::try_from(c).ok()),
+            num("positions"),
+        ) else {
+            return Err(bad(
+                "names no file contents (no bytes and index_crc per file: made before records \
+                 did), so no file here can be matched to it"
+                    .into(),
+            ));
+        };
+        out.push(ProvedFile {
+            name,
+            file_bytes: bytes,
+            index_crc: crc,
+            positions,
+            inconsistent: num("inconsistent").unwrap_or(0),
+            seconds: f["seconds"].as_f64().unwrap_or(0.0)
+                + f["earlier_seconds"].as_f64().unwrap_or(0.0),
+        });
+    }
+    Ok(out)
+}
+
+/// Which of `files` the record of `opts.proved` proves: a file whose
+/// contents it names, when every file of the variant below it here (in
+/// checking order, those outside the soldier range too: it was checked
+/// against them) is named with its contents as well.
+fn proved_here(
+    dir: &Path,
+    variant: &Variant,
+    tables: &TableSet,
+    files: &[(PathBuf, Arc<Table>)],
+    opts: &VerifyOptions,
+) -> Result<Vec<Option<ProvedFile>>, VerifyError> {
+    let Some((_, proved)) = &opts.proved else {
+        return Ok(vec![None; files.len()]);
+    };
+    let named = |table: &Table, path: &Path| {
+        let name = path.file_name()?.to_string_lossy();
+        proved
+            .iter()
+            .find(|p| {
+                p.name == name
+                    && p.file_bytes == table.info().file_bytes
+                    && p.index_crc == table.index_crc()
+                    && p.positions == table.info().positions
+            })
+            .cloned()
+    };
+    let mut intact = true;
+    let mut out = Vec::new();
+    for k in 9..=24u8 {
+        for n in 1..=2u8 {
+            let path = table_path(dir, variant, n, k);
+            if !path.exists() {
+                continue;
+            }
+            let table = tables
+                .table(n, k)?
+                .ok_or_else(|| VerifyError::Vanished(path.clone()))?;
+            let p = named(&table, &path);
+            intact &= p.is_some();
+            if files.iter().any(|(f, _)| *f == path) {
+                out.push(p.filter(|_| intact));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Verify every table of `variant` under `dir` chosen by `opts`. Checksum
 /// failures and unreadable files are errors; inconsistent values are
 /// reported in the result. `progress` is told of the positions checked
@@ -312,7 +458,8 @@ pub fn verify(
     // Every file's record first, so that the progress counts the positions
     // of earlier runs from the start (and this run's rate can leave them
     // out) rather than as each file is reached.
-    let records = first_records(&files, opts);
+    let proved = proved_here(dir, variant, &tables, &files, opts)?;
+    let records = first_records(&files, &proved, opts)?;
     let resumed: u64 = records.iter().map(|r| r.positions_done).sum();
     let run = Run {
         tables,
@@ -370,27 +517,45 @@ fn chosen_files(
     Ok(files)
 }
 
-/// The record each file starts from: with [`VerifyOptions::resume`] the
-/// one of an earlier run if it matches the file, else a fresh one.
-fn first_records(files: &[(PathBuf, Arc<Table>)], opts: &VerifyOptions) -> Vec<Record> {
-    files
-        .iter()
-        .map(|(path, table)| {
-            let fresh = Record {
-                file_bytes: table.info().file_bytes,
-                index_crc: table.index_crc(),
-                tiers_done: 0,
-                positions_done: 0,
-                inconsistent: 0,
-                seconds: 0.0,
+/// The record each file starts from: one the earlier verify of
+/// [`VerifyOptions::proved`] gives it (complete, written beside it), else
+/// with [`VerifyOptions::resume`] the one of an earlier run if it matches
+/// the file, else a fresh one.
+fn first_records(
+    files: &[(PathBuf, Arc<Table>)],
+    proved: &[Option<ProvedFile>],
+    opts: &VerifyOptions,
+) -> Result<Vec<Record>, VerifyError> {
+    let mut out = Vec::new();
+    for ((path, table), p) in files.iter().zip(proved) {
+        let fresh = Record {
+            file_bytes: table.info().file_bytes,
+            index_crc: table.index_crc(),
+            tiers_done: 0,
+            positions_done: 0,
+            inconsistent: 0,
+            seconds: 0.0,
+            proved_by: None,
+        };
+        let record = if let (Some(p), Some((source, _))) = (p, &opts.proved) {
+            let r = Record {
+                tiers_done: table.tier_keys()?.len() as u64,
+                positions_done: p.positions,
+                inconsistent: p.inconsistent,
+                seconds: p.seconds,
+                proved_by: Some(source.clone()),
+                ..fresh
             };
-            if opts.resume {
-                read_record(path, table).unwrap_or(fresh)
-            } else {
-                fresh
-            }
-        })
-        .collect()
+            write_record(path, &r)?;
+            r
+        } else if opts.resume {
+            read_record(path, table).unwrap_or(fresh)
+        } else {
+            fresh
+        };
+        out.push(record);
+    }
+    Ok(out)
 }
 
 /// The inconsistencies found in a file's tiers, with their tiers.
@@ -495,6 +660,7 @@ impl Run<'_> {
             file_bytes: record.file_bytes,
             index_crc: record.index_crc,
             inconsistent: record.inconsistent,
+            proved_by: record.proved_by.clone(),
         });
         Ok(false)
     }

@@ -109,6 +109,146 @@ fn records_name_each_file_by_its_contents_and_a_rebuild_has_the_same() {
     }
 }
 
+/// `verify --proved-by`: the files an earlier verify proved (its JSON
+/// record) are not checked again where the files here have the same
+/// contents, and so have the files below them; a file below that differs
+/// (here the same values at another zstd level: other bytes) leaves it
+/// and every file above it to be checked. Counts of inconsistent
+/// positions come with the record; unusable records are refused.
+#[test]
+fn verify_takes_files_an_earlier_record_proved() {
+    let build = |dir: &tempfile::TempDir, level: &str| {
+        let d = dir.path().to_str().unwrap();
+        let args = [
+            "build",
+            "--json",
+            "--wdl-only",
+            "--level",
+            level,
+            "--tables",
+            d,
+            "--for",
+            TINY,
+        ];
+        json(&asalto(&args))["builds"][0]["files"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let (a, b, c) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let files = build(&a, "3");
+    assert!(files.len() >= 2, "{files:?}");
+    build(&b, "3");
+    build(&c, "1");
+    let verify = |dir: &tempfile::TempDir, extra: &[&str]| {
+        let d = dir.path().to_str().unwrap();
+        asalto(&[&["verify", "--json", "--tables", d][..], extra].concat())
+    };
+    let record = a.path().join("record.json");
+    let o = verify(&a, &[]);
+    assert!(o.status.success());
+    std::fs::write(&record, &o.stdout).unwrap();
+    let r = record.to_str().unwrap();
+
+    // The same build elsewhere: every file proved by the record.
+    let o = verify(&b, &["--proved-by", r]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["ok"], true);
+    let checked = j["per_file"].as_array().unwrap();
+    assert_eq!(checked.len(), files.len());
+    assert!(checked.iter().all(|f| f["proved_by"] == r), "{j}");
+    let text = asalto(&[
+        "verify",
+        "--tables",
+        b.path().to_str().unwrap(),
+        "--proved-by",
+        r,
+    ]);
+    let out = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        out.contains(&format!(
+            "{} of the tables by an earlier verify",
+            files.len()
+        )),
+        "{out}"
+    );
+
+    // The lowest file with other bytes: nothing proved, all checked anew.
+    let lowest = |dir: &tempfile::TempDir| {
+        let f = &files[0];
+        let (n, k) = (
+            f["officers"].as_u64().unwrap() as u8,
+            f["soldiers"].as_u64().unwrap() as u8,
+        );
+        table_path(dir.path(), &Variant::ASSAUT, n, k)
+    };
+    assert!(std::fs::read(lowest(&b)).unwrap() != std::fs::read(lowest(&c)).unwrap());
+    std::fs::copy(lowest(&c), lowest(&b)).unwrap();
+    let o = verify(&b, &["--proved-by", r]);
+    assert!(o.status.success());
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["ok"], true);
+    assert!(
+        j["per_file"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["proved_by"].is_null()),
+        "{j}"
+    );
+
+    // The record's counts come with it: a file it says held inconsistent
+    // positions makes the verify fail.
+    let mut rec: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
+    rec["per_file"][1]["inconsistent"] = 5.into();
+    let bad = a.path().join("bad.json");
+    std::fs::write(&bad, rec.to_string()).unwrap();
+    let o = verify(&a, &["--proved-by", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (&j["ok"], &j["inconsistent"]),
+        (&false.into(), &5.into()),
+        "{j}"
+    );
+
+    // Unusable records: one line, exit 1.
+    let old = {
+        let mut r = rec.clone();
+        for f in r["per_file"].as_array_mut().unwrap() {
+            f.as_object_mut().unwrap().remove("index_crc");
+        }
+        r.to_string()
+    };
+    let other = {
+        let mut r = rec.clone();
+        r["variant"] = "asalto".into();
+        r.to_string()
+    };
+    for (text, says) in [
+        (old.as_str(), "names no file contents"),
+        (other.as_str(), "a verify of asalto, not of assaut"),
+        ("{\"files\": []}", "not the JSON of `asalto verify --json`"),
+        ("nonsense", "not the JSON of `asalto verify --json`"),
+    ] {
+        std::fs::write(&bad, text).unwrap();
+        let o = verify(&a, &["--proved-by", bad.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{says} in {err}");
+    }
+    let o = verify(&a, &["--proved-by", "/nonexistent/record.json"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read --proved-by"));
+}
+
 /// `build --level`: the files say the zstd level they were written at, and
 /// hold the same values as at the default level.
 #[test]

@@ -420,6 +420,16 @@ struct VerifyArgs {
     /// interrupted run stay, for --resume).
     #[arg(long)]
     resume: bool,
+    /// Take the files an earlier verify proved as checked, from its
+    /// record (the JSON of `asalto verify --json`, e.g. one committed
+    /// before the machine and its tables were lost): a file counts as
+    /// proved when it has the bytes and index checksum the record names
+    /// (the same contents: the same version built it again) and so has
+    /// every file below it, which it was checked against. The other
+    /// files are checked as usual; the JSON names the proved ones
+    /// (`proved_by`).
+    #[arg(long, value_name = "RECORD.json")]
+    proved_by: Option<PathBuf>,
     /// Stop after this long (e.g. 2h30m, 90m): at the first chunk of
     /// tiers checked after it (about a minute of checking at 9 soldiers,
     /// a few at 12), with its record written, or before starting the
@@ -835,7 +845,17 @@ fn run_build_job(job: BuildJob, opts: build::BuildOptions) -> Result<()> {
 fn verify_tables(args: VerifyArgs) -> Result<()> {
     let variant: Variant = args.variant.parse()?;
     let range = args.soldiers.map_or((9, 24), |s| (s.0, s.1));
+    let proved = match &args.proved_by {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read --proved-by {}", path.display()))?;
+            let name = path.display().to_string();
+            Some((name.clone(), verify::proved_files(&text, &name, &variant)?))
+        }
+        None => None,
+    };
     let opts = verify::VerifyOptions {
+        proved,
         soldiers: range,
         threads: args.threads,
         limit: args.show,

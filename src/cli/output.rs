@@ -405,7 +405,7 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
                     "resumed_positions": f.resumed_positions, "seconds": f.seconds,
                     "earlier_seconds": f.earlier_seconds, "wdl_only": f.wdl_only,
                     "bytes": f.file_bytes, "index_crc": f.index_crc,
-                    "inconsistent": f.inconsistent,
+                    "inconsistent": f.inconsistent, "proved_by": f.proved_by,
                 })).collect::<Vec<_>>(),
                 "stopped": r.stopped.as_ref().map(|s| json!({
                     "file": s.path.display().to_string(), "positions_done": s.positions_done,
@@ -417,6 +417,15 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
         return;
     }
     for f in &r.files {
+        if let Some(source) = &f.proved_by {
+            outln!(
+                "proved {}: {} positions, by the record {source} (the same bytes and index \
+                 checksum there, and the files below it too); its block checksums checked here",
+                f.path.display(),
+                f.positions,
+            );
+            continue;
+        }
         let earlier = match f.resumed_positions {
             0 => String::new(),
             p if p == f.positions => " (all checked by an earlier run)".to_string(),
@@ -450,14 +459,21 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
     }
     if r.bad_count == 0 && r.stopped.is_none() {
         let wdl = r.files.iter().filter(|f| f.wdl_only).count();
+        let proved = r.files.iter().filter(|f| f.proved_by.is_some()).count();
         outln!(
-            "verified {variant}: {} tables, {} tiers, {} positions, every value proved from its moves{}",
+            "verified {variant}: {} tables, {} tiers, {} positions, every value proved from its moves{}{}",
             r.files.len(),
             r.tiers,
             r.positions,
             match wdl {
                 0 => String::new(),
                 n => format!(" ({n} WDL-only: win/draw/loss, draws included)"),
+            },
+            match proved {
+                0 => String::new(),
+                n => format!(
+                    " ({n} of the tables by an earlier verify's record, for the same contents)"
+                ),
             }
         );
     }

@@ -42,6 +42,27 @@ fn build_reports_each_file_and_a_rerun_skips_them() {
     assert!(again.iter().all(|f| f["skipped"] == true));
 }
 
+/// The files of a WDL-only build of TINY's closure into `dir` with the
+/// option `flag value`, as `build --json` lists them.
+fn build_tiny(dir: &tempfile::TempDir, flag: &str, value: &str) -> Vec<serde_json::Value> {
+    let d = dir.path().to_str().unwrap();
+    let args = [
+        "build",
+        "--json",
+        "--wdl-only",
+        flag,
+        value,
+        "--tables",
+        d,
+        "--for",
+        TINY,
+    ];
+    json(&asalto(&args))["builds"][0]["files"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
 /// A file's identity (its length and index checksum) as the build and
 /// verify records name it: the file's own, the same for a rebuild on
 /// another thread count (the bytes do not depend on it), and the same in
@@ -50,24 +71,7 @@ fn build_reports_each_file_and_a_rerun_skips_them() {
 #[test]
 fn records_name_each_file_by_its_contents_and_a_rebuild_has_the_same() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let build = |dir: &tempfile::TempDir, threads: &str| {
-        let d = dir.path().to_str().unwrap();
-        let args = [
-            "build",
-            "--json",
-            "--wdl-only",
-            "--threads",
-            threads,
-            "--tables",
-            d,
-            "--for",
-            TINY,
-        ];
-        json(&asalto(&args))["builds"][0]["files"]
-            .as_array()
-            .unwrap()
-            .clone()
-    };
+    let build = |dir: &tempfile::TempDir, threads: &str| build_tiny(dir, "--threads", threads);
     let (one, two) = (build(&a, "1"), build(&b, "2"));
     assert_eq!(one.len(), two.len());
     let d = a.path().to_str().unwrap();
@@ -117,24 +121,7 @@ fn records_name_each_file_by_its_contents_and_a_rebuild_has_the_same() {
 /// positions come with the record; unusable records are refused.
 #[test]
 fn verify_takes_files_an_earlier_record_proved() {
-    let build = |dir: &tempfile::TempDir, level: &str| {
-        let d = dir.path().to_str().unwrap();
-        let args = [
-            "build",
-            "--json",
-            "--wdl-only",
-            "--level",
-            level,
-            "--tables",
-            d,
-            "--for",
-            TINY,
-        ];
-        json(&asalto(&args))["builds"][0]["files"]
-            .as_array()
-            .unwrap()
-            .clone()
-    };
+    let build = |dir: &tempfile::TempDir, level: &str| build_tiny(dir, "--level", level);
     let (a, b, c) = (
         tempfile::tempdir().unwrap(),
         tempfile::tempdir().unwrap(),

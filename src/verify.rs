@@ -517,10 +517,11 @@ fn chosen_files(
     Ok(files)
 }
 
-/// The record each file starts from: one the earlier verify of
-/// [`VerifyOptions::proved`] gives it (complete, written beside it), else
-/// with [`VerifyOptions::resume`] the one of an earlier run if it matches
-/// the file, else a fresh one.
+/// The record each file starts from: with [`VerifyOptions::resume`] a
+/// complete record of an earlier run that matches the file; else one the
+/// earlier verify of [`VerifyOptions::proved`] gives it (complete, written
+/// beside it); else with `resume` the partial record of an earlier run
+/// that matches the file; else a fresh one.
 fn first_records(
     files: &[(PathBuf, Arc<Table>)],
     proved: &[Option<ProvedFile>],
@@ -537,9 +538,18 @@ fn first_records(
             seconds: 0.0,
             proved_by: None,
         };
-        let record = if let (Some(p), Some((source, _))) = (p, &opts.proved) {
+        let tiers = table.info().tiers;
+        let local = if opts.resume {
+            read_record(path, table)
+        } else {
+            None
+        };
+        let record = if let Some(r) = local.clone().filter(|r| r.tiers_done == tiers) {
+            // Checked whole here (or proved before): that record stands.
+            r
+        } else if let (Some(p), Some((source, _))) = (p, &opts.proved) {
             let r = Record {
-                tiers_done: table.tier_keys()?.len() as u64,
+                tiers_done: tiers,
                 positions_done: p.positions,
                 inconsistent: p.inconsistent,
                 seconds: p.seconds,
@@ -548,10 +558,8 @@ fn first_records(
             };
             write_record(path, &r)?;
             r
-        } else if opts.resume {
-            read_record(path, table).unwrap_or(fresh)
         } else {
-            fresh
+            local.unwrap_or(fresh)
         };
         out.push(record);
     }

@@ -165,6 +165,20 @@ fn verify_takes_files_an_earlier_record_proved() {
         "{out}"
     );
 
+    // Files checked whole here keep their own records over the proof.
+    assert!(verify(&a, &["--resume"]).status.success());
+    let o = verify(&a, &["--resume", "--proved-by", r]);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["ok"], true);
+    assert!(
+        j["per_file"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["proved_by"].is_null()),
+        "{j}"
+    );
+
     // The lowest file with other bytes: nothing proved, all checked anew.
     let lowest = |dir: &tempfile::TempDir| {
         let f = &files[0];

@@ -106,6 +106,20 @@ fn records_name_each_file_by_its_contents_and_a_rebuild_has_the_same() {
         );
         assert_eq!(v["inconsistent"], 0);
     }
+    // `info --json` names each file the same way.
+    let info = json(&asalto(&["info", "--json", "--tables", d]));
+    for x in &one {
+        let name = format!("/{}.atb", x["file"].as_str().unwrap());
+        let mut listed = info["tables"].as_array().unwrap().iter();
+        let t = listed
+            .find(|t| t["file"].as_str().unwrap().ends_with(&name))
+            .unwrap();
+        assert_eq!(
+            (&t["bytes"], &t["index_crc"]),
+            (&x["bytes"], &x["index_crc"]),
+            "{t}"
+        );
+    }
     // A rerun that finds the files there names the same contents.
     for (x, y) in one.iter().zip(&build(&a, "2")) {
         assert_eq!(y["skipped"], true);

@@ -499,6 +499,9 @@ pub fn info(dir: &std::path::Path, json: bool) -> usize {
                     "complete": i.tiers == complete_tiers(i), "complete_tiers": complete_tiers(i),
                     "wins": i.wins, "draws": i.draws, "losses": i.losses,
                     "longest_win": i.longest_win, "bytes": i.file_bytes,
+                    // With bytes, the identity of the contents (as the
+                    // build and verify records name it).
+                    "index_crc": asalto_tb::table::Table::open(p).ok().map(|t| t.index_crc()),
                     "wdl_bits_per_position": i.wdl_bits_per_position(),
                     "bits_per_position": i.bits_per_position(),
                     "format_version": i.format_version, "tool_version": i.tool_version,

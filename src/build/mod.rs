@@ -861,22 +861,16 @@ impl<'a> FileBuild<'a> {
         shares: &[f64],
     ) -> Result<FileReport, BuildError> {
         let ranks = &self.job.opts.cluster;
-        let info = match writer {
-            Some(w) => {
-                let info = w.into_inner().unwrap_or_else(|e| e.into_inner()).finish()?;
-                // The file is complete: its checkpoint is of no more use.
-                let _ = std::fs::remove_file(&self.job.ckpt_path);
-                ranks.barrier();
-                info
-            }
-            None => {
-                // Rank 0 renames the file into place before this returns.
-                ranks.barrier();
-                Table::open(&self.job.path)?.info().clone()
-            }
-        };
-        // The identity of what was written, read back from its preamble.
-        let index_crc = Table::open(&self.job.path)?.index_crc();
+        if let Some(w) = writer {
+            w.into_inner().unwrap_or_else(|e| e.into_inner()).finish()?;
+            // The file is complete: its checkpoint is of no more use.
+            let _ = std::fs::remove_file(&self.job.ckpt_path);
+        }
+        // Rank 0 renames the file into place before this returns; every
+        // rank then reads what was written (its identity from the preamble).
+        ranks.barrier();
+        let written = Table::open(&self.job.path)?;
+        let (info, index_crc) = (written.info().clone(), written.index_crc());
         let (peak_anon, peak_rss) = stats.watch.finish();
         let earlier = stats.earlier;
         let ((hits, misses), before) = (blocks::counts(), stats.blocks_before);

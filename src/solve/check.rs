@@ -242,7 +242,6 @@ fn check_tier_in<const FIXED: bool>(
         derived_soldiers: Vec::with_capacity(n_side),
         huff_memo: Vec::new(),
         others: Others::default(),
-        chains: Chains::default(),
         moves: Vec::new(),
         faults: Vec::new(),
         stop_at_win: wdl_only && !generic,
@@ -252,6 +251,9 @@ fn check_tier_in<const FIXED: bool>(
     let masks = fortress_masks(key.m());
     let mut bad = Vec::new();
     let mut steps = Vec::new();
+    // Kept out of the checker, which the officers' moves borrow while
+    // these chains are read: moving them in and out cost a copy a position.
+    let mut chains = Chains::default();
     // Soldiers to move first: a position with huff rights reached by an
     // officer's fault step has the moves of one of them plus its huffs.
     for side in [Side::Soldiers, Side::Officers] {
@@ -276,7 +278,7 @@ fn check_tier_in<const FIXED: bool>(
                 let derived = match side {
                     Side::Soldiers if !generic => c.derive_soldiers(&pos, &steps)?,
                     Side::Soldiers => c.derive_soldiers_generic(&pos)?,
-                    Side::Officers => c.derive_officers(&pos, landing)?,
+                    Side::Officers => c.derive_officers(&pos, landing, &mut chains)?,
                 };
                 if FIXED && let Some(g) = &mut c.graph {
                     // The moves that stay are edges; the value is the
@@ -584,8 +586,6 @@ struct Checker<'c, 'l, const FIXED: bool> {
     derived_soldiers: Vec<u16>,
     /// The other tiers moves reach.
     others: Others,
-    /// The capture chains of the board last seen.
-    chains: Chains,
     /// A buffer of moves.
     moves: Vec<Move>,
     /// A buffer of officers' faults (from, to, taken, offenders).
@@ -824,12 +824,12 @@ impl<const FIXED: bool> Checker<'_, '_, FIXED> {
         &mut self,
         pos: &Position,
         landing: Option<(usize, Bitboard)>,
+        chains: &mut Chains,
     ) -> Result<Option<Value>, SolveError> {
         let mut best: Option<Value> = None;
         // The generator behind `legal_moves` for the officers, without
         // building a `Move` (and its path) for each move, with the capture
-        // chains of this board.
-        let mut chains = std::mem::take(&mut self.chains);
+        // chains of this board (`chains`: those of the board last seen).
         if chains.soldiers != Some(pos.soldiers()) {
             chains.fill(pos.soldiers());
         }
@@ -880,7 +880,6 @@ impl<const FIXED: bool> Checker<'_, '_, FIXED> {
                 }
             },
         );
-        self.chains = chains;
         let mut result = err.map_or(Ok(()), Err);
         for &(from, to, taken, offenders) in &faults {
             if result.is_err() || matches!(best, Some(Value::Win(_))) {

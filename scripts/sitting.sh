@@ -33,7 +33,11 @@
 # PROVED_BY (the verify JSON of an earlier sitting, e.g. one committed
 # before the machine and its tables were lost: the files it proved are
 # taken as proved where the files built again have the same contents,
-# `verify --proved-by`), e.g.
+# `verify --proved-by`), RECORDS (a folder, e.g. one under
+# scripts/bench-runs/ to commit: when the sitting ends, however it ends,
+# its records are copied there as ${RECORDS_PREFIX}N.txt,
+# ${RECORDS_PREFIX}N-build.json ..., RECORDS_PREFIX defaulting to none,
+# e.g. assaut-mdj-), e.g.
 #
 #   FOR='3/O1O/SS3SS/SSSSSSS/SSSSSS1/3/3 s' ASALTO_TABLES=tables/f17 \
 #     VARIANT=soldiers=closer,capture=mandatory,max=on,trapped=soldiers-win \
@@ -72,12 +76,15 @@ build_asalto
 START=$(date +%s)
 
 mkdir -p "$TABLES/sittings"
+if [ -n "${RECORDS:-}" ]; then
+  mkdir -p "$RECORDS" || { echo "error: cannot make the records folder $RECORDS" >&2; exit 2; }
+fi
 N=1
 while [ -e "$TABLES/sittings/$N.txt" ]; do N=$((N + 1)); done
 REC="$TABLES/sittings/$N"
 {
   ENVS=""
-  for v in ASALTO_TABLES VARIANT THREADS MEMORY WDL_ONLY LEVEL FOR PROVED_BY; do
+  for v in ASALTO_TABLES VARIANT THREADS MEMORY WDL_ONLY LEVEL FOR PROVED_BY RECORDS RECORDS_PREFIX; do
     [ -n "${!v:-}" ] && ENVS+="$v='${!v}' "
   done
   echo "command: ${ENVS}scripts/sitting.sh $K $MINUTES"
@@ -93,6 +100,13 @@ on_exit() {
     echo "files (bytes, path under $TABLES):"
     find "$TABLES" -mindepth 2 -maxdepth 2 -type f -name '*.atb*' -printf '  %s %P\n' | sort -k 2
   } >> "$REC.txt"
+  if [ -n "${RECORDS:-}" ]; then
+    local f
+    for f in "$REC.txt" "$REC"-build.json "$REC"-build.log "$REC"-verify.json "$REC"-verify.log; do
+      [ -f "$f" ] && cp "$f" "$RECORDS/${RECORDS_PREFIX:-}${f##*/}"
+    done
+    echo "== sitting $N: records copied to $RECORDS/${RECORDS_PREFIX:-}$N*"
+  fi
 }
 trap on_exit EXIT
 

@@ -102,7 +102,8 @@ on_exit() {
   } >> "$REC.txt"
   if [ -n "${RECORDS:-}" ]; then
     local f
-    for f in "$REC.txt" "$REC"-build.json "$REC"-build.log "$REC"-verify.json "$REC"-verify.log; do
+    # The record and whatever its steps wrote (`step`: $REC-<step>.json, .log).
+    for f in "$REC.txt" "$REC"-*; do
       [ -f "$f" ] && cp "$f" "$RECORDS/${RECORDS_PREFIX:-}${f##*/}"
     done
     echo "== sitting $N: records copied to $RECORDS/${RECORDS_PREFIX:-}$N*"

@@ -12,6 +12,9 @@
 #   ASALTO_TABLES=/data/start 14
 #   ASALTO_TABLES=/data/f17 VARIANT=soldiers=closer,capture=mandatory,max=on,trapped=soldiers-win FOR='3/O1O/SS3SS/SSSSSSS/SSSSSS1/3/3 s' 17
 #
+# QUEUE and the relative paths of its lines are taken from the folder the
+# queue is run from (each sitting runs there).
+#
 # Each job runs `sitting.sh K LEFT` (LEFT: the minutes still left) until it
 # exits 0; it is then appended to QUEUE.done and the next job starts.
 # A sitting that stops with work left (exit 75) means the time is up: the
@@ -23,16 +26,21 @@
 # Exit status: 0 when every job is done, 75 when the time ran out first,
 # 2 for bad arguments, else the failed sitting's status.
 set -euo pipefail
+# The queue file, and the relative paths of its lines, are relative to
+# where the queue was started from: each sitting runs from there.
+HERE="$PWD"
 cd "$(dirname "$0")/.."
+ROOT="$PWD"
 
 usage() {
   echo "usage: scripts/queue.sh QUEUE MINUTES   (QUEUE: a file of sitting.sh jobs, one a line: VAR=value ... K)" >&2
   exit 2
 }
 [ $# -eq 2 ] || usage
-[ -f "$1" ] || { echo "error: no queue file $1" >&2; exit 2; }
-[[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -ge 2 ] || usage
 QUEUE="$1"
+[[ "$QUEUE" == /* ]] || QUEUE="$HERE/$QUEUE"
+[ -f "$QUEUE" ] || { echo "error: no queue file $1" >&2; exit 2; }
+[[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -ge 2 ] || usage
 DEADLINE=$(($(date +%s) + 60 * $2))
 touch "$QUEUE.done"
 
@@ -53,7 +61,7 @@ while IFS= read -r line || [ -n "$line" ]; do
   echo "== queue: $(date -u +%FT%TZ) '$line' for at most $LEFT min"
   status=0
   # The line is the user's own shell words (quotes as in a shell).
-  eval "env $VARS scripts/sitting.sh $K $LEFT" < /dev/null || status=$?
+  (cd "$HERE" && eval "env $VARS \"\$ROOT/scripts/sitting.sh\" $K $LEFT") < /dev/null || status=$?
   if [ $status -eq 0 ]; then
     echo "$line" >> "$QUEUE.done"
     echo "== queue: $(date -u +%FT%TZ) done: '$line'"

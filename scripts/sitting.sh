@@ -20,7 +20,8 @@
 # and progress lines; `asalto bench --build-summary` reads the summaries),
 # N-verify.json and N-verify.log.
 #
-# Environment: ASALTO_TABLES (default tables), VARIANT (default assaut, or
+# Environment (a relative path is taken from the folder the script is run
+# from): ASALTO_TABLES (default the checkout's tables/), VARIANT (default assaut, or
 # a spec such as soldiers=closer,capture=mandatory,max=on,trapped=soldiers-win),
 # THREADS (default: one per core), MEMORY (the build's budget, default
 # 12GiB), WDL_ONLY (1, the default: tables without distances; 0: with),
@@ -47,6 +48,13 @@
 # stopped with work left (run it again), anything else for an error (the
 # sitting's files say which step).
 set -euo pipefail
+# Paths given relative are relative to where the script was run from
+# (the default tables folder is the checkout's own tables/).
+for v in ASALTO_TABLES PROVED_BY RECORDS; do
+  if [ -n "${!v:-}" ] && [[ "${!v}" != /* ]]; then
+    export "$v=$PWD/${!v}"
+  fi
+done
 cd "$(dirname "$0")/.."
 
 usage() {

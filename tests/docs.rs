@@ -301,6 +301,42 @@ fn readme_figures_are_those_of_their_bench_records() {
     }
 }
 
+#[test]
+fn figures_ratios_since_the_2026_11_26_bench_are_those_of_their_runs() {
+    // docs/FIGURES.md's ratios of the engine today over commit 3c1b362:
+    // the medians of the six `asalto bench` runs of each binary kept in
+    // the record, divided.
+    let dir = root().join("scripts/bench-runs/2026-11-28-since-1126");
+    let median_of = |commit: &str, key: &str| {
+        let mut v: Vec<f64> = (1..=6)
+            .map(|i| {
+                let path = dir.join(format!("bench-{commit}-{i}.json"));
+                let run: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+                run[key]
+                    .as_f64()
+                    .unwrap_or_else(|| panic!("{commit} {i} {key}"))
+            })
+            .collect();
+        v.sort_by(f64::total_cmp);
+        (v[2] + v[3]) / 2.0
+    };
+    let ratio = |key: &str| median_of("6b84011", key) / median_of("3c1b362", key);
+    let figures = std::fs::read_to_string(root().join("docs/FIGURES.md")).unwrap();
+    let figures = figures.split_whitespace().collect::<Vec<_>>().join(" ");
+    let shown = format!(
+        "solving {:.2} times as fast on one thread, verify {:.2} times with distances and {:.2} WDL-only",
+        ratio("rate_per_core"),
+        ratio("verify_rate_per_core"),
+        ratio("verify_rate_wdl_only_per_core")
+    );
+    assert!(
+        figures.contains(&shown),
+        "docs/FIGURES.md does not show {shown:?}"
+    );
+    assert!(figures.contains("scripts/bench-runs/2026-11-28-since-1126/"));
+}
+
 /// The packages a `pip install` line installs: its names, and those listed
 /// in its `-r` files (relative to the repository root).
 fn pip_packages(line: &str) -> Vec<String> {

@@ -20,7 +20,9 @@
 //! * **time**: a solving rate (positions per second) measured by a short
 //!   calibration solve ([`calibrate`]) or given by the caller, times the
 //!   ratio of a real build's rate to the in-memory solving rate measured by
-//!   the same benchmark run ([`BUILD_RATE_RATIO`]).
+//!   the same benchmark run ([`BUILD_RATE_RATIO`]); and the verify of
+//!   WDL-only files, the build's time for them times the verify's time over
+//!   the build's measured on one closure ([`VERIFY_OVER_BUILD`]).
 //!
 //! Everything here is an estimate and says where its figures come from.
 
@@ -1003,6 +1005,26 @@ pub fn calibrate(variant: &Variant, threads: usize) -> Result<Rate, PlanError> {
 /// Estimated seconds to build `positions` at an in-memory solving rate.
 pub fn build_seconds(positions: u64, rate: f64) -> f64 {
     positions as f64 / (rate * BUILD_RATE_RATIO).max(1e-9)
+}
+
+/// The time `asalto verify` takes on WDL-only files (the fixed point)
+/// over the time their build took, both measured on one closure on one
+/// host: assaut-mdj's 20-soldier closure, 127,684,212,012 positions in
+/// 12 files, built in 7,850 s (the files' `seconds`, commit c910cfc) and
+/// verified in 10,465 s (their `seconds` and `earlier_seconds` over two
+/// sittings, c910cfc then 2f60386), records in [`VERIFY_OVER_BUILD_SOURCE`].
+/// The checker got faster after them (905b287: 0.907 of the CPU on a
+/// chunk of that closure's 2o12s), so the estimate errs long.
+pub const VERIFY_OVER_BUILD: f64 = 1.333;
+
+/// The records [`VERIFY_OVER_BUILD`] comes from.
+pub const VERIFY_OVER_BUILD_SOURCE: &str = "scripts/bench-runs/2026-11-28-f20/ (assaut-mdj-1-build.json, assaut-mdj-1-verify.json and assaut-mdj-2-verify.json)";
+
+/// Estimated seconds to verify WDL-only files of `positions` at an
+/// in-memory solving rate: their build's time ([`build_seconds`]) times
+/// [`VERIFY_OVER_BUILD`].
+pub fn verify_seconds(positions: u64, rate: f64) -> f64 {
+    build_seconds(positions, rate) * VERIFY_OVER_BUILD
 }
 
 /// Free bytes on the file system of `dir`, or of its nearest existing

@@ -656,6 +656,29 @@ fn plan_counts_and_estimates() {
     assert!(out.contains("5400 positions"), "{out}");
     assert!(out.contains("free disk under"), "{out}");
     assert!(out.contains("time: about"), "{out}");
+    assert!(out.contains("verify: not estimated"), "{out}");
+    // WDL-only: the verify of every file, its build's time times the
+    // ratio of a verify's time to its build's (nothing built here).
+    let o = asalto(&[
+        "plan",
+        "--for",
+        TINY,
+        "--rate",
+        "1e7",
+        "--wdl-only",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let (build, verify) = (
+        v["seconds"].as_f64().unwrap(),
+        v["verify_seconds"].as_f64().unwrap(),
+    );
+    assert_eq!(v["positions_to_build"], v["positions"]);
+    let ratio = v["verify_over_build"].as_f64().unwrap();
+    assert!(ratio > 1.0 && (verify / build - ratio).abs() < 1e-9, "{v}");
+    let o = asalto(&["plan", "--for", TINY, "--rate", "1e7", "--wdl-only"]);
+    assert!(stdout(&o).contains("verify: about"), "{}", stdout(&o));
     // Bad rates are refused.
     for rate in ["-3", "0", "x", "inf"] {
         let o = asalto(&["plan", "--rate", rate]);

@@ -337,6 +337,39 @@ fn figures_ratios_since_the_2026_11_26_bench_are_those_of_their_runs() {
     assert!(figures.contains("scripts/bench-runs/2026-11-28-since-1126/"));
 }
 
+#[test]
+fn the_plans_verify_over_build_is_that_of_its_records() {
+    // The ratio `asalto plan` times a build's estimate by for the verify:
+    // assaut-mdj's 20-soldier closure, its files' verify seconds (two
+    // sittings) over their build seconds.
+    let dir = root().join("scripts/bench-runs/2026-11-28-f20");
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+    };
+    let build: f64 = read("assaut-mdj-1-build.json")["builds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|b| b["files"].as_array().unwrap())
+        .map(|f| f["seconds"].as_f64().unwrap())
+        .sum();
+    let last = read("assaut-mdj-2-verify.json");
+    assert_eq!(last["ok"], true);
+    let verify: f64 = last["per_file"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["seconds"].as_f64().unwrap() + f["earlier_seconds"].as_f64().unwrap())
+        .sum();
+    let ratio = verify / build;
+    assert!(
+        (ratio - asalto_tb::plan::VERIFY_OVER_BUILD).abs() < 5e-4,
+        "{verify} s / {build} s = {ratio}"
+    );
+    let source = asalto_tb::plan::VERIFY_OVER_BUILD_SOURCE;
+    assert!(source.starts_with("scripts/bench-runs/2026-11-28-f20/"));
+}
+
 /// The packages a `pip install` line installs: its names, and those listed
 /// in its `-r` files (relative to the repository root).
 fn pip_packages(line: &str) -> Vec<String> {

@@ -253,15 +253,17 @@ enum Command {
     Repack(repack::RepackArgs),
     /// What a build would take, without solving: files, tiers, positions,
     /// disk (with and without distances), memory and time on this machine,
-    /// and whether it fits the free disk of the tables folder.
+    /// and whether it fits the free disk of the tables folder; with
+    /// --wdl-only, the time to verify the files too.
     ///
     /// Positions and each file's window of solved tiers (the memory its
     /// build wants to read them all from memory) are counted exactly;
     /// disk and time are estimates, and the output says where their
     /// figures come from (bits per position measured on built tables; a
-    /// solving rate measured by a short calibration solve, or --rate).
+    /// solving rate measured by a short calibration solve, or --rate; the
+    /// verify's time over the build's measured on one closure).
     #[command(after_help = "Examples:
-  asalto plan --for start                   the whole game (about 1.27e12 positions)
+  asalto plan --for start --wdl-only        the whole game (about 1.27e12 positions), built and verified
   asalto plan --soldiers 9..=12 --variant assault
   asalto plan --soldiers 13 --memory 12GiB  does a 12 GiB budget hold 13 soldiers' windows?
   asalto plan --for '3/O1O/SS3SS/SSSSSSS/2SS3/3/3 s' --rate 1.5e7 --json")]

@@ -151,6 +151,9 @@ pub fn run(args: PlanArgs) -> Result<()> {
     };
     let planned = Planned {
         seconds: estimate.seconds(rate),
+        verify_seconds: args
+            .wdl_only
+            .then(|| plan::verify_seconds(plan.positions(), rate)),
         plan,
         estimate,
         free,
@@ -182,6 +185,9 @@ struct Planned {
     calibration: Option<plan::Rate>,
     /// The estimated time of the build.
     seconds: f64,
+    /// The estimated time of the verify of every file of the plan (built
+    /// already or not), when WDL-only ([`plan::verify_seconds`]).
+    verify_seconds: Option<f64>,
 }
 
 /// Print the plan as one JSON object.
@@ -241,6 +247,8 @@ fn print_json(args: &PlanArgs, variant: &Variant, p: &Planned) {
                 "cpu_share": c.cpu_share,
             })),
             "seconds": p.seconds,
+            "verify_seconds": p.verify_seconds,
+            "verify_over_build": plan::VERIFY_OVER_BUILD,
         })
     );
 }
@@ -289,6 +297,7 @@ fn print_text(args: &PlanArgs, variant: &Variant, p: &Planned) {
         duration(p.seconds),
         rate_text(p, args.threads)
     );
+    outln!("{}", verify_text(p));
     if let Some(c) = p.calibration.filter(|c| c.cpu_share < BUSY_SHARE) {
         outln!(
             "note: the calibration had {:.0}% of its threads' time on a core: other work held the cores, so the estimate is that of the busy machine (with them free: about {}; or give --rate)",
@@ -359,6 +368,21 @@ fn rate_text(p: &Planned, threads: usize) -> String {
             "in-memory rate {rate:.3e} positions/s (--rate) times {} (a build's rate over the in-memory rate in the bench record)",
             plan::BUILD_RATE_RATIO
         ),
+    }
+}
+
+/// The verify's time, in words: estimated for WDL-only files alone.
+fn verify_text(p: &Planned) -> String {
+    match p.verify_seconds {
+        Some(secs) => format!(
+            "verify: about {} more to verify all {} files ({} positions, `asalto verify`): their build's time at this rate times {} (a WDL-only verify's time over its build's on one closure, {})",
+            duration(secs),
+            p.plan.files.len(),
+            p.plan.positions(),
+            plan::VERIFY_OVER_BUILD,
+            plan::VERIFY_OVER_BUILD_SOURCE
+        ),
+        None => "verify: not estimated for tables with distances (the ratio measured is a WDL-only verify's)".to_string(),
     }
 }
 

@@ -299,10 +299,15 @@ fn print_text(args: &PlanArgs, variant: &Variant, p: &Planned) {
     );
     outln!("{}", verify_text(p));
     if let Some(c) = p.calibration.filter(|c| c.cpu_share < BUSY_SHARE) {
+        let free = |secs: f64| duration(secs * c.cpu_share.max(0.01));
         outln!(
-            "note: the calibration had {:.0}% of its threads' time on a core: other work held the cores, so the estimate is that of the busy machine (with them free: about {}; or give --rate)",
+            "note: the calibration had {:.0}% of its threads' time on a core: other work held the cores, so the estimate is that of the busy machine (with them free: about {}{}; or give --rate)",
             100.0 * c.cpu_share,
-            duration(p.seconds * c.cpu_share.max(0.01))
+            free(p.seconds),
+            p.verify_seconds.map_or(String::new(), |v| format!(
+                " to build, {} to verify",
+                free(v)
+            ))
         );
     }
 }
@@ -375,7 +380,7 @@ fn rate_text(p: &Planned, threads: usize) -> String {
 fn verify_text(p: &Planned) -> String {
     match p.verify_seconds {
         Some(secs) => format!(
-            "verify: about {} more to verify all {} files ({} positions, `asalto verify`): their build's time at this rate times {} (a WDL-only verify's time over its build's on one closure, {})",
+            "verify: about {} more to verify the {} files ({} positions, `asalto verify`): their build's time at this rate times {} (a WDL-only verify's time over its build's on one closure, {})",
             duration(secs),
             p.plan.files.len(),
             p.plan.positions(),

@@ -26,8 +26,6 @@
 # Exit status: 0 when every job is done, 75 when the time ran out first,
 # 2 for bad arguments, else the failed sitting's status.
 set -euo pipefail
-# The queue file, and the relative paths of its lines, are relative to
-# where the queue was started from: each sitting runs from there.
 HERE="$PWD"
 cd "$(dirname "$0")/.."
 ROOT="$PWD"

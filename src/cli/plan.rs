@@ -362,12 +362,13 @@ fn rate_text(p: &Planned, threads: usize) -> String {
     let rate = p.rate;
     match &p.calibration {
         Some(c) => format!(
-            "in-memory rate {rate:.3e} positions/s measured by solving the closure of {} ({} positions in {:.2} s, --threads {}), times {} (a build's rate over the in-memory rate in the bench record scripts/bench-runs/2026-11-21-vm/bench.json)",
+            "in-memory rate {rate:.3e} positions/s measured by solving the closure of {} ({} positions in {:.2} s, --threads {}), times {} (a build's rate over the in-memory rate in the bench record {})",
             plan::CALIBRATION_POSITION,
             c.calibration_positions,
             c.calibration_seconds,
             threads,
-            plan::BUILD_RATE_RATIO
+            plan::BUILD_RATE_RATIO,
+            plan::RECORDED_RATE_SOURCE
         ),
         None => format!(
             "in-memory rate {rate:.3e} positions/s (--rate) times {} (a build's rate over the in-memory rate in the bench record)",

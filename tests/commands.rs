@@ -91,6 +91,11 @@ fn records_name_each_file_by_its_contents_and_a_rebuild_has_the_same() {
             std::fs::metadata(&path).unwrap().len()
         );
         assert_eq!(x["index_crc"].as_u64().unwrap(), u64::from(t.index_crc()));
+        // The preamble's bytes 32..36 (the format in src/table/mod.rs), read from the
+        // file itself.
+        let bytes = std::fs::read(&path).unwrap();
+        let raw = u32::from_le_bytes(bytes[32..36].try_into().unwrap());
+        assert_eq!(t.index_crc(), raw);
         assert_eq!(
             (&x["bytes"], &x["index_crc"]),
             (&y["bytes"], &y["index_crc"]),

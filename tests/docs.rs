@@ -8,6 +8,19 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A JSON record of the repository.
+fn json_at(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A document of the repository with its whitespace flattened to single
+/// spaces, so that a phrase is found wherever its lines break.
+fn flat_text(rel: &str) -> String {
+    let text = std::fs::read_to_string(root().join(rel)).unwrap();
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Every text file under `dir` with one of the extensions.
 fn files(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -247,11 +260,12 @@ fn readme_figures_are_those_of_their_bench_records() {
             readme.contains(&format!("scripts/bench-runs/{dir}/")),
             "{dir}"
         );
-        let path = root()
-            .join("scripts/bench-runs")
-            .join(dir)
-            .join("bench.json");
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+        json_at(
+            &root()
+                .join("scripts/bench-runs")
+                .join(dir)
+                .join("bench.json"),
+        )
     };
     let r = record("2026-11-25-build12");
     let f = |key: &str| r[key].as_f64().unwrap_or_else(|| panic!("{key}"));
@@ -278,8 +292,7 @@ fn readme_figures_are_those_of_their_bench_records() {
     // The bench of the fixed-point verify, told in docs/FIGURES.md.
     let n = record("2026-11-26-vm");
     let g = |key: &str| n[key].as_f64().unwrap_or_else(|| panic!("{key}"));
-    let figures = std::fs::read_to_string(root().join("docs/FIGURES.md")).unwrap();
-    let figures = figures.split_whitespace().collect::<Vec<_>>().join(" ");
+    let figures = flat_text("docs/FIGURES.md");
     for s in [
         format!(
             "solving {:.2e} positions/s on one thread",
@@ -310,10 +323,7 @@ fn figures_ratios_since_the_2026_11_26_bench_are_those_of_their_runs() {
     let median_of = |commit: &str, key: &str| {
         let mut v: Vec<f64> = (1..=6)
             .map(|i| {
-                let path = dir.join(format!("bench-{commit}-{i}.json"));
-                let run: serde_json::Value =
-                    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-                run[key]
+                json_at(&dir.join(format!("bench-{commit}-{i}.json")))[key]
                     .as_f64()
                     .unwrap_or_else(|| panic!("{commit} {i} {key}"))
             })
@@ -322,8 +332,7 @@ fn figures_ratios_since_the_2026_11_26_bench_are_those_of_their_runs() {
         (v[2] + v[3]) / 2.0
     };
     let ratio = |key: &str| median_of("6b84011", key) / median_of("3c1b362", key);
-    let figures = std::fs::read_to_string(root().join("docs/FIGURES.md")).unwrap();
-    let figures = figures.split_whitespace().collect::<Vec<_>>().join(" ");
+    let figures = flat_text("docs/FIGURES.md");
     let shown = format!(
         "solving {:.2} times as fast on one thread, verify {:.2} times with distances and {:.2} WDL-only",
         ratio("rate_per_core"),
@@ -343,9 +352,7 @@ fn the_plans_verify_over_build_is_that_of_its_records() {
     // assaut-mdj's 20-soldier closure, its files' verify seconds (two
     // sittings) over their build seconds.
     let dir = root().join("scripts/bench-runs/2026-11-28-f20");
-    let read = |name: &str| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
-    };
+    let read = |name: &str| json_at(&dir.join(name));
     let build: f64 = read("assaut-mdj-1-build.json")["builds"]
         .as_array()
         .unwrap()

@@ -501,7 +501,7 @@ pub fn info(dir: &std::path::Path, json: bool) -> usize {
                     "longest_win": i.longest_win, "bytes": i.file_bytes,
                     // With bytes, the identity of the contents (as the
                     // build and verify records name it).
-                    "index_crc": asalto_tb::table::Table::open(p).ok().map(|t| t.index_crc()),
+                    "index_crc": i.index_crc,
                     "wdl_bits_per_position": i.wdl_bits_per_position(),
                     "bits_per_position": i.bits_per_position(),
                     "format_version": i.format_version, "tool_version": i.tool_version,

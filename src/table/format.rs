@@ -503,6 +503,7 @@ impl TableInfo {
             format_version: version,
             index_bytes: index.len() as u64,
             file_bytes: 0,
+            index_crc: 0,
         };
         if version >= 3 && u32_at(index, 96) & !known_flags(version) != 0 {
             return Err(bad("unknown header flags"));
@@ -937,6 +938,7 @@ mod tests {
                 format_version: FORMAT_VERSION,
                 index_bytes: 0,
                 file_bytes: 0,
+                index_crc: 0,
             };
             let mut b = Vec::new();
             h.encode_header(&mut b);

@@ -310,6 +310,10 @@ pub struct TableInfo {
     pub(crate) index_bytes: u64,
     /// Size of the file.
     pub file_bytes: u64,
+    /// The checksum of the file's index (from its preamble): with
+    /// `file_bytes`, the identity of the file's contents that build and
+    /// verify records name (0 where no file was read or written).
+    pub index_crc: u32,
 }
 
 impl TableInfo {

@@ -238,6 +238,7 @@ impl Table {
         Ok(Layout {
             info: TableInfo {
                 file_bytes: len,
+                index_crc: pre.index_crc,
                 ..h
             },
             version: pre.version,
@@ -252,7 +253,7 @@ impl Table {
     /// The checksum of the file's index (from its preamble): with the
     /// file's length, an identity of its contents.
     pub fn index_crc(&self) -> u32 {
-        u32::from_le_bytes(self.map[32..36].try_into().expect("4 bytes"))
+        self.info.index_crc
     }
 
     /// The file's path.

@@ -914,6 +914,7 @@ impl TableWriter {
             // Known once the index is encoded, below.
             index_bytes: 0,
             file_bytes: 0,
+            index_crc: 0,
         };
         if self.positions > format::MAX_POSITIONS_V5 {
             return Err(TableError::new(
@@ -980,6 +981,7 @@ impl TableWriter {
         }
         info.index_bytes = index.len() as u64;
         info.file_bytes = self.offset + index.len() as u64;
+        info.index_crc = preamble.index_crc;
         Ok(info)
     }
 }

@@ -18,7 +18,9 @@
 # times, exit statuses and, at its end, the free disk and every table
 # file with its size), N-build.json and N-build.log (the build's summary
 # and progress lines; `asalto bench --build-summary` reads the summaries),
-# N-verify.json and N-verify.log.
+# N-verify.json and N-verify.log, and where GNU time is installed
+# (/usr/bin/time) N-build.time and N-verify.time: its `time -v` of the
+# step (CPU seconds, peak resident memory, page faults, file system I/O).
 #
 # Environment (a relative path is taken from the folder the script is run
 # from): ASALTO_TABLES (default the checkout's tables/), VARIANT (default assaut, or
@@ -124,8 +126,10 @@ trap on_exit EXIT
 step() {
   local name="$1"
   shift
-  local t0=$SECONDS status=0
-  "$ASALTO" "$@" --json > "$REC-$name.json" 2> "$REC-$name.log" || status=$?
+  local t0=$SECONDS status=0 timed=()
+  # GNU time passes the step's exit status on (128 + the signal if killed).
+  [ -x /usr/bin/time ] && timed=(/usr/bin/time -v -o "$REC-$name.time")
+  "${timed[@]}" "$ASALTO" "$@" --json > "$REC-$name.json" 2> "$REC-$name.log" || status=$?
   echo "$name: exit $status after $((SECONDS - t0)) s" >> "$REC.txt"
   if [ $status -eq 75 ]; then
     echo "== $name stopped where it can go on; run the same command again ($REC.txt)"

@@ -216,7 +216,9 @@ impl VerifyLines {
         let secs = now.duration_since(since).as_secs_f64();
         let end = if stopped { "stopped" } else { "done" };
         Some(if checked == 0 && !stopped {
-            format!("verify: {step}: done, nothing left to check (an earlier run's record)")
+            format!(
+                "verify: {step}: done, nothing left to check (an earlier run's record, beside the file or named by --proved-by)"
+            )
         } else {
             format!(
                 "verify: {step}: {end}, {checked} positions checked in {secs:.1} s this run ({:.3e} positions/s)",
@@ -467,7 +469,9 @@ mod tests {
         );
         assert_eq!(
             v.lines_at(&p("assaut 2o9s", 300), at(2)),
-            ["verify: assaut 1o9s: done, nothing left to check (an earlier run's record)"]
+            [
+                "verify: assaut 1o9s: done, nothing left to check (an earlier run's record, beside the file or named by --proved-by)"
+            ]
         );
         // A progress line names the file under way.
         assert_eq!(

@@ -286,12 +286,10 @@ pub struct FileReport {
     pub n: u8,
     /// Soldiers.
     pub k: u8,
-    /// The file's header information.
+    /// The file's header information, with the identity of its contents
+    /// a verify record names ([`TableInfo::file_bytes`],
+    /// [`TableInfo::index_crc`]).
     pub info: TableInfo,
-    /// The checksum of the file's index (which holds every block's
-    /// checksum): with [`TableInfo::file_bytes`], the identity of the
-    /// file's contents, as a verify record names it.
-    pub index_crc: u32,
     /// Seconds this run spent building it (0 when skipped).
     pub seconds: f64,
     /// Seconds earlier runs spent on it, up to the checkpoint this run
@@ -634,7 +632,6 @@ impl<'a> Job<'a> {
             n: self.n,
             k: self.k,
             info: t.info().clone(),
-            index_crc: t.index_crc(),
             seconds: 0.0,
             earlier_seconds: 0.0,
             skipped: true,
@@ -870,7 +867,7 @@ impl<'a> FileBuild<'a> {
         // rank then reads what was written (its identity from the preamble).
         ranks.barrier();
         let written = Table::open(&self.job.path)?;
-        let (info, index_crc) = (written.info().clone(), written.index_crc());
+        let info = written.info().clone();
         let (peak_anon, peak_rss) = stats.watch.finish();
         let earlier = stats.earlier;
         let ((hits, misses), before) = (blocks::counts(), stats.blocks_before);
@@ -878,7 +875,6 @@ impl<'a> FileBuild<'a> {
             n: self.job.n,
             k: self.job.k,
             info,
-            index_crc,
             seconds: self.job.start.elapsed().as_secs_f64(),
             earlier_seconds: earlier.seconds,
             skipped: false,

@@ -303,7 +303,7 @@ pub fn build_summary(
                             "ranks": r.ranks,
                             "positions": i.positions, "wins": i.wins, "draws": i.draws,
                             "losses": i.losses, "longest_win": i.longest_win,
-                            "bytes": i.file_bytes, "index_crc": r.index_crc,
+                            "bytes": i.file_bytes, "index_crc": i.index_crc,
                             "wdl_bits_per_position": i.wdl_bits_per_position(),
                             "bits_per_position": i.bits_per_position(),
                         })

@@ -71,6 +71,19 @@ def time_v(path):
     return out
 
 
+def stopped(summary):
+    """Where a step that stopped with work left stopped (its file, the
+    positions done of it and its positions), or None."""
+    stop = summary.get("stopped")
+    if not stop:
+        return None
+    return {
+        "file": file_name(stop["file"]),
+        "positions_done": stop["positions_done"],
+        "positions": stop["positions"],
+    }
+
+
 def sitting_txt(path):
     """Command, date, commit and each step's exit status and seconds."""
     out = {"steps": {}}
@@ -127,13 +140,9 @@ def summarize(records, prefix, plan):
                             "built_in_sitting": n,
                         }
                     )
-            stop = build.get("stopped")
+            stop = stopped(build)
             if stop:
-                s["build_stopped"] = {
-                    "file": file_name(stop["file"]),
-                    "positions_done": stop["positions_done"],
-                    "positions": stop["positions"],
-                }
+                s["build_stopped"] = stop
         verify = load_json(base + "-verify.json")
         if verify:
             last_verify = (n, verify)
@@ -149,13 +158,9 @@ def summarize(records, prefix, plan):
                         "verified_in_sitting": n,
                     }
                 )
-            stop = verify.get("stopped")
+            stop = stopped(verify)
             if stop:
-                s["verify_stopped"] = {
-                    "file": file_name(stop["file"]),
-                    "positions_done": stop["positions_done"],
-                    "positions": stop["positions"],
-                }
+                s["verify_stopped"] = stop
         for step in ("build", "verify"):
             t = time_v(f"{base}-{step}.time")
             if t and step in s["steps"]:

@@ -81,7 +81,7 @@ if j.get("variant") != variant or j.get("ok") is not True or j.get("inconsistent
 print(f"verified by {path}: ok true, {j['positions']:,} positions, {len(j.get('per_file', []))} files, "
       f"0 inconsistent")
 PY
-  )
+  ) || exit 2
 fi
 
 . scripts/common.sh

@@ -41,7 +41,11 @@ fn files(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
 fn sources() -> Vec<PathBuf> {
     let mut out = vec![root().join("README.md")];
     for dir in ["src", "tests", "scripts"] {
-        files(&root().join(dir), &["rs", "sh", "perft", "md"], &mut out);
+        files(
+            &root().join(dir),
+            &["rs", "sh", "py", "perft", "md"],
+            &mut out,
+        );
     }
     files(&root().join("notebooks"), &["ipynb", "txt"], &mut out);
     out.retain(|p| !p.ends_with("tests/docs.rs"));
@@ -110,6 +114,72 @@ fn cited_sections_exist() {
         }
     }
     assert!(checked > 30, "only {checked} citations found");
+}
+
+/// `scripts/run-summary.py` sums a run's records as they are: on the
+/// committed records of assault's 20-soldier closure (sittings 3-6, the
+/// last one's verify whole), its totals are those summed here from the
+/// JSON summaries themselves. Needs python3 (as the notebook's CI step).
+#[test]
+fn run_summary_sums_the_records_it_reads() {
+    let dir = root().join("scripts/bench-runs/2026-11-28-f20");
+    let out = std::process::Command::new("python3")
+        .arg(root().join("scripts/run-summary.py"))
+        .arg(&dir)
+        .args(["--prefix", "assault-", "--json"])
+        .output()
+        .expect("python3 runs scripts/run-summary.py");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let total = &summary["total"];
+
+    // Built: each file once, by the sitting whose build did not skip it.
+    let (mut built_files, mut built_positions, mut build_seconds) = (0, 0, 0.0);
+    for n in 3..=6 {
+        let build = json_at(&dir.join(format!("assault-{n}-build.json")));
+        for f in build["builds"][0]["files"].as_array().unwrap() {
+            if !f["skipped"].as_bool().unwrap() {
+                built_files += 1;
+                built_positions += f["positions"].as_u64().unwrap();
+                build_seconds +=
+                    f["seconds"].as_f64().unwrap() + f["earlier_seconds"].as_f64().unwrap();
+            }
+        }
+    }
+    // Verified: the last record lists every file with its seconds, those
+    // taken from sitting 5's record included (as their earlier seconds,
+    // plus the moment it took to read that record again).
+    let verify = json_at(&dir.join("assault-6-verify.json"));
+    let per_file = verify["per_file"].as_array().unwrap();
+    let verify_seconds: f64 = per_file
+        .iter()
+        .map(|f| f["seconds"].as_f64().unwrap() + f["earlier_seconds"].as_f64().unwrap())
+        .sum();
+
+    assert_eq!(total["sittings"], 4);
+    assert_eq!(total["files_built"], built_files);
+    assert_eq!(total["positions_built"], built_positions);
+    assert_eq!(total["positions_built"], verify["positions"]);
+    let b = total["build_seconds_of_files_built"].as_f64().unwrap();
+    assert!((b - build_seconds).abs() < 1e-6, "{b} != {build_seconds}");
+    assert_eq!(total["files_verified"], per_file.len());
+    assert_eq!(total["positions_verified"], verify["positions"]);
+    let v = total["verify_seconds_of_files_verified"].as_f64().unwrap();
+    assert!(
+        v <= verify_seconds && verify_seconds - v < 0.001 * verify_seconds,
+        "{v} against {verify_seconds}"
+    );
+    assert_eq!(total["last_verify"]["ok"], true);
+    assert_eq!(total["last_verify"]["inconsistent"], 0);
+    // The sitting that stopped in 2o13s's verify says so.
+    let five = &summary["sittings"][2];
+    assert_eq!(five["sitting"], 5);
+    assert_eq!(five["verify_stopped"]["file"], "2o13s");
+    assert_eq!(five["verify_stopped"]["positions_done"], 6_442_578_900u64);
 }
 
 /// The soldier steps a block of docs/RULES.md section 3 lists: lines of

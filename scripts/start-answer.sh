@@ -110,11 +110,7 @@ run() {
 }
 
 echo "== the balance curve over the formations of 9..=$K soldiers"
-REPORT_OUT="$OUT/.report"
-rm -rf "$REPORT_OUT"
-run report --variants "$VARIANT" --formations "9..=$K" --tables "$TABLES" --out "$REPORT_OUT"
-mv "$REPORT_OUT"/* "$OUT"/
-rmdir "$REPORT_OUT"
+run report --variants "$VARIANT" --formations "9..=$K" --tables "$TABLES" --out "$OUT"
 
 echo "== the start"
 run query --json --variant "$VARIANT" --tables "$TABLES" "$POSITION" > "$OUT/start.json"

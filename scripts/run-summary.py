@@ -14,7 +14,9 @@ and wall seconds), N-build.json and N-verify.json (`asalto build --json`,
 N-verify.time (`time -v`). --prefix reads ${P}N.txt ... instead (the
 sittings of one queue line among others, e.g. assault-). --plan names the
 run's `asalto plan --json` (e.g. plan.json beside the records): with it the
-summary counts what is left and estimates its time at the rates measured.
+summary counts what is left and estimates its time at the rates measured
+(before any verify is measured, the verify's time is the plan's ratio of
+verify to build time applied to the build's measured rate).
 
 Printed: one line a sitting; one line a file (its positions, its bytes and
 bits per position as built, the build's seconds and peak memory over the
@@ -228,6 +230,13 @@ def summarize(records, prefix, plan):
         rb, rv = total["build_positions_per_second"], total["verify_positions_per_second"]
         total["build_seconds_left_estimate"] = left_build / rb if rb else None
         total["verify_seconds_left_estimate"] = left_verify / rv if rv else None
+        # No verify measured yet: the plan's ratio of verify to build time
+        # (`verify_over_build`) applied to the build's measured rate.
+        ratio = plan.get("verify_over_build")
+        total["verify_estimate_from_plan_ratio"] = None
+        if not rv and rb and ratio:
+            total["verify_seconds_left_estimate"] = left_verify / rb * ratio
+            total["verify_estimate_from_plan_ratio"] = ratio
     return {"records": records, "prefix": prefix, "sittings": sittings, "files": files, "total": total}
 
 
@@ -302,11 +311,21 @@ def print_text(out):
             f"{100 * (t['positions_verified'] + t['positions_verified_partly']) / t['positions_in_plan']:.1f} %"
         )
         b, v = t["build_seconds_left_estimate"], t["verify_seconds_left_estimate"]
+        ratio = t["verify_estimate_from_plan_ratio"]
         if b is not None and v is not None:
+            how = (
+                f"the build's rate over the files done so far, and for the verify, not measured yet, "
+                f"the plan's {ratio:g} x the build's time"
+                if ratio
+                else "the rates of the files done so far"
+            )
             print(
                 f"left at these rates: about {b / 3600:.1f} h of build and {v / 3600:.1f} h of verify "
-                f"(the rates of the files done so far; larger files may go slower)"
+                f"({how}; larger files may go slower)"
             )
+        elif b is not None:
+            print(f"left at this rate: about {b / 3600:.1f} h of build (the build's rate over the files done so far; "
+                  f"no verify measured yet, and the plan gives no ratio)")
 
 
 def main():

@@ -182,6 +182,64 @@ fn run_summary_sums_the_records_it_reads() {
     assert_eq!(five["verify_stopped"]["positions_done"], 6_442_578_900u64);
 }
 
+/// Before any verify is measured, `scripts/run-summary.py --plan` gives
+/// the verify's time left as the plan's ratio of verify to build time
+/// applied to the build's measured rate: checked on the whole game's first
+/// sitting (its records alone, copied aside, so later sittings do not
+/// change the case), against the same figures taken here from the JSON.
+#[test]
+fn run_summary_estimates_an_unmeasured_verify_from_the_plan() {
+    let records = root().join("scripts/bench-runs/2026-11-28-start");
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["1.txt", "1-build.json", "1-build.time"] {
+        std::fs::copy(records.join(name), dir.path().join(name)).unwrap();
+    }
+    let plan_path = records.join("plan.json");
+    let out = std::process::Command::new("python3")
+        .arg(root().join("scripts/run-summary.py"))
+        .arg(dir.path())
+        .arg("--plan")
+        .arg(&plan_path)
+        .arg("--json")
+        .output()
+        .expect("python3 runs scripts/run-summary.py");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let total = serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["total"].clone();
+
+    let plan = json_at(&plan_path);
+    let build = json_at(&dir.path().join("1-build.json"));
+    let (mut built, mut seconds) = (0u64, 0.0);
+    for f in build["builds"][0]["files"].as_array().unwrap() {
+        if !f["skipped"].as_bool().unwrap() {
+            built += f["positions"].as_u64().unwrap();
+            seconds += f["seconds"].as_f64().unwrap() + f["earlier_seconds"].as_f64().unwrap();
+        }
+    }
+    let partial = build["stopped"]["positions_done"].as_u64().unwrap();
+    let all = plan["positions"].as_u64().unwrap();
+    let ratio = plan["verify_over_build"].as_f64().unwrap();
+    let rate = built as f64 / seconds;
+    let close = |got: &serde_json::Value, want: f64| {
+        let got = got.as_f64().unwrap();
+        assert!((got - want).abs() <= 1e-9 * want, "{got} != {want}");
+    };
+    assert_eq!(total["positions_verified"], 0);
+    assert_eq!(total["positions_left_to_build"], all - built - partial);
+    close(
+        &total["build_seconds_left_estimate"],
+        (all - built - partial) as f64 / rate,
+    );
+    close(
+        &total["verify_seconds_left_estimate"],
+        all as f64 / rate * ratio,
+    );
+    close(&total["verify_estimate_from_plan_ratio"], ratio);
+}
+
 /// The soldier steps a block of docs/RULES.md section 3 lists: lines of
 /// `from -> to, to` pairs (left half of the board and file d).
 fn listed_steps(block: &str) -> Vec<(String, Vec<String>)> {

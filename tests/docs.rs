@@ -116,17 +116,14 @@ fn cited_sections_exist() {
     assert!(checked > 30, "only {checked} citations found");
 }
 
-/// `scripts/run-summary.py` sums a run's records as they are: on the
-/// committed records of assault's 20-soldier closure (sittings 3-6, the
-/// last one's verify whole), its totals are those summed here from the
-/// JSON summaries themselves. Needs python3 (as the notebook's CI step).
-#[test]
-fn run_summary_sums_the_records_it_reads() {
-    let dir = root().join("scripts/bench-runs/2026-11-28-f20");
+/// `scripts/run-summary.py` run on `records` with `args` and `--json`:
+/// its output, parsed (python3 as the notebook's CI step needs it).
+fn run_summary(records: &Path, args: &[&std::ffi::OsStr]) -> serde_json::Value {
     let out = std::process::Command::new("python3")
         .arg(root().join("scripts/run-summary.py"))
-        .arg(&dir)
-        .args(["--prefix", "assault-", "--json"])
+        .arg(records)
+        .args(args)
+        .arg("--json")
         .output()
         .expect("python3 runs scripts/run-summary.py");
     assert!(
@@ -134,21 +131,40 @@ fn run_summary_sums_the_records_it_reads() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The files a build summary built (not skipped): how many, their
+/// positions, and their seconds over the runs that built them.
+fn built_files(build: &serde_json::Value) -> (u64, u64, f64) {
+    let (mut files, mut positions, mut seconds) = (0, 0, 0.0);
+    for f in build["builds"][0]["files"].as_array().unwrap() {
+        if !f["skipped"].as_bool().unwrap() {
+            files += 1;
+            positions += f["positions"].as_u64().unwrap();
+            seconds += f["seconds"].as_f64().unwrap() + f["earlier_seconds"].as_f64().unwrap();
+        }
+    }
+    (files, positions, seconds)
+}
+
+/// `scripts/run-summary.py` sums a run's records as they are: on the
+/// committed records of assault's 20-soldier closure (sittings 3-6, the
+/// last one's verify whole), its totals are those summed here from the
+/// JSON summaries themselves. Needs python3 (as the notebook's CI step).
+#[test]
+fn run_summary_sums_the_records_it_reads() {
+    let dir = root().join("scripts/bench-runs/2026-11-28-f20");
+    let summary = run_summary(&dir, &["--prefix".as_ref(), "assault-".as_ref()]);
     let total = &summary["total"];
 
     // Built: each file once, by the sitting whose build did not skip it.
-    let (mut built_files, mut built_positions, mut build_seconds) = (0, 0, 0.0);
+    let (mut files_built, mut built_positions, mut build_seconds) = (0, 0, 0.0);
     for n in 3..=6 {
-        let build = json_at(&dir.join(format!("assault-{n}-build.json")));
-        for f in build["builds"][0]["files"].as_array().unwrap() {
-            if !f["skipped"].as_bool().unwrap() {
-                built_files += 1;
-                built_positions += f["positions"].as_u64().unwrap();
-                build_seconds +=
-                    f["seconds"].as_f64().unwrap() + f["earlier_seconds"].as_f64().unwrap();
-            }
-        }
+        let (f, p, s) = built_files(&json_at(&dir.join(format!("assault-{n}-build.json"))));
+        files_built += f;
+        built_positions += p;
+        build_seconds += s;
     }
     // Verified: the last record lists every file with its seconds, those
     // taken from sitting 5's record included (as their earlier seconds,
@@ -161,7 +177,7 @@ fn run_summary_sums_the_records_it_reads() {
         .sum();
 
     assert_eq!(total["sittings"], 4);
-    assert_eq!(total["files_built"], built_files);
+    assert_eq!(total["files_built"], files_built);
     assert_eq!(total["positions_built"], built_positions);
     assert_eq!(total["positions_built"], verify["positions"]);
     let b = total["build_seconds_of_files_built"].as_f64().unwrap();
@@ -195,30 +211,12 @@ fn run_summary_estimates_an_unmeasured_verify_from_the_plan() {
         std::fs::copy(records.join(name), dir.path().join(name)).unwrap();
     }
     let plan_path = records.join("plan.json");
-    let out = std::process::Command::new("python3")
-        .arg(root().join("scripts/run-summary.py"))
-        .arg(dir.path())
-        .arg("--plan")
-        .arg(&plan_path)
-        .arg("--json")
-        .output()
-        .expect("python3 runs scripts/run-summary.py");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let total = serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["total"].clone();
+    let summary = run_summary(dir.path(), &["--plan".as_ref(), plan_path.as_os_str()]);
+    let total = &summary["total"];
 
     let plan = json_at(&plan_path);
     let build = json_at(&dir.path().join("1-build.json"));
-    let (mut built, mut seconds) = (0u64, 0.0);
-    for f in build["builds"][0]["files"].as_array().unwrap() {
-        if !f["skipped"].as_bool().unwrap() {
-            built += f["positions"].as_u64().unwrap();
-            seconds += f["seconds"].as_f64().unwrap() + f["earlier_seconds"].as_f64().unwrap();
-        }
-    }
+    let (_, built, seconds) = built_files(&build);
     let partial = build["stopped"]["positions_done"].as_u64().unwrap();
     let all = plan["positions"].as_u64().unwrap();
     let ratio = plan["verify_over_build"].as_f64().unwrap();

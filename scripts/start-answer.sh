@@ -36,7 +36,8 @@
 # in about 20 s), DEPTH (default 3, the reply tree of
 # a draw), VERIFIED_BY (the verify JSON proving the tables: `ok` true and 0
 # inconsistent required, else the script stops; unset, PROVENANCE.txt says
-# NOT VERIFIED), COMPARE (default notebooks/data/presets-formations-9-17:
+# NOT VERIFIED), ASALTO_BIN (an asalto binary to use instead of building
+# the release one; tests/start_answer.rs passes its own), COMPARE (default notebooks/data/presets-formations-9-17:
 # the committed curve whose rows 9-17 must agree on every win/draw/loss
 # field; a difference stops the script with exit 1).
 #
@@ -85,7 +86,7 @@ PY
 fi
 
 . scripts/common.sh
-build_asalto
+if [ -n "${ASALTO_BIN:-}" ]; then ASALTO="$(abs "$ASALTO_BIN")"; else build_asalto; fi
 # A bad position is said before the long report, not after it.
 "$ASALTO" show "$POSITION" > /dev/null || exit 2
 mkdir -p "$OUT"

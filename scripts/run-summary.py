@@ -121,7 +121,7 @@ def summarize(records, prefix, plan):
         base = os.path.join(records, f"{prefix}{n}")
         s = sitting_txt(base + ".txt")
         s["sitting"] = n
-        built, verified = [], []
+        built, verified, proved = [], [], []
         build = load_json(base + "-build.json")
         if build:
             for b in build.get("builds", []):
@@ -149,9 +149,22 @@ def summarize(records, prefix, plan):
         if verify:
             last_verify = (n, verify)
             for f in verify.get("per_file", []):
-                if f.get("resumed_positions", 0) >= f["positions"]:
-                    continue  # taken from an earlier record
                 name = file_name(f["file"])
+                if f.get("resumed_positions", 0) >= f["positions"]:
+                    # Taken from an earlier record: this folder's own, or
+                    # (the first time it shows) another run's verify that
+                    # proved the same contents (`verify --proved-by`).
+                    seen = files.get(name, {})
+                    if f.get("proved_by") and "verified_in_sitting" not in seen:
+                        proved.append(name)
+                        files.setdefault(name, {}).update(
+                            {
+                                "positions": f["positions"],
+                                "proved_by": f["proved_by"],
+                                "verified_in_sitting": n,
+                            }
+                        )
+                    continue
                 verified.append(name)
                 files.setdefault(name, {}).update(
                     {
@@ -169,6 +182,7 @@ def summarize(records, prefix, plan):
                 s["steps"][step].update(t)
         s["files_built"] = built
         s["files_verified"] = verified
+        s["files_proved_by_earlier_records"] = proved
         sittings.append(s)
 
     # Whole in the last verify record: its per_file entries (a stopped
@@ -182,9 +196,15 @@ def summarize(records, prefix, plan):
 
     built_positions = sum(f["positions"] for f in files.values() if "build_seconds" in f)
     build_seconds = sum(f["build_seconds"] for f in files.values() if "build_seconds" in f)
-    verified_positions = sum(
+    # Verified here (with seconds: the rate) or proved by another run's
+    # record (no seconds here); both count as done.
+    verified_here = sum(
         f["positions"] for f in files.values() if f.get("verified") and "verify_seconds" in f
     )
+    proved_positions = sum(
+        f["positions"] for f in files.values() if f.get("verified") and "proved_by" in f
+    )
+    verified_positions = verified_here + proved_positions
     verify_seconds = sum(
         f["verify_seconds"] for f in files.values() if f.get("verified") and "verify_seconds" in f
     )
@@ -199,11 +219,15 @@ def summarize(records, prefix, plan):
         "positions_built_partly": partial_build,
         "files_verified": sum(1 for f in files.values() if f.get("verified")),
         "positions_verified": verified_positions,
+        "files_proved_by_earlier_records": sum(
+            1 for f in files.values() if f.get("verified") and "proved_by" in f
+        ),
+        "positions_proved_by_earlier_records": proved_positions,
         "positions_verified_partly": partial_verify,
         "build_seconds_of_files_built": build_seconds,
         "verify_seconds_of_files_verified": verify_seconds,
         "build_positions_per_second": built_positions / build_seconds if build_seconds else None,
-        "verify_positions_per_second": verified_positions / verify_seconds
+        "verify_positions_per_second": verified_here / verify_seconds
         if verify_seconds
         else None,
         "peak_rss_bytes": max(
@@ -265,6 +289,8 @@ def print_text(out):
                 stops.append(f"{key.split('_')[0]} stopped in {st['file']} at {pct:.1f} %")
         what = " ".join(s["files_built"]) or "-"
         what += " / " + (" ".join(s["files_verified"]) or "-")
+        if s["files_proved_by_earlier_records"]:
+            what += " (proved by an earlier record: " + " ".join(s["files_proved_by_earlier_records"]) + ")"
         if stops:
             what += "; " + ", ".join(stops)
         print(
@@ -280,8 +306,10 @@ def print_text(out):
             f"{name:<8} {fmt_int(f.get('positions')):>18} {fmt_int(f.get('bytes')):>16} "
             f"{'-' if bits is None else f'{bits:.4f}':>9} {fmt_s(f.get('build_seconds')):>10} "
             f"{fmt_int(f.get('build_peak_rss_bytes')):>16} {fmt_s(f.get('verify_seconds')):>11}  "
-            f"{'whole' if f.get('verified') else 'no'}"
+            f"{('proved' if 'proved_by' in f else 'whole') if f.get('verified') else 'no'}"
         )
+    if t["files_proved_by_earlier_records"]:
+        print("(proved: whole by another run's verify record, `verify --proved-by`, not checked here)")
     print()
     print(
         f"built (a build record each): {t['files_built']} files, {t['positions_built']:,} positions in "
@@ -290,8 +318,14 @@ def print_text(out):
         + (f", and {t['positions_built_partly']:,} positions of the next" if t["positions_built_partly"] else "")
     )
     print(
-        f"verified whole: {t['files_verified']} files, {t['positions_verified']:,} positions in "
-        f"{t['verify_seconds_of_files_verified']:,.0f} s of verify"
+        f"verified whole: {t['files_verified']} files, {t['positions_verified']:,} positions"
+        + (
+            f" ({t['files_proved_by_earlier_records']} files, "
+            f"{t['positions_proved_by_earlier_records']:,} positions, proved by an earlier record)"
+            if t["files_proved_by_earlier_records"]
+            else ""
+        )
+        + f"; {t['verify_seconds_of_files_verified']:,.0f} s of verify here"
         + (f" ({t['verify_positions_per_second']:.3e} positions/s)" if t["verify_positions_per_second"] else "")
         + (f", and {t['positions_verified_partly']:,} positions of the next" if t["positions_verified_partly"] else "")
     )

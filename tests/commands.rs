@@ -258,6 +258,96 @@ fn verify_takes_files_an_earlier_record_proved() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read --proved-by"));
 }
 
+/// `scripts/run-summary.py` over the records of a run whose files were
+/// built again after an earlier run's were lost, its verify taking up the
+/// earlier verify's record (`verify --proved-by`, as scripts/sitting.sh's
+/// PROVED_BY): the files proved count as verified whole, once, in the
+/// sitting that took them, as proved rather than checked here (no verify
+/// seconds, no part in the verify's rate). The records are those real
+/// builds and verifies of TINY's closure write, laid out as sitting.sh
+/// copies them (N.txt, N-build.json, N-verify.json); python3 as the
+/// notebook's CI step.
+#[test]
+fn run_summary_counts_the_files_an_earlier_record_proved() {
+    let (earlier, again, records) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let files = build_tiny(&earlier, "--level", "3");
+    let proof = records.path().join("earlier-verify.json");
+    let e = earlier.path().to_str().unwrap();
+    std::fs::write(&proof, asalto(&["verify", "--json", "--tables", e]).stdout).unwrap();
+    let p = proof.to_str().unwrap();
+
+    // Two sittings on the tables built again: the first builds them and
+    // takes the proof, the second finds both done.
+    let d = again.path().to_str().unwrap();
+    for n in 1..=2 {
+        let at = |step: &str| records.path().join(format!("{n}{step}"));
+        let build = asalto(&[
+            "build",
+            "--json",
+            "--wdl-only",
+            "--level",
+            "3",
+            "--tables",
+            d,
+            "--for",
+            TINY,
+        ]);
+        let verify = asalto(&[
+            "verify",
+            "--json",
+            "--resume",
+            "--proved-by",
+            p,
+            "--tables",
+            d,
+        ]);
+        assert!(verify.status.success());
+        std::fs::write(at("-build.json"), json(&build).to_string()).unwrap();
+        std::fs::write(at("-verify.json"), &verify.stdout).unwrap();
+        let txt = "commit: test\nbuild: exit 0 after 1 s\nverify: exit 0 after 1 s\n";
+        std::fs::write(at(".txt"), txt).unwrap();
+    }
+
+    let summary = common::run_summary(records.path(), &[]);
+    let total = &summary["total"];
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| format!("{}o{}s", f["officers"], f["soldiers"]))
+        .collect();
+    let positions: u64 = files.iter().map(|f| f["positions"].as_u64().unwrap()).sum();
+    assert_eq!(total["files_verified"], names.len(), "{total}");
+    assert_eq!(total["files_proved_by_earlier_records"], names.len());
+    assert_eq!(total["positions_verified"], positions);
+    assert_eq!(total["positions_proved_by_earlier_records"], positions);
+    assert_eq!(total["verify_seconds_of_files_verified"], 0.0);
+    assert!(total["verify_positions_per_second"].is_null(), "{total}");
+    let sittings = summary["sittings"].as_array().unwrap();
+    assert_eq!(
+        sittings[0]["files_proved_by_earlier_records"],
+        serde_json::json!(names)
+    );
+    assert_eq!(
+        sittings[1]["files_proved_by_earlier_records"],
+        serde_json::json!([])
+    );
+    for s in sittings {
+        assert_eq!(s["files_verified"], serde_json::json!([]), "{s}");
+    }
+    for name in &names {
+        let f = &summary["files"][name];
+        assert_eq!(
+            (&f["verified"], &f["proved_by"]),
+            (&true.into(), &p.into()),
+            "{f}"
+        );
+        assert!(f.get("verify_seconds").is_none(), "{f}");
+    }
+}
+
 /// `build --level`: the files say the zstd level they were written at, and
 /// hold the same values as at the default level.
 #[test]

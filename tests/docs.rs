@@ -3,6 +3,9 @@
 //! cited, and nothing points outside it.
 
 use std::path::{Path, PathBuf};
+mod common;
+
+use common::run_summary;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -114,24 +117,6 @@ fn cited_sections_exist() {
         }
     }
     assert!(checked > 30, "only {checked} citations found");
-}
-
-/// `scripts/run-summary.py` run on `records` with `args` and `--json`:
-/// its output, parsed (python3 as the notebook's CI step needs it).
-fn run_summary(records: &Path, args: &[&std::ffi::OsStr]) -> serde_json::Value {
-    let out = std::process::Command::new("python3")
-        .arg(root().join("scripts/run-summary.py"))
-        .arg(records)
-        .args(args)
-        .arg("--json")
-        .output()
-        .expect("python3 runs scripts/run-summary.py");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// The files a build summary built (not skipped): how many, their

@@ -69,6 +69,25 @@ pub fn json(o: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
+/// `scripts/run-summary.py` run on `records` with `args` and `--json`:
+/// its output, parsed (python3 as the notebook's CI step needs it).
+pub fn run_summary(records: &std::path::Path, args: &[&std::ffi::OsStr]) -> serde_json::Value {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/run-summary.py");
+    let out = std::process::Command::new("python3")
+        .arg(script)
+        .arg(records)
+        .args(args)
+        .arg("--json")
+        .output()
+        .expect("python3 runs scripts/run-summary.py");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// The named presets of docs/RULES.md section 7.
 pub const PRESETS: [&str; 4] = ["assaut", "assaut-mdj", "asalto", "assault"];
 

@@ -21,7 +21,9 @@ verify to build time applied to the build's measured rate).
 Printed: one line a sitting; one line a file (its positions, its bytes and
 bits per position as built, the build's seconds and peak memory over the
 sittings that built it, the verify's seconds over the sittings that checked
-it, and whether the last verify record has it whole); then the totals.
+it, and whether the last verify record has it whole, or `proved`: whole
+by another run's verify record that `verify --proved-by` took up, counted
+as verified but not in the verify's rate); then the totals.
 Seconds are wall seconds of the step (both cores on one step); a file's
 build seconds are those of the run that finished it (its `seconds` plus
 the `earlier_seconds` it resumed from), its verify seconds likewise. With

@@ -16,6 +16,7 @@ use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
+mod common;
 
 /// The formation of 9 soldiers (b4 c4 d4 e4 f4 a5 b5 f5 g5), officers on
 /// c6 and e6, soldiers to move.
@@ -28,10 +29,7 @@ fn root() -> PathBuf {
 }
 
 fn asalto(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_asalto"))
-        .args(args)
-        .output()
-        .expect("run asalto");
+    let out = common::asalto(args);
     assert!(
         out.status.success(),
         "asalto {args:?}: {}",

@@ -207,7 +207,10 @@ pub(crate) fn missing_tiers(
     set: &TableSet,
     limit: u64,
 ) -> Result<Vec<TierKey>, OnDemandError> {
+    // Below a floor the set answers with the floor's assumed tiers.
+    let floor = set.floor();
     let have = |t: &TierKey| match set.table(t.n, t.k) {
+        _ if floor.is_some_and(|f| f.covers(t)) => true,
         Ok(Some(table)) => table.contains(t).unwrap_or(true),
         Ok(None) => false,
         Err(_) => true,

@@ -32,7 +32,7 @@ use crate::index::{self, TierKey};
 use crate::position::Position;
 use crate::progress::{Observer, Progress, Throttle};
 use crate::rules::Variant;
-use crate::solve::{Lookup, SolveError, check_tier_as};
+use crate::solve::{Floor, Lookup, SolveError, check_tier_as};
 use crate::table::{Table, TableSet, table_path};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -159,6 +159,8 @@ pub struct VerifyReport {
     /// the files done, but for `bad_count` and `bad`, which include what
     /// was found in the file it stopped in.
     pub stopped: Option<VerifyStop>,
+    /// The floor of the files checked (`None`: exact tables).
+    pub floor: Option<Floor>,
 }
 
 /// Where a verification stopped at its deadline: in a file, with its record
@@ -224,6 +226,10 @@ pub struct VerifyOptions {
     /// quarter of the default memory budget, at most
     /// [`crate::build::MAX_BLOCK_CACHE_BYTES`].
     pub block_cache_bytes: u64,
+    /// Verify the files of the game above this floor, in its folder under
+    /// the tables folder, each tier against the lower ones and the floor's
+    /// assumed tiers below it (`None`: the exact tables).
+    pub floor: Option<Floor>,
 }
 
 impl VerifyOptions {
@@ -252,6 +258,7 @@ impl Default for VerifyOptions {
             proved: None,
             block_cache_bytes: (crate::build::default_budget() / 4)
                 .min(crate::build::MAX_BLOCK_CACHE_BYTES),
+            floor: None,
         }
     }
 }
@@ -446,7 +453,8 @@ pub fn verify(
     opts: &VerifyOptions,
     progress: &dyn Observer,
 ) -> Result<VerifyReport, VerifyError> {
-    let tables = TableSet::open(dir, variant);
+    let tables = TableSet::open_floored(dir, variant, opts.floor);
+    let dir = &tables.dir().to_path_buf();
     let files = chosen_files(dir, variant, opts, &tables)?;
     crate::table::blocks::set_budget(opts.block_cache_bytes);
     let total: u64 = files.iter().map(|(_, t)| t.info().positions).sum();
@@ -454,7 +462,10 @@ pub fn verify(
         .num_threads(opts.threads)
         .build()
         .map_err(|_| SolveError::Threads(opts.threads))?;
-    let mut report = VerifyReport::default();
+    let mut report = VerifyReport {
+        floor: opts.floor,
+        ..VerifyReport::default()
+    };
     // Every file's record first, so that the progress counts the positions
     // of earlier runs from the start (and this run's rate can leave them
     // out) rather than as each file is reached.

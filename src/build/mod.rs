@@ -33,7 +33,7 @@ pub use memory::{
 use crate::index::{self, FileKey, TierKey};
 use crate::progress::{Observer, Progress, Throttle};
 use crate::rules::Variant;
-use crate::solve::{CHUNK_POSITIONS, Layered, SolveError, Solver};
+use crate::solve::{CHUNK_POSITIONS, Floor, Layered, SolveError, Solver};
 use crate::table::{
     Table, TableInfo, TableSet, TableWriter, WriteOptions, blocks, table_path, temporary_path,
 };
@@ -61,6 +61,14 @@ pub enum BuildError {
     /// Writing or reading a table failed.
     #[error(transparent)]
     Table(#[from] crate::table::TableError),
+    /// A floor build asked for files below its floor, or tiers below it.
+    #[error("a build above the floor of {floor} soldiers holds files with {floor}..=24 soldiers only, not {k_min}")]
+    BelowFloor {
+        /// The fewest soldiers asked for.
+        k_min: u8,
+        /// The floor.
+        floor: u8,
+    },
     /// The soldier range asked for is not within `9..=24`.
     #[error("soldiers must be a range within 9..=24, not {k_min}..={k_max}")]
     Soldiers {
@@ -393,6 +401,7 @@ fn existing_table(
     variant: &Variant,
     n: u8,
     k: u8,
+    floor: Option<Floor>,
 ) -> Result<Option<Table>, BuildError> {
     let path = table_path(dir, variant, n, k);
     if !path.exists() {
@@ -400,6 +409,15 @@ fn existing_table(
     }
     let t = Table::open(&path).map_err(BuildError::Unsound)?;
     let i = t.info();
+    if i.floor != floor {
+        return Err(BuildError::Table(crate::table::TableError::new(
+            &path,
+            crate::table::Problem::FloorMismatch {
+                found: i.floor,
+                expected: floor,
+            },
+        )));
+    }
     if i.variant != *variant || i.n != n || i.k != k {
         return Err(BuildError::Foreign {
             path,
@@ -410,8 +428,20 @@ fn existing_table(
     Ok(Some(t))
 }
 
+/// The folder a build's variant folders go in: `dir`, or for a build
+/// above a floor ([`WriteOptions::floor`]) the floor's folder in it
+/// ([`Floor::folder`]).
+pub fn floor_dir(dir: &Path, floor: Option<Floor>) -> PathBuf {
+    match floor {
+        Some(f) => dir.join(f.folder()),
+        None => dir.to_path_buf(),
+    }
+}
+
 /// Build every table of `variant` with `k_min..=k_max` soldiers under `dir`,
-/// complete (every tier), skipping files already complete.
+/// complete (every tier), skipping files already complete. Above a floor
+/// ([`WriteOptions::floor`] of `opts.write`) the files go to the floor's
+/// folder under `dir` ([`floor_dir`]) and `k_min` is at least the floor.
 pub fn build(
     dir: &Path,
     variant: &Variant,
@@ -423,6 +453,15 @@ pub fn build(
     if k_min < 9 || k_max > 24 || k_min > k_max {
         return Err(BuildError::Soldiers { k_min, k_max });
     }
+    if let Some(f) = opts.write.floor
+        && k_min < f.k()
+    {
+        return Err(BuildError::BelowFloor {
+            k_min,
+            floor: f.k(),
+        });
+    }
+    let dir = &floor_dir(dir, opts.write.floor);
     let mut reports = Vec::new();
     for (n, k) in plan(k_min, k_max) {
         let tiers = index::all_tiers(n, k, variant);
@@ -458,7 +497,8 @@ fn deadline_passed(opts: &BuildOptions) -> bool {
 
 /// Build files holding (at least) the given tiers, e.g. the closure of one
 /// position (`index::closure`, which is closed under moves as every such
-/// set must be). Tiers already in a file are kept.
+/// set must be). Tiers already in a file are kept. Above a floor, as
+/// [`build`]: the floor's folder, and no tier below the floor.
 pub fn build_tiers(
     dir: &Path,
     variant: &Variant,
@@ -466,6 +506,15 @@ pub fn build_tiers(
     opts: &BuildOptions,
     observer: &dyn BuildObserver,
 ) -> Result<Vec<FileReport>, BuildError> {
+    if let Some(f) = opts.write.floor
+        && let Some(t) = tiers.iter().find(|t| f.covers(t))
+    {
+        return Err(BuildError::BelowFloor {
+            k_min: t.k,
+            floor: f.k(),
+        });
+    }
+    let dir = &floor_dir(dir, opts.write.floor);
     let mut files: Vec<(u8, u8)> = tiers.iter().map(|t| (t.n, t.k)).collect();
     files.sort_by_key(|&(n, k)| (k, n));
     files.dedup();
@@ -605,7 +654,8 @@ impl<'a> Job<'a> {
     /// `None`, with that file's tiers, if any, added to `tiers` (they are
     /// built again with the rest).
     fn skip_if_complete(&self, tiers: &mut Vec<TierKey>) -> Result<Option<FileReport>, BuildError> {
-        let Some(t) = existing_table(self.dir, self.variant, self.n, self.k)? else {
+        let floor = self.opts.write.floor;
+        let Some(t) = existing_table(self.dir, self.variant, self.n, self.k, floor)? else {
             return Ok(None);
         };
         let have: HashSet<TierKey> = t.tier_keys()?.into_iter().collect();
@@ -826,7 +876,10 @@ impl<'a> FileBuild<'a> {
                 let positions = c.writer.positions();
                 // The file goes on with the options it was started with (an
                 // earlier binary's defaults may differ from this one's).
-                let write = c.writer.options();
+                let write = WriteOptions {
+                    floor: opts.write.floor,
+                    ..c.writer.options()
+                };
                 match TableWriter::resume(dir, variant, n, k, &write, c.writer, &tiers[..done]) {
                     Ok(w) => {
                         observer.note(&format!(
@@ -1074,10 +1127,12 @@ impl<'b> FileRun<'b> {
         if ranks.size() > 1 && done > 0 {
             send_window(ranks, &window, &wanted)?;
         }
+        // `job.dir` is the floor's folder already.
+        let tables = TableSet::open(job.dir, variant).with_floor(opts.write.floor);
         let tables = if opts.write.wdl_only {
-            TableSet::open(job.dir, variant)
+            tables
         } else {
-            TableSet::open(job.dir, variant).requiring_distances()
+            tables.requiring_distances()
         };
         let solver = Solver::new(*variant).threads(opts.threads);
         let pool = solver.pool()?;

@@ -23,7 +23,7 @@ mod serve;
 use anyhow::{Context, Result, bail};
 use asalto_tb::probe;
 use asalto_tb::progress::{Observer, Progress};
-use asalto_tb::solve::Stats;
+use asalto_tb::solve::{Assume, Floor, Stats};
 use asalto_tb::table::TableSet;
 use asalto_tb::{Position, Variant, build, ondemand, rules, verify};
 use clap::{Args, Parser, Subcommand};
@@ -135,7 +135,9 @@ enum Command {
     #[command(after_help = "Examples:
   asalto query 'SSS/SSS/O1SS3/4S2/6O/3/3 s'
   asalto query --tables /data/tables --variant asalto 'SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s'
-  asalto query --json start:c7,e7           refused: the whole game (see asalto plan --for start)")]
+  asalto query --json start:c7,e7           refused: the whole game (see asalto plan --for start)
+  asalto query --floor 22 start             the start's bracket from the floor-22 files (both sides' floors, those built)
+  asalto query --floor 22 --assume officers --json start")]
     Query {
         #[command(flatten)]
         pos: PositionArgs,
@@ -144,6 +146,19 @@ enum Command {
         tables: PathBuf,
         #[arg(long, short, default_value = "0", value_parser = parse_threads, help = THREADS_HELP)]
         threads: usize,
+        /// Read the files of the game above this floor (`build --floor`)
+        /// instead of the exact tables: what they prove of the real game,
+        /// from the soldiers' side. With --assume, that floor's files
+        /// alone; without, both assumptions' folders that exist, and the
+        /// bracket they give together. Tiers missing there are solved in
+        /// memory above the same floor.
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(10..=24))]
+        floor: Option<u8>,
+        /// With --floor: whose win the positions below it were counted as
+        /// (officers: the soldiers' wins are proved; soldiers: the
+        /// officers' wins are).
+        #[arg(long, value_name = "SIDE", requires = "floor")]
+        assume: Option<AssumeArg>,
     },
     /// A line of play: a won or lost position's game to its end, or a
     /// drawn position's replies a few plies deep.
@@ -318,14 +333,65 @@ enum Command {
     },
 }
 
+/// The side whose win a floor assumes below it (`--assume`).
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum AssumeArg {
+    /// Positions below the floor are the officers' wins: the soldiers'
+    /// wins found are real.
+    Officers,
+    /// Positions below the floor are the soldiers' wins: the officers'
+    /// wins found are real.
+    Soldiers,
+}
+
+impl From<AssumeArg> for Assume {
+    fn from(a: AssumeArg) -> Assume {
+        match a {
+            AssumeArg::Officers => Assume::Officers,
+            AssumeArg::Soldiers => Assume::Soldiers,
+        }
+    }
+}
+
+/// `--floor K --assume SIDE`: the game above a floor (build, verify).
+#[derive(Args)]
+struct FloorArgs {
+    /// Only the files with K..=24 soldiers: every position a move reaches
+    /// with fewer (and at least 9) counts as a win for --assume's side, a
+    /// terminal of the game above the floor. Its values bound the real
+    /// ones: a soldiers' win under the officers' floor is a real soldiers'
+    /// win, an officers' win under the soldiers' floor a real officers'
+    /// win. The files go to <tables>/floor-<K>-<side>/<variant>/, their
+    /// header names the floor, and floors never mix with each other or
+    /// with exact tables.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(10..=24), requires = "assume")]
+    floor: Option<u8>,
+    /// With --floor: whose win a position below the floor counts as.
+    #[arg(long, value_name = "SIDE", requires = "floor")]
+    assume: Option<AssumeArg>,
+}
+
+impl FloorArgs {
+    /// The floor asked for, if any.
+    fn get(&self) -> Result<Option<Floor>> {
+        match (self.floor, self.assume) {
+            (Some(k), Some(a)) => Ok(Some(Floor::new(k, a.into())?)),
+            _ => Ok(None),
+        }
+    }
+}
+
 /// Arguments of `asalto build`.
 #[derive(Args)]
 struct BuildArgs {
     #[command(flatten)]
     variants: VariantChoice,
-    /// Soldier counts: K (meaning 9..=K), or A..=B.
-    #[arg(long, short, default_value = "9", conflicts_with = "only_for")]
-    soldiers: Soldiers,
+    /// Soldier counts: K (meaning 9..=K), or A..=B (default: 9; above a
+    /// floor K, K..=24).
+    #[arg(long, short, conflicts_with = "only_for")]
+    soldiers: Option<Soldiers>,
+    #[command(flatten)]
+    floor: FloorArgs,
     /// Build only the tiers this position needs (partial files, enough to
     /// query it and every position it can reach).
     #[arg(long = "for", value_name = "POSITION", allow_hyphen_values = true)]
@@ -398,6 +464,11 @@ struct BuildArgs {
 struct VerifyArgs {
     #[arg(long, short, default_value = "assaut", help = VARIANT_HELP)]
     variant: String,
+    /// The files of the game above a floor (`build --floor K --assume
+    /// SIDE`), each checked against the floor's assumed tiers below it:
+    /// a bound is as checked as a value.
+    #[command(flatten)]
+    floor: FloorArgs,
     /// Folder of table files.
     #[arg(long, default_value = "tables")]
     tables: PathBuf,
@@ -640,9 +711,17 @@ fn dispatch(command: Command) -> Result<()> {
         Command::Perft { pos, depth } => perft(&pos, depth),
         Command::Solve { pos, threads } => solve(&pos, threads),
         Command::Query {
+            floor: Some(k),
             pos,
             tables,
             threads,
+            assume,
+        } => floor_query(&pos, &tables, threads, k, assume.map(Assume::from)),
+        Command::Query {
+            pos,
+            tables,
+            threads,
+            ..
         } => query(&pos, &tables, threads),
         Command::Line {
             pos,
@@ -725,6 +804,52 @@ fn query(pos: &PositionArgs, tables: &std::path::Path, threads: usize) -> Result
     Ok(())
 }
 
+/// `asalto query --floor K [--assume SIDE]`: what the files above the
+/// floor prove of a position, under one assumption or both (then with
+/// the bracket they give together).
+fn floor_query(
+    pos: &PositionArgs,
+    tables: &std::path::Path,
+    threads: usize,
+    k: u8,
+    assume: Option<Assume>,
+) -> Result<()> {
+    let (variant, p) = pos.parse()?;
+    check_tables_dir(tables)?;
+    let soldiers = p.soldiers().count_ones() as u8;
+    if soldiers < k {
+        bail!(
+            "{p} has {soldiers} soldiers, below the floor of {k}: the files above the floor say nothing of it"
+        );
+    }
+    let floors: Vec<Floor> = match assume {
+        Some(a) => vec![Floor::new(k, a)?],
+        None => [Assume::Officers, Assume::Soldiers]
+            .into_iter()
+            .filter_map(|a| Floor::new(k, a).ok())
+            .filter(|f| tables.join(f.folder()).is_dir())
+            .collect(),
+    };
+    if floors.is_empty() {
+        bail!(
+            "no floor files under {}: neither floor-{k}-officers/ nor floor-{k}-soldiers/ is there (build them with asalto build --floor {k} --assume officers|soldiers, or say --assume to solve above the floor in memory)",
+            tables.display()
+        );
+    }
+    let mut found = Vec::new();
+    for floor in floors {
+        let (analysis, note) = on_demand_with(&p, &variant, Some(tables), threads, Some(floor), |store| {
+            probe::analyse(store, &variant, &p)
+        })?;
+        if let (Some(note), false) = (note, pos.json) {
+            errln!("{}: {note}", floor.folder());
+        }
+        found.push((floor, analysis));
+    }
+    output::floor_analysis(&found, &variant, pos.json);
+    Ok(())
+}
+
 /// `asalto line`: a won position's game to its end, or a drawn
 /// position's tree of replies, from the tables under `tables` (the tiers
 /// they lack solved in memory first).
@@ -762,6 +887,7 @@ fn line(
             &variant,
             Some(tables),
             threads,
+            None,
             |store| match line::winning_line(store, &variant, &p, bound, &progress) {
                 Ok(l) => Ok(Ok(Found::Line(l))),
                 Err(LineError::Draw(_)) => Ok(Ok(Found::Tree(line::reply_tree(
@@ -794,13 +920,27 @@ fn build_tables(args: BuildArgs) -> Result<()> {
         stop_flag: Some(stop_on_signals()?),
         write: asalto_tb::table::WriteOptions {
             zstd_level: args.level,
+            floor: args.floor.get()?,
             ..asalto_tb::table::WriteOptions::of_kind(args.wdl_only)
         },
         ..build::BuildOptions::default()
     };
+    let floor = opts.write.floor;
+    let soldiers = match (args.soldiers, floor) {
+        (Some(s), Some(f)) if s.0 < f.k() => bail!(
+            "--soldiers {}..={}: a build above the floor of {} holds files with {}..=24 soldiers only",
+            s.0,
+            s.1,
+            f.k(),
+            f.k()
+        ),
+        (Some(s), _) => s,
+        (None, Some(f)) => Soldiers(f.k(), 24),
+        (None, None) => Soldiers(9, 9),
+    };
     let job = BuildJob {
         variants: args.variants,
-        soldiers: args.soldiers,
+        soldiers,
         only_for: args.only_for,
         tables: args.tables,
         ignore_disk: args.ignore_disk,
@@ -858,6 +998,7 @@ fn verify_tables(args: VerifyArgs) -> Result<()> {
     };
     let opts = verify::VerifyOptions {
         proved,
+        floor: args.floor.get()?,
         soldiers: range,
         threads: args.threads,
         limit: args.show,
@@ -1013,6 +1154,7 @@ fn on_demand_with<R>(
     variant: &Variant,
     tables: Option<&std::path::Path>,
     threads: usize,
+    floor: Option<Floor>,
     f: impl FnOnce(&dyn asalto_tb::solve::TierStore) -> Result<R, asalto_tb::solve::SolveError>,
 ) -> Result<(R, Option<String>)> {
     let options = ondemand::Options {
@@ -1020,7 +1162,7 @@ fn on_demand_with<R>(
         ..ondemand::Options::default()
     };
     let bar = SolveBar(progress_bar(0, "solving"));
-    let set = tables.map(|dir| TableSet::open(dir, variant));
+    let set = tables.map(|dir| TableSet::open_floored(dir, variant, floor));
     let found = ondemand::with_store(pos, variant, set.as_ref(), &options, &bar, f);
     bar.0.finish_and_clear();
     let (found, stats) = match found {
@@ -1052,7 +1194,7 @@ fn on_demand(
     tables: Option<&std::path::Path>,
     threads: usize,
 ) -> Result<(asalto_tb::probe::Analysis, Option<String>)> {
-    on_demand_with(pos, variant, tables, threads, |store| {
+    on_demand_with(pos, variant, tables, threads, None, |store| {
         probe::analyse(store, variant, pos)
     })
 }
@@ -1097,7 +1239,10 @@ impl BuildJob {
     /// speaks; the others build silently).
     fn run(self, opts: &build::BuildOptions) -> Result<()> {
         let Soldiers(k_min, k_max) = self.soldiers;
-        let (tables, json) = (&self.tables, self.json);
+        let (json, floor) = (self.json, opts.write.floor);
+        // The files' folder: the tables folder, or a floor's in it.
+        let files_dir = build::floor_dir(&self.tables, floor);
+        let tables = &self.tables;
         let root = opts.cluster.rank() == 0;
         check_tables_dir(tables)?;
         let target = match &self.only_for {
@@ -1113,12 +1258,17 @@ impl BuildJob {
                 Some(p) => asalto_tb::plan::for_position(&variant, p)?,
                 None => asalto_tb::plan::complete(&variant, k_min, k_max)?,
             }
-            .wdl_only(opts.write.wdl_only);
-            the_plan.mark_built(tables);
+            .wdl_only(opts.write.wdl_only)
+            .above_floor(floor);
+            the_plan.mark_built(&files_dir);
             if !json && root {
                 errln!(
-                    "build {variant} under {}{}: {}",
-                    tables.display(),
+                    "build {variant} under {}{}{}: {}",
+                    files_dir.display(),
+                    match floor {
+                        Some(f) => format!(" above the floor ({f})"),
+                        None => String::new(),
+                    },
                     match opts.cluster.size() {
                         1 => String::new(),
                         n => format!(" on {n} ranks"),
@@ -1156,7 +1306,10 @@ impl BuildJob {
             let watch: &dyn build::BuildObserver = if root { &observer } else { &quiet };
             let built = match &target {
                 Some(p) => {
-                    let tiers = ondemand::needed_tiers(p, &variant, |_| false, u64::MAX)?;
+                    let mut tiers = ondemand::needed_tiers(p, &variant, |_| false, u64::MAX)?;
+                    if let Some(f) = floor {
+                        tiers.retain(|t| !f.covers(t));
+                    }
                     if tiers.is_empty() {
                         bail!("the game is over in {p}: it needs no tables");
                     }

@@ -169,6 +169,120 @@ pub fn analysis(a: &Analysis, variant: &Variant, json: bool) {
     }
 }
 
+/// `asalto query --floor`: what each floor's values prove of the
+/// position and of each move, from the soldiers' side, and with both
+/// floors the bracket they give together. Never a bound passed off as a
+/// value: each line says which floor proves it, and the values of the
+/// game above the floor are labelled as such.
+pub fn floor_analysis(
+    found: &[(asalto_tb::solve::Floor, asalto_tb::probe::Analysis)],
+    variant: &Variant,
+    json: bool,
+) {
+    use asalto_tb::solve::{Bound, range_words};
+    let Some((_, first)) = found.first() else {
+        return;
+    };
+    let side = first.position.side();
+    let in_floor_game = |a: &asalto_tb::probe::Analysis, v: Value| -> String {
+        if a.distances {
+            v.to_string()
+        } else {
+            v.result().to_string()
+        }
+    };
+    let bracket = |bounds: &[Bound]| -> (i8, i8) {
+        bounds.iter().fold((-1, 1), |(lo, hi), b| {
+            let (l, h) = b.range();
+            (lo.max(l), hi.min(h))
+        })
+    };
+    let bounds: Vec<Bound> = found
+        .iter()
+        .map(|(f, a)| f.bound(side, a.value))
+        .collect();
+    let (lo, hi) = bracket(&bounds);
+    // Each move's bounds, in the order of the first floor's moves.
+    let moves: Vec<(String, Vec<(Bound, Value)>)> = first
+        .moves
+        .iter()
+        .map(|m| {
+            let per: Vec<(Bound, Value)> = found
+                .iter()
+                .map(|(f, a)| {
+                    let v = a
+                        .moves
+                        .iter()
+                        .find(|x| x.mv == m.mv)
+                        .map_or(m.value, |x| x.value);
+                    (f.bound(side, v), v)
+                })
+                .collect();
+            (m.mv.to_string(), per)
+        })
+        .collect();
+    if json {
+        let floor_item = |(f, a): &(asalto_tb::solve::Floor, asalto_tb::probe::Analysis)| {
+            json!({
+                "floor": f.k(), "assume": f.assume().name(), "floor_words": f.to_string(),
+                "proves": f.bound(side, a.value).words(),
+                "floor_game_value": a.value.result(),
+                "floor_game_plies": if a.distances { Some(a.value.plies()) } else { None },
+                "distances": a.distances,
+            })
+        };
+        let words = |r: i8| match r {
+            1 => "soldiers win",
+            0 => "draw",
+            _ => "officers win",
+        };
+        let out = json!({
+            "position": first.position.to_string(), "variant": variant.to_string(),
+            "side_to_move": side.name(),
+            "floors": found.iter().map(floor_item).collect::<Vec<_>>(),
+            "bracket": { "lower": words(lo), "upper": words(hi), "decided": lo == hi,
+                          "words": range_words(lo, hi) },
+            "moves": moves.iter().map(|(mv, per)| {
+                let (l, h) = bracket(&per.iter().map(|(b, _)| *b).collect::<Vec<_>>());
+                json!({
+                    "move": mv,
+                    "floors": found.iter().zip(per).map(|((f, _), (b, v))| json!({
+                        "assume": f.assume().name(), "proves": b.words(),
+                        "floor_game_value": v.result(),
+                    })).collect::<Vec<_>>(),
+                    "bracket": { "lower": words(l), "upper": words(h), "decided": l == h },
+                })
+            }).collect::<Vec<_>>(),
+        });
+        outln!("{out}");
+        return;
+    }
+    outln!(
+        "{}: {} to move; files above the floor of {} soldiers (bounds on the real game, from the soldiers' side)",
+        first.position,
+        side.name(),
+        found[0].0.k()
+    );
+    for ((f, a), b) in found.iter().zip(&bounds) {
+        outln!(
+            "  {} (proved: {f}); in the game above the floor: {}",
+            b.words(),
+            in_floor_game(a, a.value)
+        );
+    }
+    if found.len() > 1 {
+        outln!(
+            "  both floors: {}{}",
+            range_words(lo, hi),
+            if lo == hi { " (decided)" } else { " (not decided)" }
+        );
+    }
+    for (mv, per) in &moves {
+        let text: Vec<&str> = per.iter().map(|(b, _)| b.words()).collect();
+        outln!("  {mv:<16} {}", text.join(" | "));
+    }
+}
+
 /// `asalto line` on a won or lost position: the game, one move a line.
 pub fn line(l: &asalto_tb::line::Line, variant: &Variant, json: bool) {
     if json {
@@ -507,6 +621,7 @@ pub fn info(dir: &std::path::Path, json: bool) -> usize {
                     "format_version": i.format_version, "tool_version": i.tool_version,
                     "wdl_only": i.wdl_only, "order": i.order.to_string(),
                     "wdl_block_positions": i.wdl_block_positions, "zstd_level": i.zstd_level,
+                    "floor": floor_json(i.floor),
                 }),
                 Err(e) => json!({"file": p.display().to_string(), "error": e.to_string()}),
             })
@@ -556,6 +671,9 @@ pub fn info(dir: &std::path::Path, json: bool) -> usize {
                     String::new()
                 } else {
                     format!("  partial: {} of {} tiers", i.tiers, complete_tiers(i))
+                } + &match i.floor {
+                    Some(f) => format!("  floor: {f} (bounds, not values)"),
+                    None => String::new(),
                 }
             ),
             Err(e) => outln!("{:<40} error: {e}", p.display().to_string()),
@@ -569,6 +687,15 @@ pub fn info(dir: &std::path::Path, json: bool) -> usize {
         );
     }
     bad
+}
+
+/// A file's floor as JSON: `null` for an exact table, else `{"soldiers":
+/// K, "assume": "officers"}`.
+pub(crate) fn floor_json(floor: Option<asalto_tb::solve::Floor>) -> Json {
+    match floor {
+        None => Json::Null,
+        Some(f) => json!({ "soldiers": f.k(), "assume": f.assume().name() }),
+    }
 }
 
 /// What `asalto info` says of a table being written, in words.

@@ -83,6 +83,8 @@ pub fn run(args: RepackArgs) -> Result<()> {
             Some(OrderArg::Mask) => Order::MaskMajor,
             Some(OrderArg::Placement) => Order::PlacementMajor,
         },
+        // Each file keeps its own (`table::repack`).
+        floor: None,
     };
     let mut done = Vec::new();
     for k in lo..=hi {

@@ -11,10 +11,13 @@
 //! ```
 
 mod check;
+mod floor;
 mod lookup;
 mod retro;
 
 pub(crate) use check::stuck_value;
+pub(crate) use floor::FloorTiers;
+pub use floor::{Assume, Bound, Floor, FloorError, Floored, range_words};
 pub use check::{Inconsistency, check_tier_as};
 pub(crate) use lookup::{FieldsAt, Layered, TierCache, code_class};
 pub use lookup::{Lookup, MemoryStore, TierStore, TierValues, WdlFields};
@@ -151,6 +154,7 @@ impl Stats {
 pub struct Solver {
     variant: Variant,
     threads: usize,
+    floor: Option<Floor>,
 }
 
 impl Solver {
@@ -159,7 +163,16 @@ impl Solver {
         Solver {
             variant,
             threads: 0,
+            floor: None,
         }
+    }
+
+    /// Solve the game above `floor` ([`Floor`]): [`Solver::closure_of`]
+    /// leaves out the tiers below it and [`Solver::solve_closure`] reads
+    /// them as the floor assumes.
+    pub fn floor(mut self, floor: Option<Floor>) -> Solver {
+        self.floor = floor;
+        self
     }
 
     /// Use `n` threads (1 = serial, 0 = one per core). Results do not depend
@@ -170,8 +183,17 @@ impl Solver {
     }
 
     /// The canonical tiers a position needs, in solving order (empty when
-    /// the game is over by rules 1-3).
+    /// the game is over by rules 1-3), those below the floor left out.
     pub fn closure_of(&self, pos: &Position) -> Vec<TierKey> {
+        let mut tiers = self.closure_of_all(pos);
+        if let Some(f) = &self.floor {
+            tiers.retain(|t| !f.covers(t));
+        }
+        tiers
+    }
+
+    /// The canonical tiers a position needs, below a floor too.
+    fn closure_of_all(&self, pos: &Position) -> Vec<TierKey> {
         let mut roots = Vec::new();
         if let Some(t) = TierKey::of(pos) {
             roots.push(t);
@@ -187,14 +209,22 @@ impl Solver {
     pub fn solve_closure(&self, pos: &Position) -> Result<Solution, SolveError> {
         let tiers = self.closure_of(pos);
         let store = MemoryStore::new();
-        let stats = self.solve_into(&tiers, &store, &crate::progress::Quiet, |k, codes| {
-            store.insert(*k, codes);
-            Ok(())
-        })?;
+        let stats = {
+            let floored = self.floor.map(|f| Floored::new(&store, f));
+            let read: &dyn TierStore = match &floored {
+                Some(f) => f,
+                None => &store,
+            };
+            self.solve_into(&tiers, read, &crate::progress::Quiet, |k, codes| {
+                store.insert(*k, codes);
+                Ok(())
+            })?
+        };
         Ok(Solution {
             variant: self.variant,
             store,
             stats,
+            floor: self.floor,
         })
     }
 
@@ -329,13 +359,22 @@ pub struct Solution {
     variant: Variant,
     store: MemoryStore,
     stats: Stats,
+    floor: Option<Floor>,
 }
 
 impl Solution {
     /// The value of any position whose tiers were solved, for the side to
     /// move (huff rights included).
     pub fn value(&self, pos: &Position) -> Result<Value, SolveError> {
-        Lookup::new(&self.store, self.variant).value(pos)
+        match self.floor {
+            Some(f) => Lookup::new(&Floored::new(&self.store, f), self.variant).value(pos),
+            None => Lookup::new(&self.store, self.variant).value(pos),
+        }
+    }
+
+    /// The floor it was solved above, if any.
+    pub fn floor(&self) -> Option<Floor> {
+        self.floor
     }
 
     /// The store of solved tiers.

@@ -6,6 +6,7 @@ use super::{BlockDefect, Problem, TableInfo};
 use crate::board::{Bitboard, OUTSIDE};
 use crate::index::TierKey;
 use crate::rules::{CaptureRule, SoldierRule, TrappedRule, Variant};
+use crate::solve::{Assume, Floor};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -15,8 +16,22 @@ pub(crate) const MAGIC: [u8; 8] = *b"ASALTOTB";
 /// The format version this build writes.
 pub(crate) const FORMAT_VERSION: u32 = 5;
 
+/// The format version of a *floor file* (a table of the game above a
+/// floor, [`Floor`]): version 5 with the floor in the header's flags.
+/// Exact tables stay version 5, byte for byte; a reader that knows only
+/// version 5 refuses a floor file rather than take its bounds for values.
+pub(crate) const FLOOR_FORMAT_VERSION: u32 = 6;
+
 /// The format versions this build reads.
-pub(crate) const READ_VERSIONS: [u32; 5] = [1, 2, 3, 4, 5];
+pub(crate) const READ_VERSIONS: [u32; 6] = [1, 2, 3, 4, 5, 6];
+
+/// The format version of a file written with `floor`.
+pub(crate) const fn version_for(floor: Option<Floor>) -> u32 {
+    match floor {
+        Some(_) => FLOOR_FORMAT_VERSION,
+        None => FORMAT_VERSION,
+    }
+}
 
 /// Length of the preamble.
 pub(crate) const PREAMBLE_LEN: usize = 40;
@@ -39,13 +54,62 @@ pub(crate) const FLAG_WDL_ONLY: u32 = 1;
 /// the officers' placement major ([`Order::PlacementMajor`]).
 pub(crate) const FLAG_PLACEMENT_MAJOR: u32 = 2;
 
+/// Header flag (version 6, set in every such file): a floor file; the
+/// floor's soldier count is in bits 8..16 ([`FLOOR_SHIFT`]).
+pub(crate) const FLAG_FLOOR: u32 = 4;
+
+/// Header flag (version 6): below the floor the soldiers win (clear: the
+/// officers win).
+pub(crate) const FLAG_ASSUME_SOLDIERS: u32 = 8;
+
+/// Where a floor file's floor (its lowest soldier count) lies in the
+/// flags: bits 8..16.
+pub(crate) const FLOOR_SHIFT: u32 = 8;
+
 /// The header flags a file of format `version` may set.
 const fn known_flags(version: u32) -> u32 {
     match version {
         0..=2 => 0,
         3 => FLAG_WDL_ONLY,
-        _ => FLAG_WDL_ONLY | FLAG_PLACEMENT_MAJOR,
+        4 | 5 => FLAG_WDL_ONLY | FLAG_PLACEMENT_MAJOR,
+        _ => FLAG_WDL_ONLY | FLAG_PLACEMENT_MAJOR | FLAG_FLOOR | FLAG_ASSUME_SOLDIERS | 0xff << FLOOR_SHIFT,
     }
+}
+
+/// The header flags of `floor`.
+fn floor_flags(floor: Option<Floor>) -> u32 {
+    match floor {
+        None => 0,
+        Some(f) => {
+            let assume = match f.assume() {
+                Assume::Officers => 0,
+                Assume::Soldiers => FLAG_ASSUME_SOLDIERS,
+            };
+            FLAG_FLOOR | assume | u32::from(f.k()) << FLOOR_SHIFT
+        }
+    }
+}
+
+/// The floor the header flags of a `version` file name: `None` before
+/// version 6; an error for a version 6 file without a sound floor.
+fn floor_of_flags(version: u32, flags: u32) -> Result<Option<Floor>, Problem> {
+    if version < FLOOR_FORMAT_VERSION {
+        return Ok(None);
+    }
+    if flags & FLAG_FLOOR == 0 {
+        return Err(Problem::BadHeader(
+            "a version 6 file without its floor flag".into(),
+        ));
+    }
+    let assume = if flags & FLAG_ASSUME_SOLDIERS != 0 {
+        Assume::Soldiers
+    } else {
+        Assume::Officers
+    };
+    let k = (flags >> FLOOR_SHIFT & 0xff) as u8;
+    Floor::new(k, assume)
+        .map(Some)
+        .map_err(|e| Problem::BadHeader(format!("its floor: {e}")))
 }
 
 /// The order of a tier's positions in a file's position stream.
@@ -436,6 +500,7 @@ impl TableInfo {
         if self.order == Order::PlacementMajor {
             flags |= FLAG_PLACEMENT_MAJOR;
         }
+        flags |= floor_flags(self.floor);
         out.extend_from_slice(&flags.to_le_bytes());
         out.extend_from_slice(version);
     }
@@ -499,6 +564,7 @@ impl TableInfo {
             } else {
                 Order::MaskMajor
             },
+            floor: None,
             tool_version,
             format_version: version,
             index_bytes: index.len() as u64,
@@ -507,6 +573,19 @@ impl TableInfo {
         };
         if version >= 3 && u32_at(index, 96) & !known_flags(version) != 0 {
             return Err(bad("unknown header flags"));
+        }
+        let mut h = h;
+        if version >= FLOOR_FORMAT_VERSION {
+            h.floor = floor_of_flags(version, u32_at(index, 96))?;
+            if let Some(f) = h.floor
+                && h.k < f.k()
+            {
+                return Err(Problem::BadHeader(format!(
+                    "{} soldiers, below its floor of {}",
+                    h.k,
+                    f.k()
+                )));
+            }
         }
         if !(1..=2).contains(&h.n) || !(9..=24).contains(&h.k) {
             return Err(Problem::BadHeader(format!(

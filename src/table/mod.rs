@@ -226,7 +226,7 @@ mod repack;
 mod store;
 mod writer;
 
-pub(crate) use format::{FORMAT_VERSION, block_count, file_len};
+pub(crate) use format::{block_count, file_len};
 pub use format::{Order, Stream};
 pub use reader::Table;
 pub use repack::repack;
@@ -243,6 +243,15 @@ use std::sync::Arc;
 /// under `dir`: `<dir>/<variant slug>/<n>o<k>s.atb`.
 pub fn table_path(dir: &Path, variant: &Variant, n: u8, k: u8) -> PathBuf {
     dir.join(variant.slug()).join(file_name(n, k))
+}
+
+/// Words for a file's floor: `an exact table`, or `a floor file (k < 22
+/// counted as the officers' win)`.
+fn floor_words(floor: Option<crate::solve::Floor>) -> String {
+    match floor {
+        None => "exact tables (no floor)".to_string(),
+        Some(f) => format!("floor files ({f})"),
+    }
 }
 
 /// `<n>o<k>s.atb`.
@@ -306,6 +315,10 @@ pub struct TableInfo {
     /// The order of each tier's positions in the stream (format version 4
     /// on; mask-major before).
     pub order: Order,
+    /// The floor of a floor file (format version 6): its values are those
+    /// of the game above the floor, bounds on the real ones
+    /// ([`crate::solve::Bound`]); `None` for an exact table.
+    pub floor: Option<crate::solve::Floor>,
     /// Bytes of the index (header, directory, block tables).
     pub(crate) index_bytes: u64,
     /// Size of the file.
@@ -442,7 +455,7 @@ pub enum Problem {
     /// A format version this build does not read.
     #[error(
         "table format version {found}, but this build reads versions 1 to {} only (use a matching asalto, or rebuild the table)",
-        FORMAT_VERSION
+        format::FLOOR_FORMAT_VERSION
     )]
     Version {
         /// The file's version.
@@ -511,6 +524,15 @@ pub enum Problem {
     /// The file name is not `<n>o<k>s.atb`.
     #[error("not named <officers>o<soldiers>s.atb")]
     BadName,
+    /// A floor file where exact tables or another floor's files are read,
+    /// or an exact table where a floor's files are: floors never mix.
+    #[error("{}, but {} are read here: floors and exact tables never mix (a floor's files live in their own folder, floor-<K>-<side>, read with --floor K --assume SIDE)", floor_words(*found), floor_words(*expected))]
+    FloorMismatch {
+        /// The file's floor (`None`: an exact table).
+        found: Option<crate::solve::Floor>,
+        /// The floor of the set reading it.
+        expected: Option<crate::solve::Floor>,
+    },
     /// A position index past the end of its tier.
     #[error("position {index} is out of range for tier {outside:#x} of {size} positions")]
     IndexOutOfRange {

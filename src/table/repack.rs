@@ -28,6 +28,11 @@ pub fn repack(
             ),
         ));
     }
+    // A floor file stays a floor file of the same floor.
+    let opts = &WriteOptions {
+        floor: info.floor,
+        ..*opts
+    };
     let mut w = TableWriter::create_with(dir, &info.variant, info.n, info.k, opts)?;
     let throttle = Throttle::default();
     for key in src.tiers_in_stream_order()? {

@@ -6,20 +6,33 @@ use super::format::{self, Order};
 use super::{Problem, Table, TableError, TableInfo, file_name, parse_file_name, table_path};
 use crate::index::TierKey;
 use crate::rules::Variant;
-use crate::solve::{SolveError, StoreError, TierCache, TierStore, TierValues, WdlFields};
+use crate::solve::{
+    Floor, FloorTiers, SolveError, StoreError, TierCache, TierStore, TierValues, WdlFields,
+};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 /// Open the table at `path`, checking that its header names `variant` (by
-/// slug, when given) and the material `(n, k)` (when given).
+/// slug, when given), the material `(n, k)` (when given) and the floor
+/// `floor` (`None`: an exact table).
 fn open_checked(
     path: &Path,
     slug: Option<&str>,
     material: Option<(u8, u8)>,
+    floor: Option<Floor>,
 ) -> Result<Table, TableError> {
     let t = Table::open(path)?;
     let info = t.info();
+    if info.floor != floor {
+        return Err(TableError::new(
+            path,
+            Problem::FloorMismatch {
+                found: info.floor,
+                expected: floor,
+            },
+        ));
+    }
     if let Some(slug) = slug {
         if info.variant.slug() != slug {
             return Err(TableError::new(
@@ -60,6 +73,10 @@ pub struct TableSet {
     require_distances: bool,
     /// A WDL-only table was opened.
     wdl_only_seen: std::sync::atomic::AtomicBool,
+    /// The floor of the files read (`None`: exact tables), and the tiers
+    /// below it it answers with.
+    floor: Option<Floor>,
+    floor_tiers: FloorTiers,
 }
 
 /// The most bytes of decoded tiers a [`TableSet`] keeps: 256 MiB (2^27
@@ -77,7 +94,39 @@ impl TableSet {
             held: TierCache::new(HELD_BYTES),
             require_distances: false,
             wdl_only_seen: Default::default(),
+            floor: None,
+            floor_tiers: FloorTiers::default(),
         }
+    }
+
+    /// The files of the game above `floor` (`None`: the exact tables),
+    /// under `<root>/floor-<K>-<side>/<slug>/` ([`Floor::folder`]): every
+    /// file opened must have that floor in its header, and the tiers below
+    /// the floor read as it assumes.
+    pub fn open_floored(root: &Path, variant: &Variant, floor: Option<Floor>) -> TableSet {
+        let dir = match floor {
+            Some(f) => root.join(f.folder()),
+            None => root.to_path_buf(),
+        };
+        TableSet::open(&dir, variant).with_floor(floor)
+    }
+
+    /// The same set reading files of `floor` in its own folder (a build
+    /// opens the floor's folder itself).
+    pub(crate) fn with_floor(mut self, floor: Option<Floor>) -> TableSet {
+        self.floor = floor;
+        self
+    }
+
+    /// The floor of the files it reads (`None`: exact tables).
+    pub fn floor(&self) -> Option<Floor> {
+        self.floor
+    }
+
+    /// The folder its variant folder lies in (the tables folder, or a
+    /// floor's folder inside it).
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// The same set, refusing WDL-only tables with
@@ -124,7 +173,7 @@ impl TableSet {
         }
         let path = self.path(n, k);
         let slug = self.variant.slug();
-        match open_checked(&path, Some(&slug), Some((n, k))) {
+        match open_checked(&path, Some(&slug), Some((n, k)), self.floor) {
             Ok(t) if t.info().wdl_only && self.require_distances => {
                 Err(TableError::new(&path, Problem::NoDistances))
             }
@@ -156,6 +205,11 @@ impl TierStore for TableSet {
     }
 
     fn values(&self, key: &TierKey) -> Result<Option<TierValues>, SolveError> {
+        if let Some(f) = &self.floor
+            && f.covers(key)
+        {
+            return Ok(Some(TierValues::Codes(self.floor_tiers.tier(f, key))));
+        }
         let Some(table) = self.table(key.n, key.k)? else {
             return Ok(None);
         };
@@ -183,6 +237,11 @@ impl TierStore for TableSet {
     }
 
     fn code(&self, key: &TierKey, index: u32) -> Result<Option<u16>, SolveError> {
+        if let Some(f) = &self.floor
+            && f.covers(key)
+        {
+            return Ok(FloorTiers::code(f, key, index));
+        }
         match self.table(key.n, key.k)? {
             None => Ok(None),
             Some(t) => Ok(t.probe(key, index)?.map(|v| v.code())),
@@ -202,6 +261,21 @@ impl TierStore for TableSet {
 /// name, and a block failing its checksum: every block is checked, which
 /// reads the files whole). Unreadable folders are skipped.
 pub fn list(dir: &Path) -> Vec<(PathBuf, Result<TableInfo, TableError>)> {
+    let mut out = list_floor(dir, None);
+    // The floors' folders, each a tables folder of its own.
+    for folder in sorted_entries(dir) {
+        let name = folder.file_name().map(|s| s.to_string_lossy().into_owned());
+        if let Some(f) = name.as_deref().and_then(Floor::from_folder)
+            && folder.is_dir()
+        {
+            out.extend(list_floor(&folder, Some(f)));
+        }
+    }
+    out
+}
+
+/// [`list`] of one folder whose files have the floor `floor`.
+fn list_floor(dir: &Path, floor: Option<Floor>) -> Vec<(PathBuf, Result<TableInfo, TableError>)> {
     let mut out = Vec::new();
     for folder in sorted_entries(dir) {
         if !folder.is_dir() {
@@ -211,6 +285,9 @@ pub fn list(dir: &Path) -> Vec<(PathBuf, Result<TableInfo, TableError>)> {
             .file_name()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
+        if floor.is_none() && Floor::from_folder(&slug).is_some() {
+            continue;
+        }
         for path in sorted_entries(&folder) {
             let Some(name) = path.file_name().and_then(|s| s.to_str()) else {
                 continue;
@@ -220,7 +297,7 @@ pub fn list(dir: &Path) -> Vec<(PathBuf, Result<TableInfo, TableError>)> {
             }
             let r = match parse_file_name(name) {
                 Some((n, k)) if file_name(n, k) == name => {
-                    open_checked(&path, Some(&slug), Some((n, k)))
+                    open_checked(&path, Some(&slug), Some((n, k)), floor)
                         .and_then(|t| t.verify_checksums().map(|()| t.info().clone()))
                 }
                 _ => Err(TableError::new(&path, Problem::BadName)),

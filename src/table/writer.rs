@@ -80,6 +80,9 @@ pub struct WriteOptions {
     pub wdl_only: bool,
     /// The order of each tier's positions in the stream.
     pub order: Order,
+    /// The floor of a floor file (its header says so; format version 6),
+    /// `None` for an exact table.
+    pub floor: Option<crate::solve::Floor>,
 }
 
 impl Default for WriteOptions {
@@ -90,6 +93,7 @@ impl Default for WriteOptions {
             zstd_level: 9,
             wdl_only: false,
             order: Order::MaskMajor,
+            floor: None,
         }
     }
 }
@@ -201,7 +205,8 @@ impl WriterState {
     }
 
     /// The options the file was started with (a resumed writer goes on
-    /// with them).
+    /// with them), but its floor: a checkpoint lies beside its file, in
+    /// its floor's folder, and the build says which floor that is.
     pub(crate) fn options(&self) -> WriteOptions {
         let (wdl_block_positions, distance_block_positions, zstd_level, wdl_only) = self.opts;
         WriteOptions {
@@ -214,6 +219,7 @@ impl WriterState {
             } else {
                 Order::MaskMajor
             },
+            floor: None,
         }
     }
 }
@@ -373,7 +379,11 @@ impl TableWriter {
     ) -> Result<TableWriter, TableError> {
         let mut w = TableWriter::create_paths(dir, variant, n, k, opts)?;
         let bad = |why: String| TableError::new(&w.path, Problem::CannotWrite(why));
-        if state.options() != *opts {
+        if (WriteOptions {
+            floor: opts.floor,
+            ..state.options()
+        }) != *opts
+        {
             return Err(bad(
                 "the checkpoint was written with other block sizes, order or kind".into(),
             ));
@@ -909,8 +919,9 @@ impl TableWriter {
             distance_bytes: self.dist_blocks.iter().map(|e| e.len as u64).sum(),
             wdl_only: self.opts.wdl_only,
             order: self.opts.order,
+            floor: self.opts.floor,
             tool_version: env!("CARGO_PKG_VERSION").to_string(),
-            format_version: FORMAT_VERSION,
+            format_version: format::version_for(self.opts.floor),
             // Known once the index is encoded, below.
             index_bytes: 0,
             file_bytes: 0,
@@ -947,7 +958,7 @@ impl TableWriter {
             head.extend_from_slice(&format::crc32(chunk).to_le_bytes());
         }
         let preamble = Preamble {
-            version: FORMAT_VERSION,
+            version: info.format_version,
             index_offset: self.offset,
             index_len: (head.len() + tables.len()) as u64,
             index_crc: format::crc32(&head),

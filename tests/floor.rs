@@ -1,0 +1,228 @@
+//! Floors (`build --floor K --assume officers|soldiers`): the game above K
+//! soldiers with every position below counted as one side's win brackets
+//! the real value. On closures small enough for the suite, solved exactly
+//! and above two floors under both assumptions, in a huff variant and a
+//! mandatory one: every stored position's real result (for the soldiers)
+//! lies between its result under the officers' floor and under the
+//! soldiers' floor, both sides to move.
+
+mod common;
+
+use asalto_tb::build::{self, BuildError, BuildOptions, Quiet};
+use asalto_tb::index::TierKey;
+use asalto_tb::solve::{Assume, Floor, Solver, TierStore};
+use asalto_tb::table::{Table, TableSet, TableWriter, WriteOptions, table_path};
+use asalto_tb::{Position, Side, Value, Variant, verify};
+use std::path::Path;
+
+/// The soldiers' result of `v` for the side to move in half `side` of a
+/// tier (0: officers to move, 1: soldiers): 1 win, 0 draw, -1 loss.
+fn soldiers(side: usize, v: Value) -> i8 {
+    let mover = match v {
+        Value::Win(_) => 1,
+        Value::Draw => 0,
+        Value::Loss(_) => -1,
+    };
+    if side == 1 { mover } else { -mover }
+}
+
+/// Per floor: (positions compared, decided by the two floors, soldiers'
+/// wins proved, officers' wins proved).
+fn bracket(variant: Variant, root: &str, floors: &[u8]) -> Vec<(u64, u64, u64, u64)> {
+    let p: Position = root.parse().unwrap();
+    let exact = Solver::new(variant).threads(2).solve_closure(&p).unwrap();
+    let all = Solver::new(variant).closure_of(&p);
+    let mut out = Vec::new();
+    for &k in floors {
+        let solve = |assume| {
+            let f = Floor::new(k, assume).unwrap();
+            let s = Solver::new(variant).threads(2).floor(Some(f));
+            let tiers = s.closure_of(&p);
+            assert!(tiers.iter().all(|t| t.k >= k));
+            assert_eq!(
+                tiers.len(),
+                all.iter().filter(|t| t.k >= k).count(),
+                "the floor closure is the closure's top"
+            );
+            (tiers, s.solve_closure(&p).unwrap())
+        };
+        let (tiers, lo) = solve(Assume::Officers);
+        let (_, hi) = solve(Assume::Soldiers);
+        let (mut n, mut decided, mut sw, mut ow) = (0, 0, 0, 0);
+        for key in &tiers {
+            let e = exact.store().tier(key).unwrap().unwrap();
+            let a = lo.store().tier(key).unwrap().unwrap();
+            let b = hi.store().tier(key).unwrap().unwrap();
+            let half = e.len() / 2;
+            for i in 0..e.len() {
+                let side = i / half;
+                let r = soldiers(side, Value::from_code(e[i]));
+                let l = soldiers(side, Value::from_code(a[i]));
+                let u = soldiers(side, Value::from_code(b[i]));
+                assert!(
+                    l <= r && r <= u,
+                    "{variant} floor {k} {key:?} #{i}: real {r}, bracket [{l}, {u}]"
+                );
+                n += 1;
+                decided += u64::from(l == u);
+                sw += u64::from(l == 1);
+                ow += u64::from(u == -1);
+            }
+        }
+        // The root itself too, through the lookups.
+        let side = usize::from(p.side() == Side::Soldiers);
+        let [r, l, u] = [&exact, &lo, &hi].map(|s| soldiers(side, s.value(&p).unwrap()));
+        assert!(l <= r && r <= u, "{variant} floor {k} root: {r} [{l}, {u}]");
+        out.push((n, decided, sw, ow));
+    }
+    out
+}
+
+#[test]
+fn floors_bracket_the_real_values_in_a_huff_and_a_mandatory_variant() {
+    let root = "SSS/1O1/1SS1S1O/2SSS2/3S3/1S1/3 s";
+    for v in [Variant::ASSAUT, Variant::ASSAUT_MDJ] {
+        let r = bracket(v, root, &[10, 11]);
+        eprintln!("{v}: {r:?}");
+        for (k, (n, decided, sw, ow)) in [10, 11].into_iter().zip(r) {
+            assert!(n > 0, "{v} floor {k}: nothing compared");
+            // Not vacuous: each floor proves wins of both sides somewhere
+            // and leaves some positions open.
+            assert!(sw > 0 && ow > 0, "{v} floor {k}: {sw} {ow}");
+            assert!(decided < n, "{v} floor {k}: every position decided");
+        }
+    }
+}
+
+/// The options of `asalto build --wdl-only [--floor K --assume SIDE]`.
+fn opts(floor: Option<Floor>) -> BuildOptions {
+    BuildOptions {
+        write: WriteOptions {
+            floor,
+            ..WriteOptions::wdl_only()
+        },
+        ..BuildOptions::threads(2)
+    }
+}
+
+/// The files `(n, k)` of `tiers`, in build order.
+fn files(tiers: &[TierKey]) -> Vec<(u8, u8)> {
+    let mut f: Vec<(u8, u8)> = tiers.iter().map(|t| (t.n, t.k)).collect();
+    f.sort_by_key(|&(n, k)| (k, n));
+    f.dedup();
+    f
+}
+
+fn verify_floor(dir: &Path, v: &Variant, floor: Option<Floor>) -> verify::VerifyReport {
+    let o = verify::VerifyOptions {
+        floor,
+        threads: 2,
+        ..verify::VerifyOptions::default()
+    };
+    verify::verify(dir, v, &o, &Quiet).unwrap()
+}
+
+/// Floor files built as `asalto build --floor` builds them: in their own
+/// folder, format 6 with the floor in the header, verified under their
+/// floor, every value inside the bracket of the exact files' value; a
+/// floor file among another floor's files, or among exact ones, is
+/// refused; a floor file holding another assumption's values fails
+/// verify.
+#[test]
+fn floor_files_are_built_verified_and_bracket_the_exact_files() {
+    let root: Position = "SSS/1O1/1SS1S1O/2SSS2/3S3/1S1/3 s".parse().unwrap();
+    let v = Variant::ASALTO;
+    let dir = tempfile::tempdir().unwrap();
+    let tiers = Solver::new(v).closure_of(&root);
+    build::build_tiers(dir.path(), &v, &tiers, &opts(None), &Quiet).unwrap();
+    assert_eq!(verify_floor(dir.path(), &v, None).bad_count, 0);
+    let k = 11;
+    let [lo, hi] = [Assume::Officers, Assume::Soldiers].map(|a| Floor::new(k, a).unwrap());
+    let top: Vec<TierKey> = tiers.iter().copied().filter(|t| t.k >= k).collect();
+    for f in [lo, hi] {
+        // A build of the whole closure above a floor is refused.
+        assert!(matches!(
+            build::build_tiers(dir.path(), &v, &tiers, &opts(Some(f)), &Quiet),
+            Err(BuildError::BelowFloor { k_min: 9, floor: 11 })
+        ));
+        let reports = build::build_tiers(dir.path(), &v, &top, &opts(Some(f)), &Quiet).unwrap();
+        assert_eq!(reports.len(), files(&top).len());
+        let report = verify_floor(dir.path(), &v, Some(f));
+        assert_eq!(report.bad_count, 0, "{f}");
+        assert_eq!(report.floor, Some(f));
+        assert_eq!(report.files.len(), 2);
+        for (n, kk) in files(&top) {
+            let t = Table::open(&table_path(&dir.path().join(f.folder()), &v, n, kk)).unwrap();
+            assert_eq!(t.info().floor, Some(f));
+            assert_eq!(t.info().format_version, 6);
+        }
+    }
+    // Exact files stay format 5, no floor.
+    let exact = Table::open(&table_path(dir.path(), &v, 2, 11)).unwrap();
+    assert_eq!((exact.info().floor, exact.info().format_version), (None, 5));
+    // Every position of the top files inside its bracket.
+    let (mut n, mut decided) = (0u64, 0u64);
+    for (on, kk) in files(&top) {
+        let open = |d: &Path| Table::open(&table_path(d, &v, on, kk)).unwrap();
+        let e = open(dir.path());
+        let a = open(&dir.path().join(lo.folder()));
+        let b = open(&dir.path().join(hi.folder()));
+        for key in e.tier_keys().unwrap() {
+            let (x, y, z) = (
+                e.tier(&key).unwrap().unwrap(),
+                a.tier(&key).unwrap().unwrap(),
+                b.tier(&key).unwrap().unwrap(),
+            );
+            let half = x.len() / 2;
+            for i in 0..x.len() {
+                let s = |c: u16| soldiers(i / half, Value::from_code(c));
+                let (r, l, u) = (s(x[i]), s(y[i]), s(z[i]));
+                assert!(l <= r && r <= u, "{key:?} #{i}: {r} [{l}, {u}]");
+                n += 1;
+                decided += u64::from(l == u);
+            }
+        }
+    }
+    assert!(n > 0 && decided > 0 && decided < n, "{decided} of {n}");
+
+    // Floors never mix: exact tables read as a floor's, a floor's read as
+    // exact, one floor's file among another's.
+    let floor_dir = dir.path().join(lo.folder());
+    let as_exact = TableSet::open(&floor_dir, &v);
+    let e = as_exact.table(2, 11).err().expect("a floor file read as exact");
+    assert!(e.to_string().contains("never mix"), "{e}");
+    let as_floor = TableSet::open_floored(dir.path(), &v, Some(hi));
+    assert!(as_floor.table(2, 11).is_ok());
+    let mixed = tempfile::tempdir().unwrap();
+    let mixed_dir = mixed.path().join(hi.folder()).join(v.slug());
+    std::fs::create_dir_all(&mixed_dir).unwrap();
+    std::fs::copy(table_path(&floor_dir, &v, 2, 11), mixed_dir.join("2o11s.atb")).unwrap();
+    let o = verify::VerifyOptions {
+        floor: Some(hi),
+        threads: 2,
+        ..verify::VerifyOptions::default()
+    };
+    let err = verify::verify(mixed.path(), &v, &o, &Quiet).err().expect("mixed floors");
+    assert!(err.to_string().contains("never mix"), "{err}");
+
+    // A planted fault: the soldiers' floor's values under the officers'
+    // floor's header. Verify, which checks each value against the floor,
+    // rejects them.
+    let planted = tempfile::tempdir().unwrap();
+    let hi_dir = dir.path().join(hi.folder());
+    let w = WriteOptions {
+        floor: Some(lo),
+        ..WriteOptions::wdl_only()
+    };
+    let planted_dir = planted.path().join(lo.folder());
+    for (on, kk) in files(&top) {
+        let src = Table::open(&table_path(&hi_dir, &v, on, kk)).unwrap();
+        let mut out = TableWriter::create_with(&planted_dir, &v, on, kk, &w).unwrap();
+        for key in top.iter().filter(|t| (t.n, t.k) == (on, kk)) {
+            out.push_tier(key, &src.tier(key).unwrap().unwrap()).unwrap();
+        }
+        out.finish().unwrap();
+    }
+    let report = verify_floor(planted.path(), &v, Some(lo));
+    assert!(report.bad_count > 0, "another assumption's values pass");
+}

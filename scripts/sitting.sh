@@ -33,6 +33,10 @@
 # complete tables; K is then the position's soldier count, and the verify
 # checks every table of the variant under ASALTO_TABLES with 9..=K
 # soldiers, so give each closure a folder of its own),
+# FLOOR (a floor and the side its drop counts for, e.g. '22 officers':
+# the files with FLOOR..=K soldiers of the game above that floor, `build
+# --floor 22 --assume officers`, in <tables>/floor-22-officers/, and their
+# verify under the same floor),
 # PROVED_BY (the verify JSON of an earlier sitting, e.g. one committed
 # before the machine and its tables were lost: the files it proved are
 # taken as proved where the files built again have the same contents,
@@ -75,8 +79,16 @@ MEMORY="${MEMORY:-12GiB}"
 LEVEL="${LEVEL:-9}"
 WDL=()
 [ "${WDL_ONLY:-1}" = 1 ] && WDL=(--wdl-only)
-WHAT=(--soldiers "9..=$K")
-SCOPE="9..=$K"
+LOW=9
+FLOORARGS=()
+if [ -n "${FLOOR:-}" ]; then
+  read -r FK FSIDE <<<"$FLOOR"
+  [[ "$FK" =~ ^[0-9]+$ ]] && [ "$FK" -ge 10 ] && [ "$FK" -le "$K" ] || usage
+  FLOORARGS=(--floor "$FK" --assume "$FSIDE")
+  LOW=$FK
+fi
+WHAT=(--soldiers "$LOW..=$K")
+SCOPE="$LOW..=$K${FLOOR:+ above the floor $FLOOR}"
 if [ -n "${FOR:-}" ]; then
   WHAT=(--for "$FOR")
   SCOPE="the closure of '$FOR' (9..=$K soldiers)"
@@ -94,12 +106,12 @@ while [ -e "$TABLES/sittings/$N.txt" ]; do N=$((N + 1)); done
 REC="$TABLES/sittings/$N"
 {
   ENVS=""
-  for v in ASALTO_TABLES VARIANT THREADS MEMORY WDL_ONLY LEVEL FOR PROVED_BY RECORDS RECORDS_PREFIX; do
+  for v in ASALTO_TABLES VARIANT THREADS MEMORY WDL_ONLY LEVEL FOR FLOOR PROVED_BY RECORDS RECORDS_PREFIX; do
     [ -n "${!v:-}" ] && ENVS+="$v='${!v}' "
   done
   echo "command: ${ENVS}scripts/sitting.sh $K $MINUTES"
   echo "date: $(date -u +%FT%TZ)"
-  echo "variant: $VARIANT, ${FOR:+for $FOR, }soldiers 9..=$K, threads $THREADS, memory $MEMORY, zstd level $LEVEL, ${WDL[*]:-with distances}"
+  echo "variant: $VARIANT, ${FOR:+for $FOR, }soldiers $LOW..=$K${FLOOR:+ above the floor $FLOOR}, threads $THREADS, memory $MEMORY, zstd level $LEVEL, ${WDL[*]:-with distances}"
   provenance
 } > "$REC.txt"
 
@@ -108,7 +120,7 @@ on_exit() {
   {
     echo "free disk under $TABLES: $(df -B1 --output=avail "$TABLES" | tail -n 1 | tr -d ' ') bytes"
     echo "files (bytes, path under $TABLES):"
-    find "$TABLES" -mindepth 2 -maxdepth 2 -type f -name '*.atb*' -printf '  %s %P\n' | sort -k 2
+    find "$TABLES" -mindepth 2 -maxdepth 3 -type f -name '*.atb*' -printf '  %s %P\n' | sort -k 2
   } >> "$REC.txt"
   if [ -n "${RECORDS:-}" ]; then
     local f
@@ -141,7 +153,7 @@ step() {
 }
 
 echo "== sitting $N: building $VARIANT $SCOPE for at most $MINUTES min (log: $REC-build.log)"
-step build build --variant "$VARIANT" "${WHAT[@]}" "${WDL[@]}" --memory "$MEMORY" \
+step build build --variant "$VARIANT" "${WHAT[@]}" "${FLOORARGS[@]}" "${WDL[@]}" --memory "$MEMORY" \
   --threads "$THREADS" --level "$LEVEL" --stop-after "${MINUTES}m" --tables "$TABLES"
 
 LEFT=$((MINUTES - ($(date +%s) - START) / 60))
@@ -152,6 +164,6 @@ fi
 echo "== sitting $N: verifying for at most $LEFT min (log: $REC-verify.log)"
 PROVED=()
 [ -n "${PROVED_BY:-}" ] && PROVED=(--proved-by "$PROVED_BY")
-step verify verify --variant "$VARIANT" --soldiers "9..=$K" --threads "$THREADS" \
+step verify verify --variant "$VARIANT" --soldiers "$LOW..=$K" "${FLOORARGS[@]}" --threads "$THREADS" \
   --resume "${PROVED[@]}" --stop-after "${LEFT}m" --tables "$TABLES"
 echo "== done: $VARIANT $SCOPE built and verified under $TABLES/ (records in $TABLES/sittings/)"

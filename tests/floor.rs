@@ -143,7 +143,10 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
         // A build of the whole closure above a floor is refused.
         assert!(matches!(
             build::build_tiers(dir.path(), &v, &tiers, &opts(Some(f)), &Quiet),
-            Err(BuildError::BelowFloor { k_min: 9, floor: 11 })
+            Err(BuildError::BelowFloor {
+                k_min: 9,
+                floor: 11
+            })
         ));
         let reports = build::build_tiers(dir.path(), &v, &top, &opts(Some(f)), &Quiet).unwrap();
         assert_eq!(reports.len(), files(&top).len());
@@ -189,20 +192,29 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
     // exact, one floor's file among another's.
     let floor_dir = dir.path().join(lo.folder());
     let as_exact = TableSet::open(&floor_dir, &v);
-    let e = as_exact.table(2, 11).err().expect("a floor file read as exact");
+    let e = as_exact
+        .table(2, 11)
+        .err()
+        .expect("a floor file read as exact");
     assert!(e.to_string().contains("never mix"), "{e}");
     let as_floor = TableSet::open_floored(dir.path(), &v, Some(hi));
     assert!(as_floor.table(2, 11).is_ok());
     let mixed = tempfile::tempdir().unwrap();
     let mixed_dir = mixed.path().join(hi.folder()).join(v.slug());
     std::fs::create_dir_all(&mixed_dir).unwrap();
-    std::fs::copy(table_path(&floor_dir, &v, 2, 11), mixed_dir.join("2o11s.atb")).unwrap();
+    std::fs::copy(
+        table_path(&floor_dir, &v, 2, 11),
+        mixed_dir.join("2o11s.atb"),
+    )
+    .unwrap();
     let o = verify::VerifyOptions {
         floor: Some(hi),
         threads: 2,
         ..verify::VerifyOptions::default()
     };
-    let err = verify::verify(mixed.path(), &v, &o, &Quiet).err().expect("mixed floors");
+    let err = verify::verify(mixed.path(), &v, &o, &Quiet)
+        .err()
+        .expect("mixed floors");
     assert!(err.to_string().contains("never mix"), "{err}");
 
     // A planted fault: the soldiers' floor's values under the officers'
@@ -219,7 +231,8 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
         let src = Table::open(&table_path(&hi_dir, &v, on, kk)).unwrap();
         let mut out = TableWriter::create_with(&planted_dir, &v, on, kk, &w).unwrap();
         for key in top.iter().filter(|t| (t.n, t.k) == (on, kk)) {
-            out.push_tier(key, &src.tier(key).unwrap().unwrap()).unwrap();
+            out.push_tier(key, &src.tier(key).unwrap().unwrap())
+                .unwrap();
         }
         out.finish().unwrap();
     }

@@ -62,7 +62,9 @@ pub enum BuildError {
     #[error(transparent)]
     Table(#[from] crate::table::TableError),
     /// A floor build asked for files below its floor, or tiers below it.
-    #[error("a build above the floor of {floor} soldiers holds files with {floor}..=24 soldiers only, not {k_min}")]
+    #[error(
+        "a build above the floor of {floor} soldiers holds files with {floor}..=24 soldiers only, not {k_min}"
+    )]
     BelowFloor {
         /// The fewest soldiers asked for.
         k_min: u8,

@@ -838,9 +838,10 @@ fn floor_query(
     }
     let mut found = Vec::new();
     for floor in floors {
-        let (analysis, note) = on_demand_with(&p, &variant, Some(tables), threads, Some(floor), |store| {
-            probe::analyse(store, &variant, &p)
-        })?;
+        let (analysis, note) =
+            on_demand_with(&p, &variant, Some(tables), threads, Some(floor), |store| {
+                probe::analyse(store, &variant, &p)
+            })?;
         if let (Some(note), false) = (note, pos.json) {
             errln!("{}: {note}", floor.folder());
         }

@@ -197,10 +197,7 @@ pub fn floor_analysis(
             (lo.max(l), hi.min(h))
         })
     };
-    let bounds: Vec<Bound> = found
-        .iter()
-        .map(|(f, a)| f.bound(side, a.value))
-        .collect();
+    let bounds: Vec<Bound> = found.iter().map(|(f, a)| f.bound(side, a.value)).collect();
     let (lo, hi) = bracket(&bounds);
     // Each move's bounds, in the order of the first floor's moves.
     let moves: Vec<(String, Vec<(Bound, Value)>)> = first
@@ -274,7 +271,11 @@ pub fn floor_analysis(
         outln!(
             "  both floors: {}{}",
             range_words(lo, hi),
-            if lo == hi { " (decided)" } else { " (not decided)" }
+            if lo == hi {
+                " (decided)"
+            } else {
+                " (not decided)"
+            }
         );
     }
     for (mv, per) in &moves {

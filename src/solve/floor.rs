@@ -245,8 +245,12 @@ pub fn range_words(lower: i8, upper: i8) -> String {
 /// values.
 #[derive(Default)]
 pub(crate) struct FloorTiers {
-    made: Mutex<HashMap<(u8, u8, u32), Arc<[u16]>>>,
+    made: Mutex<HashMap<Shape, Arc<[u16]>>>,
 }
+
+/// The shape of a tier, all its size and values depend on below a floor:
+/// officers, soldiers, soldiers inside the fortress.
+type Shape = (u8, u8, u32);
 
 impl FloorTiers {
     /// The values of tier `key`, below `floor`: the officers-to-move
@@ -335,10 +339,19 @@ mod tests {
             Floor::from_folder("floor-22-soldiers"),
             Some(Floor::new(22, Assume::Soldiers).unwrap())
         );
-        for bad in ["floor-9-officers", "floor-25-soldiers", "floor-021-officers", "floor-21-both", "floor21"] {
+        for bad in [
+            "floor-9-officers",
+            "floor-25-soldiers",
+            "floor-021-officers",
+            "floor-21-both",
+            "floor21",
+        ] {
             assert_eq!(Floor::from_folder(bad), None, "{bad}");
         }
-        assert_eq!(Floor::new(9, Assume::Officers), Err(FloorError::Soldiers(9)));
+        assert_eq!(
+            Floor::new(9, Assume::Officers),
+            Err(FloorError::Soldiers(9))
+        );
         assert!("nobody".parse::<Assume>().is_err());
         assert_eq!(f.to_string(), "k < 21 counted as the officers' win");
     }

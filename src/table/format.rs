@@ -72,7 +72,13 @@ const fn known_flags(version: u32) -> u32 {
         0..=2 => 0,
         3 => FLAG_WDL_ONLY,
         4 | 5 => FLAG_WDL_ONLY | FLAG_PLACEMENT_MAJOR,
-        _ => FLAG_WDL_ONLY | FLAG_PLACEMENT_MAJOR | FLAG_FLOOR | FLAG_ASSUME_SOLDIERS | 0xff << FLOOR_SHIFT,
+        _ => {
+            FLAG_WDL_ONLY
+                | FLAG_PLACEMENT_MAJOR
+                | FLAG_FLOOR
+                | FLAG_ASSUME_SOLDIERS
+                | 0xff << FLOOR_SHIFT
+        }
     }
 }
 
@@ -1013,6 +1019,7 @@ mod tests {
                 distance_bytes: 60,
                 wdl_only: false,
                 order: Order::MaskMajor,
+                floor: None,
                 tool_version: "0.1.0".into(),
                 format_version: FORMAT_VERSION,
                 index_bytes: 0,
@@ -1080,6 +1087,76 @@ mod tests {
             b[97] = 1;
             b.resize(b.len() + 4 + 2 * BLOCK_ENTRY_LEN, 0);
             assert!(TableInfo::decode_header(&b, FORMAT_VERSION).is_err());
+        }
+    }
+
+    #[test]
+    fn floors_round_trip_in_version_6_headers_only() {
+        use crate::solve::{Assume, Floor};
+        let p = TableInfo {
+            variant: Variant::ASSAUT,
+            n: 2,
+            k: 24,
+            tiers: 0,
+            positions: 10,
+            wins: 3,
+            draws: 3,
+            losses: 4,
+            longest_win: 0,
+            longest_loss: 0,
+            zstd_level: 9,
+            wdl_block_positions: 8,
+            distance_block_positions: 4,
+            wdl_blocks: 2,
+            distance_blocks: 0,
+            wdl_bytes: 40,
+            distance_bytes: 0,
+            wdl_only: true,
+            order: Order::MaskMajor,
+            floor: None,
+            tool_version: "0.1.0".into(),
+            format_version: FORMAT_VERSION,
+            index_bytes: 0,
+            file_bytes: 0,
+            index_crc: 0,
+        };
+        let header = |info: &TableInfo| {
+            let mut b = Vec::new();
+            info.encode_header(&mut b);
+            b.resize(b.len() + 4 + 2 * BLOCK_ENTRY_LEN, 0);
+            b
+        };
+        // An exact table: version 5, the same bytes as before floors.
+        assert_eq!(version_for(None), FORMAT_VERSION);
+        assert_eq!(u32_at(&header(&p), 96), FLAG_WDL_ONLY);
+        for (k, assume) in [(10, Assume::Officers), (22, Assume::Soldiers), (24, Assume::Officers)] {
+            let f = Floor::new(k, assume).unwrap();
+            let t = TableInfo {
+                floor: Some(f),
+                k: 24,
+                format_version: FLOOR_FORMAT_VERSION,
+                ..p.clone()
+            };
+            let b = header(&t);
+            assert_eq!(version_for(Some(f)), FLOOR_FORMAT_VERSION);
+            let (g, _) = TableInfo::decode_header(&b, FLOOR_FORMAT_VERSION).unwrap();
+            assert_eq!(g.floor, Some(f));
+            // A version 5 reader does not know the floor's flags.
+            assert!(TableInfo::decode_header(&b, FORMAT_VERSION).is_err());
+            // A file below its own floor is refused.
+            let low = header(&TableInfo { k: k - 1, ..t.clone() });
+            let e = TableInfo::decode_header(&low, FLOOR_FORMAT_VERSION).unwrap_err();
+            assert!(e.to_string().contains("below its floor"), "{e}");
+        }
+        // Version 6 without its floor, or with a floor of 9 or 25: refused.
+        let b = header(&p);
+        assert!(TableInfo::decode_header(&b, FLOOR_FORMAT_VERSION).is_err());
+        for bad in [9u32, 25] {
+            let mut b = header(&p);
+            let flags = FLAG_WDL_ONLY | FLAG_FLOOR | bad << FLOOR_SHIFT;
+            b[96..100].copy_from_slice(&flags.to_le_bytes());
+            let e = TableInfo::decode_header(&b, FLOOR_FORMAT_VERSION).unwrap_err();
+            assert!(e.to_string().contains("floor"), "{e}");
         }
     }
 

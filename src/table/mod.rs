@@ -5,7 +5,7 @@
 //! `k` soldiers, at `<tables>/<variant slug>/<n>o<k>s.atb` (for example
 //! `tables/assaut/2o9s.atb`, see [`table_path`]).
 //!
-//! # The file format, version 5
+//! # The file format, version 5 (and 6, floor files)
 //!
 //! This section is the specification; it is enough to write a reader in
 //! another language. The format is stable: any change to it raises the
@@ -74,11 +74,22 @@
 //! | 72 | 8 | `Nd = ceil(P / Bd)`, number of distance blocks |
 //! | 80 | 8 | compressed bytes of the WDL stream (sum of its blocks' lengths) |
 //! | 88 | 8 | compressed bytes of the distance stream |
-//! | 96 | 4 | flags: bit 0 set for a *WDL-only* table, bit 1 for a *placement-major* one (both below); other bits 0 |
+//! | 96 | 4 | flags: bit 0 set for a *WDL-only* table, bit 1 for a *placement-major* one (both below); in version 6 (a *floor file*, below) bit 2 always set, bit 3 set when the floor counts as the soldiers' win (clear: the officers'), bits 8..16 the floor `K`; other bits 0 |
 //! | 100 | L | the version of `asalto-tb` that built the file (UTF-8) |
 //!
 //! Counts are over the stored positions only (canonical tiers, both sides
 //! to move); mirrored tiers are not stored.
+//!
+//! **Floor files (version 6).** A file of the game above a floor `K`
+//! (`asalto build --floor K --assume SIDE`, [`crate::solve::Floor`]) is
+//! version 5 in every byte but the version number and the floor's flags:
+//! its values are those of the game in which every position a move
+//! reaches with `9 <= k < K` soldiers counts as SIDE's win (stored as a
+//! win, or loss, in 0 plies), so they bound the real values rather than
+//! being them. `K` is 10..=24 and the file's `k` at least `K`. Exact
+//! tables are never written as version 6, and a reader of version 5
+//! alone refuses a floor file. Floor files live in a folder of their own,
+//! `<tables>/floor-<K>-<officers|soldiers>/<variant>/`.
 //!
 //! ## Index: chunk table (`C` checksums of 4 bytes, right after the header)
 //!
@@ -226,8 +237,10 @@ mod repack;
 mod store;
 mod writer;
 
-pub(crate) use format::{block_count, file_len};
 pub use format::{Order, Stream};
+pub(crate) use format::{block_count, file_len};
+#[cfg(test)]
+pub(crate) use format::FORMAT_VERSION;
 pub use reader::Table;
 pub use repack::repack;
 pub use store::{TableSet, list};

@@ -87,6 +87,7 @@ fn small_opts() -> WriteOptions {
         zstd_level: 3,
         wdl_only: false,
         order: Order::MaskMajor,
+        floor: None,
     }
 }
 
@@ -345,6 +346,7 @@ fn small_table(dir: &Path) -> (PathBuf, Vec<(TierKey, Vec<u16>)>) {
         zstd_level: 1,
         wdl_only: false,
         order: Order::MaskMajor,
+        floor: None,
     };
     write(dir, &Variant::ASSAUT, 1, 24, &opts, &tiers);
     (table_path(dir, &Variant::ASSAUT, 1, 24), tiers)
@@ -578,14 +580,14 @@ fn wrong_magic_and_version() {
     let (path, _) = small_table(dir.path());
     let good = fs::read(&path).unwrap();
     let mut b = good.clone();
-    b[8..12].copy_from_slice(&6u32.to_le_bytes());
+    b[8..12].copy_from_slice(&7u32.to_le_bytes());
     fs::write(&path, &b).unwrap();
     let e = Table::open(&path).unwrap_err();
-    assert!(matches!(e.problem(), Problem::Version { found: 6 }), "{e}");
+    assert!(matches!(e.problem(), Problem::Version { found: 7 }), "{e}");
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: table format version 6, but this build reads versions 1 to 5 only (use a matching asalto, or rebuild the table)",
+            "{}: table format version 7, but this build reads versions 1 to 6 only (use a matching asalto, or rebuild the table)",
             path.display()
         )
     );
@@ -844,6 +846,7 @@ fn measure_compression() {
                 zstd_level: level,
                 wdl_only: false,
                 order: Order::MaskMajor,
+                floor: None,
             };
             let t0 = Instant::now();
             let mut w =
@@ -938,6 +941,7 @@ fn version_4_files_are_read_and_repacked_into_a_smaller_directory() {
         zstd_level: info.zstd_level,
         wdl_only: false,
         order: info.order,
+        floor: None,
     };
     let out = dir.path().join("v5");
     let new = repack(&t, &out, &opts, &crate::progress::Quiet).unwrap();
@@ -1029,6 +1033,7 @@ fn version_1_files_are_read_and_repacked() {
         zstd_level: 5,
         wdl_only: false,
         order: Order::PlacementMajor,
+        floor: None,
     };
     let seen = std::sync::Mutex::new(Vec::new());
     let watch = |p: &crate::progress::Progress| {

@@ -239,3 +239,122 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
     let report = verify_floor(planted.path(), &v, Some(lo));
     assert!(report.bad_count > 0, "another assumption's values pass");
 }
+
+/// `asalto build/verify/info/query --floor`: the files in their folder,
+/// verified, listed with their floor; a query gives each floor's bound and
+/// the bracket, never a bare value; bad floors get one line and exit 2
+/// (usage) or 1.
+#[test]
+fn the_command_line_builds_verifies_and_queries_floors() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().to_str().unwrap();
+    let pos = "SSS/1O1/1SS1S1O/2SSS2/3S3/1S1/3 s";
+    for side in ["officers", "soldiers"] {
+        let o = common::asalto(&[
+            "build",
+            "--for",
+            pos,
+            "--floor",
+            "11",
+            "--assume",
+            side,
+            "--wdl-only",
+            "--tables",
+            t,
+            "--threads",
+            "2",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = common::asalto(&[
+            "verify",
+            "--floor",
+            "11",
+            "--assume",
+            side,
+            "--tables",
+            t,
+            "--threads",
+            "2",
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(common::json(&o)["floor"]["assume"], side);
+    }
+    let info = common::json(&common::asalto(&["info", "--tables", t, "--json"]));
+    let files = info["tables"].as_array().unwrap();
+    assert_eq!(files.len(), 4);
+    assert!(
+        files
+            .iter()
+            .all(|f| f["floor"]["soldiers"] == 11 && f["format_version"] == 6)
+    );
+    // Every move's bracket holds its exact value (solved on the spot).
+    let exact = common::json(&common::asalto(&["solve", "--json", "--threads", "2", pos]));
+    let q = common::asalto(&["query", "--floor", "11", "--tables", t, "--json", pos]);
+    assert!(q.status.success(), "{}", String::from_utf8_lossy(&q.stderr));
+    let q = common::json(&q);
+    assert_eq!(q["floors"].as_array().unwrap().len(), 2);
+    let rank = |w: &str| match w {
+        "soldiers win" => 1,
+        "draw" => 0,
+        "officers win" => -1,
+        other => panic!("{other}"),
+    };
+    let moves = q["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), exact["moves"].as_array().unwrap().len());
+    let mut decided = 0;
+    for m in exact["moves"].as_array().unwrap() {
+        // The soldiers move here: their result is the move's own.
+        let r = match m["result"].as_str().unwrap() {
+            "win" => 1,
+            "draw" => 0,
+            _ => -1,
+        };
+        let b = &moves.iter().find(|x| x["move"] == m["move"]).unwrap()["bracket"];
+        let (l, u) = (
+            rank(b["lower"].as_str().unwrap()),
+            rank(b["upper"].as_str().unwrap()),
+        );
+        assert!(l <= r && r <= u, "{m}: [{l}, {u}]");
+        decided += i32::from(l == u);
+    }
+    assert!(decided > 0, "no move decided");
+    // The text names what proves each bound.
+    let text = common::asalto(&["query", "--floor", "11", "--tables", t, pos]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("proved: k < 11 counted as the officers' win"),
+        "{text}"
+    );
+    assert!(text.contains("both floors: "), "{text}");
+
+    // Bad floors: one line each.
+    for (args, code) in [
+        (vec!["build", "--floor", "9", "--assume", "officers"], 2),
+        (vec!["build", "--floor", "22"], 2),
+        (vec!["build", "--floor", "22", "--assume", "nobody"], 2),
+        (
+            vec![
+                "build",
+                "--floor",
+                "22",
+                "--assume",
+                "officers",
+                "--soldiers",
+                "20..=24",
+            ],
+            1,
+        ),
+        (vec!["query", "--floor", "12", "--tables", t, pos], 1),
+        (vec!["query", "--floor", "13", "--tables", t, pos], 1),
+        (
+            vec!["verify", "--tables", &format!("{t}/floor-11-officers")],
+            1,
+        ),
+    ] {
+        let o = common::asalto(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

@@ -511,6 +511,8 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
             "{}",
             json!({
                 "variant": variant.to_string(),
+                // The floor the files are of (null: exact tables).
+                "floor": floor_json(r.floor),
                 "files": r.files.iter().map(|f| f.path.display().to_string()).collect::<Vec<_>>(),
                 "tiers": r.tiers, "positions": r.positions,
                 "inconsistent": r.bad_count, "examples": bad,
@@ -576,7 +578,12 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
         let wdl = r.files.iter().filter(|f| f.wdl_only).count();
         let proved = r.files.iter().filter(|f| f.proved_by.is_some()).count();
         outln!(
-            "verified {variant}: {} tables, {} tiers, {} positions, every value proved from its moves{}{}",
+            "verified {variant}{}: {} tables, {} tiers, {} positions, every value proved from its moves{}{}",
+            match r.floor {
+                Some(f) =>
+                    format!(" above the floor ({f}: values of that game, bounds on the real one)"),
+                None => String::new(),
+            },
             r.files.len(),
             r.tiers,
             r.positions,

@@ -1129,7 +1129,11 @@ mod tests {
         // An exact table: version 5, the same bytes as before floors.
         assert_eq!(version_for(None), FORMAT_VERSION);
         assert_eq!(u32_at(&header(&p), 96), FLAG_WDL_ONLY);
-        for (k, assume) in [(10, Assume::Officers), (22, Assume::Soldiers), (24, Assume::Officers)] {
+        for (k, assume) in [
+            (10, Assume::Officers),
+            (22, Assume::Soldiers),
+            (24, Assume::Officers),
+        ] {
             let f = Floor::new(k, assume).unwrap();
             let t = TableInfo {
                 floor: Some(f),
@@ -1144,7 +1148,10 @@ mod tests {
             // A version 5 reader does not know the floor's flags.
             assert!(TableInfo::decode_header(&b, FORMAT_VERSION).is_err());
             // A file below its own floor is refused.
-            let low = header(&TableInfo { k: k - 1, ..t.clone() });
+            let low = header(&TableInfo {
+                k: k - 1,
+                ..t.clone()
+            });
             let e = TableInfo::decode_header(&low, FLOOR_FORMAT_VERSION).unwrap_err();
             assert!(e.to_string().contains("below its floor"), "{e}");
         }

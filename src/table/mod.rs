@@ -237,10 +237,10 @@ mod repack;
 mod store;
 mod writer;
 
-pub use format::{Order, Stream};
-pub(crate) use format::{block_count, file_len};
 #[cfg(test)]
 pub(crate) use format::FORMAT_VERSION;
+pub use format::{Order, Stream};
+pub(crate) use format::{block_count, file_len};
 pub use reader::Table;
 pub use repack::repack;
 pub use store::{TableSet, list};

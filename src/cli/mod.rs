@@ -181,10 +181,18 @@ enum Command {
     #[command(after_help = "Examples:
   asalto line 'SSS/S1S/O1S1S1O/7/2S1S2/3/3 s'          the officers' win, 10 plies to the end
   asalto line --depth 3 'SSS/SS1/O1S1S2/7/2S1S2/3/3 s'   a draw: each side's drawing replies
-  asalto line --json --tables /data/tables start       the whole game's tables (asalto plan --for start)")]
+  asalto line --json --tables /data/tables start       the whole game's tables (asalto plan --for start)
+  asalto line --floor 22 --assume officers start       a soldiers' win proved above the floor of 22")]
     Line {
         #[command(flatten)]
         pos: PositionArgs,
+        /// A line of the game above a floor, from its files (`build
+        /// --floor`): only a win the floor proves (the soldiers' under
+        /// the officers' floor, the officers' under the soldiers'), whose
+        /// every position keeps K or more soldiers and whose end is the
+        /// game's end by the rules: a line of the real game.
+        #[command(flatten)]
+        floor: FloorArgs,
         /// Folder of table files.
         #[arg(long, default_value = "tables")]
         tables: PathBuf,
@@ -729,7 +737,8 @@ fn dispatch(command: Command) -> Result<()> {
             depth,
             bound,
             threads,
-        } => line(&pos, &tables, depth, bound, threads),
+            floor,
+        } => line(&pos, &tables, depth, bound, threads, floor.get()?),
         Command::Build(args) => build_tables(args),
         Command::Verify(args) => verify_tables(args),
         Command::Bench(args) => bench::run(args),
@@ -860,6 +869,7 @@ fn line(
     depth: u32,
     bound: u64,
     threads: usize,
+    floor: Option<Floor>,
 ) -> Result<()> {
     use asalto_tb::line::{self, LineError};
     let (variant, p) = pos.parse()?;
@@ -888,7 +898,7 @@ fn line(
             &variant,
             Some(tables),
             threads,
-            None,
+            floor,
             |store| match line::winning_line(store, &variant, &p, bound, &progress) {
                 Ok(l) => Ok(Ok(Found::Line(l))),
                 Err(LineError::Draw(_)) => Ok(Ok(Found::Tree(line::reply_tree(
@@ -903,10 +913,57 @@ fn line(
         errln!("{note}");
     }
     match found? {
+        Found::Line(l) if floor.is_some() => {
+            real_line(&l, &variant, floor.expect("a floor"))?;
+            output::line(&l, &variant, pos.json)
+        }
+        Found::Tree(_) if floor.is_some() => bail!(
+            "{}: a draw above the floor ({}) is a bound, not a line of the real game: no line printed",
+            p,
+            floor.expect("a floor")
+        ),
         Found::Line(l) => output::line(&l, &variant, pos.json),
         Found::Tree(t) => output::reply_tree(&t, &variant, depth, pos.json),
     }
     Ok(())
+}
+
+/// Check that `l`, a line of the game above `floor`, is a line of the
+/// real game: its winner is the side the floor proves wins, every
+/// position keeps the floor's soldiers, every move is legal by the rules
+/// and the last position is the game's end by the rules, won by that
+/// side.
+fn real_line(l: &asalto_tb::line::Line, variant: &Variant, floor: Floor) -> Result<()> {
+    let proved = match floor.assume() {
+        Assume::Officers => asalto_tb::Side::Soldiers,
+        Assume::Soldiers => asalto_tb::Side::Officers,
+    };
+    if l.winner != proved {
+        bail!(
+            "{}: the {} win above the floor ({floor}), which proves nothing of the real game: no line printed",
+            l.start,
+            l.winner.name()
+        );
+    }
+    let mut at = l.start;
+    for s in &l.steps {
+        if !rules::legal_moves(&at, variant).contains(&s.mv)
+            || rules::play(&at, variant, &s.mv) != s.after
+        {
+            bail!("{at}: the line's move {} is not what the rules play", s.mv);
+        }
+        at = s.after;
+        if at.soldiers().count_ones() < u32::from(floor.k()) {
+            bail!("{at}: the line falls below the floor of {}", floor.k());
+        }
+    }
+    match rules::outcome(&at, variant) {
+        Some(w) if w == proved => Ok(()),
+        _ => bail!(
+            "{at}: the line does not end with the {}' win by the rules",
+            proved.name()
+        ),
+    }
 }
 
 /// `asalto build`: build table files.

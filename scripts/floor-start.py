@@ -3,17 +3,19 @@
 c6 and e6) and each of the 36 placements of the two officers in the
 fortress, from `asalto query --floor K --json` on the floor folders there.
 
-    scripts/floor-start.py TABLES K [--variant V] [--asalto BIN] [--out DIR]
+    scripts/floor-start.py TABLES K [--variant V] [--assume SIDE] [--asalto BIN] [--out DIR]
 
     scripts/floor-start.py /work/runs/floor22 22 --variant assaut --out scripts/bench-runs/2026-12-02-floor22
 
 TABLES is the tables folder holding floor-K-officers/ and/or
 floor-K-soldiers/ (`asalto build --floor K --assume SIDE --tables TABLES`);
-every floor folder of K there is read (the query refuses when neither is).
+every floor folder of K there is read (the query refuses when neither is),
+or with --assume that side's alone (while the other is being built, say).
 Printed: one line a placement, the start first: what each floor proves
 and the bracket, from the soldiers' side. With --out, DIR/<variant>-start.json
 (the start's query object, as `asalto query --floor K --json start`
-prints it) and DIR/<variant>-placements.csv (placement, each floor's
+prints it) and DIR/<variant>-placements.csv (with --assume,
+<variant>-<side>-start.json and -placements.csv) (placement, each floor's
 proof, the bracket's lower and upper bound, decided) are written.
 The binary is target/release/asalto unless --asalto says otherwise.
 Needs only Python 3.
@@ -30,10 +32,11 @@ import sys
 FORTRESS = ["c7", "d7", "e7", "c6", "d6", "e6", "c5", "d5", "e5"]
 
 
-def query(binary, tables, k, variant, position):
-    """The JSON of `asalto query --floor K` of one position."""
+def query(binary, tables, k, variant, assume, position):
+    """The JSON of `asalto query --floor K [--assume SIDE]` of one position."""
+    side = ["--assume", assume] if assume else []
     out = subprocess.run(
-        [binary, "query", "--floor", str(k), "--tables", tables, "--variant", variant, "--json", position],
+        [binary, "query", "--floor", str(k), *side, "--tables", tables, "--variant", variant, "--json", position],
         capture_output=True,
         text=True,
     )
@@ -47,6 +50,7 @@ def main():
     ap.add_argument("tables")
     ap.add_argument("k", type=int)
     ap.add_argument("--variant", default="assaut")
+    ap.add_argument("--assume", choices=["officers", "soldiers"])
     ap.add_argument("--asalto", default="target/release/asalto")
     ap.add_argument("--out")
     a = ap.parse_args()
@@ -56,7 +60,7 @@ def main():
     start = None
     placements = ["start"] + [f"start:{p},{q}" for p, q in itertools.combinations(FORTRESS, 2)]
     for pos in placements:
-        q = query(a.asalto, a.tables, a.k, a.variant, pos)
+        q = query(a.asalto, a.tables, a.k, a.variant, a.assume, pos)
         if pos == "start":
             start = q
         proves = {f["assume"]: f["proves"] for f in q["floors"]}
@@ -81,8 +85,9 @@ def main():
     if a.out:
         out = pathlib.Path(a.out)
         out.mkdir(parents=True, exist_ok=True)
-        (out / f"{a.variant}-start.json").write_text(json.dumps(start, indent=1) + "\n")
-        with open(out / f"{a.variant}-placements.csv", "w", newline="") as f:
+        stem = f"{a.variant}-{a.assume}" if a.assume else a.variant
+        (out / f"{stem}-start.json").write_text(json.dumps(start, indent=1) + "\n")
+        with open(out / f"{stem}-placements.csv", "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]))
             w.writeheader()
             w.writerows(rows)

@@ -188,6 +188,52 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
     }
     assert!(n > 0 && decided > 0 && decided < n, "{decided} of {n}");
 
+    // `asalto line --floor`: a soldiers' win under the officers' floor is
+    // played to the game's real end; an officers' win there is no proof.
+    let tables = dir.path().to_str().unwrap();
+    let lo_dir = dir.path().join(lo.folder());
+    let t = Table::open(&table_path(&lo_dir, &v, 2, 11)).unwrap();
+    let (mut won, mut lost) = (None, None);
+    for key in t.tier_keys().unwrap() {
+        let codes = t.tier(&key).unwrap().unwrap();
+        let half = codes.len() / 2;
+        for (i, &c) in codes.iter().enumerate().skip(half) {
+            match Value::from_code(c) {
+                Value::Win(_) if won.is_none() => {
+                    won = Some(asalto_tb::index::position_at(&key, i as u32))
+                }
+                Value::Loss(_) if lost.is_none() => {
+                    lost = Some(asalto_tb::index::position_at(&key, i as u32))
+                }
+                _ => {}
+            }
+        }
+    }
+    let line = |p: Position| {
+        common::asalto(&[
+            "line",
+            "--variant",
+            "asalto",
+            "--floor",
+            "11",
+            "--assume",
+            "officers",
+            "--tables",
+            tables,
+            &p.to_string(),
+        ])
+    };
+    let o = line(won.expect("a soldiers' win"));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && out.contains("soldiers won"),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = line(lost.expect("an officers' win"));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("proves nothing"));
+
     // Floors never mix: exact tables read as a floor's, a floor's read as
     // exact, one floor's file among another's.
     let floor_dir = dir.path().join(lo.folder());

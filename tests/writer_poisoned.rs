@@ -50,6 +50,7 @@ fn a_writer_whose_write_failed_is_poisoned_and_leaves_no_table() {
         zstd_level: 1,
         wdl_only: false,
         order: Default::default(),
+        floor: None,
     };
     let mut w = TableWriter::create_with(dir.path(), &v, 1, 24, &opts).unwrap();
     let old = limit_file_size(4096);

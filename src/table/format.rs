@@ -989,6 +989,37 @@ mod tests {
         assert_eq!(code_of(0, 1), None);
     }
 
+    /// A header's info with small made-up counts.
+    fn sample_info(variant: Variant) -> TableInfo {
+        TableInfo {
+            variant,
+            n: 2,
+            k: 9,
+            tiers: 0,
+            positions: 10,
+            wins: 3,
+            draws: 3,
+            losses: 4,
+            longest_win: 7,
+            longest_loss: 300,
+            zstd_level: 9,
+            wdl_block_positions: 8,
+            distance_block_positions: 4,
+            wdl_blocks: 2,
+            distance_blocks: 3,
+            wdl_bytes: 40,
+            distance_bytes: 60,
+            wdl_only: false,
+            order: Order::MaskMajor,
+            floor: None,
+            tool_version: "0.1.0".into(),
+            format_version: FORMAT_VERSION,
+            index_bytes: 0,
+            file_bytes: 0,
+            index_crc: 0,
+        }
+    }
+
     #[test]
     fn preamble_and_header_round_trip() {
         let p = Preamble {
@@ -999,33 +1030,7 @@ mod tests {
         };
         assert_eq!(Preamble::decode(&p.encode()).unwrap(), p);
         for variant in Variant::all() {
-            let h = TableInfo {
-                variant,
-                n: 2,
-                k: 9,
-                tiers: 0,
-                positions: 10,
-                wins: 3,
-                draws: 3,
-                losses: 4,
-                longest_win: 7,
-                longest_loss: 300,
-                zstd_level: 9,
-                wdl_block_positions: 8,
-                distance_block_positions: 4,
-                wdl_blocks: 2,
-                distance_blocks: 3,
-                wdl_bytes: 40,
-                distance_bytes: 60,
-                wdl_only: false,
-                order: Order::MaskMajor,
-                floor: None,
-                tool_version: "0.1.0".into(),
-                format_version: FORMAT_VERSION,
-                index_bytes: 0,
-                file_bytes: 0,
-                index_crc: 0,
-            };
+            let h = sample_info(variant);
             let mut b = Vec::new();
             h.encode_header(&mut b);
             let head = header_len(FORMAT_VERSION) + 5;
@@ -1094,31 +1099,13 @@ mod tests {
     fn floors_round_trip_in_version_6_headers_only() {
         use crate::solve::{Assume, Floor};
         let p = TableInfo {
-            variant: Variant::ASSAUT,
-            n: 2,
             k: 24,
-            tiers: 0,
-            positions: 10,
-            wins: 3,
-            draws: 3,
-            losses: 4,
             longest_win: 0,
             longest_loss: 0,
-            zstd_level: 9,
-            wdl_block_positions: 8,
-            distance_block_positions: 4,
-            wdl_blocks: 2,
             distance_blocks: 0,
-            wdl_bytes: 40,
             distance_bytes: 0,
             wdl_only: true,
-            order: Order::MaskMajor,
-            floor: None,
-            tool_version: "0.1.0".into(),
-            format_version: FORMAT_VERSION,
-            index_bytes: 0,
-            file_bytes: 0,
-            index_crc: 0,
+            ..sample_info(Variant::ASSAUT)
         };
         let header = |info: &TableInfo| {
             let mut b = Vec::new();

@@ -231,6 +231,7 @@ enum Command {
   asalto build --soldiers 9..=10 --all-presets
   asalto build --for '3/O1O/SS3SS/SSSSSSS/2SS3/3/3 s'   only what one position needs
   asalto build --threads 1 --tables /data/tables
+  asalto build --floor 22 --assume officers --wdl-only   the game above 22 soldiers, every drop below an officers' win
   mpirun -np 8 asalto build --for start --wdl-only --tables /shared/tables   (feature mpi)")]
     Build(BuildArgs),
     /// Check built tables: every block checksum, then every stored value
@@ -239,6 +240,7 @@ enum Command {
   asalto verify                             every assaut table under tables/
   asalto verify --variant assault --soldiers 10..=10
   asalto verify --soldiers 11..=11 --resume   take up an interrupted run
+  asalto verify --floor 22 --assume officers  the files of a floor build, against its floor
   asalto verify --soldiers 9..=12 --resume --stop-after 2h   in sittings: run it again to go on")]
     Verify(VerifyArgs),
     /// Measure speed and size: solving rate (1 and 2 threads), optionally a
@@ -289,6 +291,7 @@ enum Command {
   asalto plan --for start --wdl-only        the whole game (about 1.27e12 positions), built and verified
   asalto plan --soldiers 9..=12 --variant assault
   asalto plan --soldiers 13 --memory 12GiB  does a 12 GiB budget hold 13 soldiers' windows?
+  asalto plan --floor 21 --wdl-only         the files with 21..=24 soldiers, as a floor build makes them
   asalto plan --for '3/O1O/SS3SS/SSSSSSS/2SS3/3/3 s' --rate 1.5e7 --json")]
     Plan(plan::PlanArgs),
     /// List the table files present, with their variant, sizes and counts.

@@ -21,6 +21,12 @@ pub struct PlanArgs {
     /// --soldiers` builds them.
     #[arg(long, short, default_value = "9", conflicts_with = "only_for")]
     soldiers: Soldiers,
+    /// Plan a build above this floor (`asalto build --floor K --assume
+    /// SIDE`): only the files with K or more soldiers (of --for's
+    /// closure, or of --soldiers, which then defaults to K..=24); both
+    /// assumptions build the same files.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(10..=24))]
+    floor: Option<u8>,
     /// Plan only the tiers this position and its moves need, as `asalto
     /// build --for` builds them ('start' is the whole game).
     #[arg(long = "for", value_name = "POSITION", allow_hyphen_values = true)]
@@ -132,13 +138,25 @@ const BUSY_SHARE: f64 = 0.75;
 /// Run `asalto plan`.
 pub fn run(args: PlanArgs) -> Result<()> {
     let variant: Variant = args.variant.parse()?;
+    let floor = args
+        .floor
+        .map(|k| asalto_tb::solve::Floor::new(k, asalto_tb::solve::Assume::Officers))
+        .transpose()?;
+    let (lo, hi) = match floor {
+        // The default --soldiers above a floor: K..=24.
+        Some(f) if args.soldiers.0 == 9 && args.soldiers.1 == 9 => (f.k(), 24),
+        _ => (args.soldiers.0, args.soldiers.1),
+    };
     let mut plan = match &args.only_for {
         Some(text) => plan::for_position(&variant, &parse_position(text, &variant)?)?,
-        None => plan::complete(&variant, args.soldiers.0, args.soldiers.1)?,
+        None => plan::complete(&variant, lo.max(floor.map_or(9, |f| f.k())), hi)?,
     }
-    .wdl_only(args.wdl_only);
+    .wdl_only(args.wdl_only)
+    .above_floor(floor);
     super::check_tables_dir(&args.tables)?;
-    plan.mark_built(&args.tables);
+    // The files already built: in the floor's folder (either side's: the
+    // officers' is looked at).
+    plan.mark_built(&asalto_tb::build::floor_dir(&args.tables, floor));
     let estimate = plan.estimate();
     let free = plan::free_bytes(&args.tables).ok();
     let budget = args.memory.unwrap_or_else(asalto_tb::build::default_budget);

@@ -238,10 +238,9 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
     // exact, one floor's file among another's.
     let floor_dir = dir.path().join(lo.folder());
     let as_exact = TableSet::open(&floor_dir, &v);
-    let e = as_exact
-        .table(2, 11)
-        .err()
-        .expect("a floor file read as exact");
+    let Err(e) = as_exact.table(2, 11) else {
+        panic!("a floor file read as exact");
+    };
     assert!(e.to_string().contains("never mix"), "{e}");
     let as_floor = TableSet::open_floored(dir.path(), &v, Some(hi));
     assert!(as_floor.table(2, 11).is_ok());
@@ -258,9 +257,9 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
         threads: 2,
         ..verify::VerifyOptions::default()
     };
-    let err = verify::verify(mixed.path(), &v, &o, &Quiet)
-        .err()
-        .expect("mixed floors");
+    let Err(err) = verify::verify(mixed.path(), &v, &o, &Quiet) else {
+        panic!("mixed floors");
+    };
     assert!(err.to_string().contains("never mix"), "{err}");
 
     // A planted fault: the soldiers' floor's values under the officers'

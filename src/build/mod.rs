@@ -430,20 +430,10 @@ fn existing_table(
     Ok(Some(t))
 }
 
-/// The folder a build's variant folders go in: `dir`, or for a build
-/// above a floor ([`WriteOptions::floor`]) the floor's folder in it
-/// ([`Floor::folder`]).
-pub fn floor_dir(dir: &Path, floor: Option<Floor>) -> PathBuf {
-    match floor {
-        Some(f) => dir.join(f.folder()),
-        None => dir.to_path_buf(),
-    }
-}
-
 /// Build every table of `variant` with `k_min..=k_max` soldiers under `dir`,
 /// complete (every tier), skipping files already complete. Above a floor
 /// ([`WriteOptions::floor`] of `opts.write`) the files go to the floor's
-/// folder under `dir` ([`floor_dir`]) and `k_min` is at least the floor.
+/// folder under `dir` ([`Floor::dir_under`]) and `k_min` is at least the floor.
 pub fn build(
     dir: &Path,
     variant: &Variant,
@@ -463,7 +453,7 @@ pub fn build(
             floor: f.k(),
         });
     }
-    let dir = &floor_dir(dir, opts.write.floor);
+    let dir = &Floor::dir_under(dir, opts.write.floor);
     let mut reports = Vec::new();
     for (n, k) in plan(k_min, k_max) {
         let tiers = index::all_tiers(n, k, variant);
@@ -516,7 +506,7 @@ pub fn build_tiers(
             floor: f.k(),
         });
     }
-    let dir = &floor_dir(dir, opts.write.floor);
+    let dir = &Floor::dir_under(dir, opts.write.floor);
     let mut files: Vec<(u8, u8)> = tiers.iter().map(|t| (t.n, t.k)).collect();
     files.sort_by_key(|&(n, k)| (k, n));
     files.dedup();

@@ -1302,7 +1302,7 @@ impl BuildJob {
         let Soldiers(k_min, k_max) = self.soldiers;
         let (json, floor) = (self.json, opts.write.floor);
         // The files' folder: the tables folder, or a floor's in it.
-        let files_dir = build::floor_dir(&self.tables, floor);
+        let files_dir = Floor::dir_under(&self.tables, floor);
         let tables = &self.tables;
         let root = opts.cluster.rank() == 0;
         check_tables_dir(tables)?;

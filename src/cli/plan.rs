@@ -156,7 +156,7 @@ pub fn run(args: PlanArgs) -> Result<()> {
     super::check_tables_dir(&args.tables)?;
     // The files already built: in the floor's folder (either side's: the
     // officers' is looked at).
-    plan.mark_built(&asalto_tb::build::floor_dir(&args.tables, floor));
+    plan.mark_built(&asalto_tb::solve::Floor::dir_under(&args.tables, floor));
     let estimate = plan.estimate();
     let free = plan::free_bytes(&args.tables).ok();
     let budget = args.memory.unwrap_or_else(asalto_tb::build::default_budget);

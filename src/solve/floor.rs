@@ -138,6 +138,15 @@ impl Floor {
         format!("floor-{}-{}", self.k, self.assume)
     }
 
+    /// The folder the files of `floor` live in under the tables folder
+    /// `root`: `root` itself for exact tables (`None`).
+    pub fn dir_under(root: &std::path::Path, floor: Option<Floor>) -> std::path::PathBuf {
+        match floor {
+            Some(f) => root.join(f.folder()),
+            None => root.to_path_buf(),
+        }
+    }
+
     /// The floor a folder name ([`Floor::folder`]) stands for.
     pub fn from_folder(name: &str) -> Option<Floor> {
         let rest = name.strip_prefix("floor-")?;

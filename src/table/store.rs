@@ -104,11 +104,7 @@ impl TableSet {
     /// file opened must have that floor in its header, and the tiers below
     /// the floor read as it assumes.
     pub fn open_floored(root: &Path, variant: &Variant, floor: Option<Floor>) -> TableSet {
-        let dir = match floor {
-            Some(f) => root.join(f.folder()),
-            None => root.to_path_buf(),
-        };
-        TableSet::open(&dir, variant).with_floor(floor)
+        TableSet::open(&Floor::dir_under(root, floor), variant).with_floor(floor)
     }
 
     /// The same set reading files of `floor` in its own folder (a build

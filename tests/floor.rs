@@ -325,6 +325,12 @@ fn the_command_line_builds_verifies_and_queries_floors() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert_eq!(common::json(&o)["floor"]["assume"], side);
     }
+    // A floor build in progress is listed too.
+    let tmp = dir.path().join("floor-11-officers/assaut/2o12s.atb.tmp");
+    std::fs::write(&tmp, b"").unwrap();
+    let info = common::json(&common::asalto(&["info", "--tables", t, "--json"]));
+    assert_eq!(info["in_progress"][0]["temporary"], true, "{info}");
+    std::fs::remove_file(&tmp).unwrap();
     let info = common::json(&common::asalto(&["info", "--tables", t, "--json"]));
     let files = info["tables"].as_array().unwrap();
     assert_eq!(files.len(), 4);

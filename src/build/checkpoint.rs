@@ -225,7 +225,22 @@ pub fn unfinished(dir: &Path) -> Vec<Unfinished> {
             |rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
         )
     };
-    for folder in entries(dir).into_iter().filter(|f| f.is_dir()) {
+    // The variant folders, and those of the floors' folders
+    // (`floor-<K>-<side>/<variant>/`).
+    let mut folders: Vec<PathBuf> = entries(dir).into_iter().filter(|f| f.is_dir()).collect();
+    let floors: Vec<PathBuf> = folders
+        .iter()
+        .filter(|f| {
+            f.file_name()
+                .and_then(|n| n.to_str())
+                .and_then(crate::solve::Floor::from_folder)
+                .is_some()
+        })
+        .flat_map(|f| entries(f))
+        .filter(|f| f.is_dir())
+        .collect();
+    folders.extend(floors);
+    for folder in folders {
         for path in entries(&folder) {
             let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
                 continue;

@@ -168,6 +168,15 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The plan above `floor` (`build --floor`): its files with fewer
+    /// soldiers dropped.
+    pub fn above_floor(mut self, floor: Option<crate::solve::Floor>) -> Plan {
+        if let Some(f) = floor {
+            self.files.retain(|x| x.k >= f.k());
+        }
+        self
+    }
+
     /// The plan of the same files built WDL-only (`build --wdl-only`) when
     /// `wdl_only`: each file's window at two bits a value, and what its
     /// build needs besides, for such a build.
@@ -354,21 +363,6 @@ impl Estimate {
 /// The plan of `asalto build --soldiers k_min..=k_max`: every file with one
 /// and with two officers, complete.
 pub fn complete(variant: &Variant, k_min: u8, k_max: u8) -> Result<Plan, PlanError> {
-    complete_files(variant, k_min, k_max)
-}
-
-impl Plan {
-    /// The plan above `floor` (`build --floor`): its files with fewer
-    /// soldiers dropped.
-    pub fn above_floor(mut self, floor: Option<crate::solve::Floor>) -> Plan {
-        if let Some(f) = floor {
-            self.files.retain(|x| x.k >= f.k());
-        }
-        self
-    }
-}
-
-fn complete_files(variant: &Variant, k_min: u8, k_max: u8) -> Result<Plan, PlanError> {
     if k_min < 9 || k_max > 24 || k_min > k_max {
         return Err(PlanError::Range(k_min, k_max));
     }

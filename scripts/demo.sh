@@ -8,8 +8,8 @@
 #
 # 1. builds the release binary;
 # 2. builds, for each preset, the tables that formation needs (partial
-#    tables: `asalto build --for`, about 10-50 million positions each) under
-#    tables/demo (skipped when already there);
+#    tables: `asalto build --for`; each build prints how many positions)
+#    under tables/demo (skipped when already there);
 # 3. writes the report (report.md, report.json, CSV, SVG) to
 #    tables/reports/demo and prints its summary.
 # Environment: THREADS (default: one per core).
@@ -36,5 +36,10 @@ rm -rf "$OUT"
 "$ASALTO" report --variants "$(IFS=,; echo "${VARIANTS[*]}")" --soldiers 9..=10 \
   --tables "$TABLES" --out "$OUT" --allow-missing --threads "$THREADS"
 
-echo "done in $(( $(date +%s) - start )) s: open $OUT/report.md (plots beside it);"
-echo "for the notebook: ASALTO_REPORT=$OUT jupyter lab notebooks/balance.ipynb"
+echo "done in $(( $(date +%s) - start )) s: open $OUT/report.md (plots beside it)."
+echo "The tables are under $TABLES, not the default tables/: say so to the other commands, e.g."
+echo "  $ASALTO info --tables $TABLES"
+echo "  $ASALTO query --tables $TABLES '$ROOT'"
+echo "  $ASALTO serve --tables $TABLES"
+echo "For the notebook: python3 -m pip install -r notebooks/requirements.txt jupyterlab, then"
+echo "  ASALTO_REPORT=$OUT jupyter lab notebooks/balance.ipynb"

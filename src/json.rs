@@ -17,8 +17,9 @@
 
 use crate::board::{self, Bitboard};
 use crate::position::Position;
-use crate::probe::Analysis;
+use crate::probe::{Analysis, Bracket, bracket_of};
 use crate::rules::{self, Variant};
+use crate::solve::range_words;
 use crate::value::Value;
 use serde_json::{Value as Json, json};
 
@@ -61,6 +62,66 @@ pub fn analysis(a: &Analysis, variant: &Variant) -> Json {
         "result": a.value.result(),
         "plies": plies(a.value, a.over.is_some()),
         "distances": a.distances,
+        "moves": moves,
+    })
+}
+
+/// What floors prove of a position (what `asalto query --floor --json`
+/// prints and the server's `/api/v1/bounds` answers): `position`,
+/// `variant`, `side_to_move`; `floors`, one object per floor (`floor`, the
+/// soldiers under which a drop counts as `assume`'s win, `floor_words`,
+/// `proves`: the bound on the real game in words, from the soldiers'
+/// side, `floor_game_value` and `floor_game_plies`: the value in the game
+/// above the floor, which is not a value of the real game, plies `null`
+/// without distances, and `distances`); `bracket` (`lower` and `upper`,
+/// each `soldiers win`, `draw` or `officers win`, `decided`, `words`);
+/// and `moves`, each with `move`, its `floors` (`floor`, `assume`,
+/// `proves`, `floor_game_value`) and its `bracket` (the same keys).
+pub fn floor_analysis(b: &Bracket, variant: &Variant) -> Json {
+    let words = |r: i8| match r {
+        1 => "soldiers win",
+        0 => "draw",
+        _ => "officers win",
+    };
+    let pos = b.position();
+    let floors: Vec<Json> = b
+        .found
+        .iter()
+        .zip(b.bounds())
+        .map(|((f, a), bound)| {
+            json!({
+                "floor": f.k(), "assume": f.assume().name(), "floor_words": f.to_string(),
+                "proves": bound.words(),
+                "floor_game_value": a.value.result(),
+                "floor_game_plies": if a.distances { Some(a.value.plies()) } else { None },
+                "distances": a.distances,
+            })
+        })
+        .collect();
+    let (lo, hi) = b.range();
+    let moves: Vec<Json> = b
+        .moves()
+        .iter()
+        .map(|m| {
+            let (l, h) = bracket_of(m.per_floor.iter().map(|&(bound, _)| bound));
+            json!({
+                "move": m.mv.to_string(),
+                "floors": b.found.iter().zip(&m.per_floor).map(|((f, _), (bound, v))| json!({
+                    "floor": f.k(), "assume": f.assume().name(), "proves": bound.words(),
+                    "floor_game_value": v.result(),
+                })).collect::<Vec<_>>(),
+                "bracket": { "lower": words(l), "upper": words(h), "decided": l == h,
+                              "words": range_words(l, h) },
+            })
+        })
+        .collect();
+    json!({
+        "position": pos.to_string(),
+        "variant": variant.to_string(),
+        "side_to_move": pos.side().name(),
+        "floors": floors,
+        "bracket": { "lower": words(lo), "upper": words(hi), "decided": lo == hi,
+                      "words": range_words(lo, hi) },
         "moves": moves,
     })
 }

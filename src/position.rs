@@ -1,9 +1,9 @@
 //! Positions: the validated [`Position`], the unvalidated [`Setup`] it is
 //! checked from, the notation of docs/RULES.md section 9 (parse and print), the
-//! `start` shorthands of the command line, and a board drawing for
-//! terminals.
+//! `start` and `formation` shorthands of the command line, and a board
+//! drawing for terminals.
 
-use crate::board::{self, Bitboard, FORTRESS, Point};
+use crate::board::{self, Bitboard, FORTRESS, FORTRESS_DISTANCE, OUTSIDE, Point};
 use std::fmt;
 use std::str::FromStr;
 
@@ -95,6 +95,51 @@ pub enum PositionError {
     /// Bad `start:` shorthand.
     #[error("bad start position '{0}': use 'start' or 'start:c6,e6' (two fortress points)")]
     Start(String),
+    /// Bad `formation:` shorthand.
+    #[error(
+        "bad formation '{0}': use 'formation:K' (the K outside points nearest the fortress, K = 9..24, officers on c6 and e6) or 'formation:K:c7,e5'"
+    )]
+    Formation(String),
+}
+
+/// The 24 outside points in formation order: nearest the fortress first
+/// by distance along lines ([`board::FORTRESS_DISTANCE`]), ties broken by
+/// higher rank, then nearness to the centre file d, then left before
+/// right. A formation of `k` soldiers is the first `k`.
+pub(crate) fn formation_order() -> Vec<Point> {
+    let mut v: Vec<Point> = board::points(OUTSIDE).collect();
+    v.sort_by_key(|p| {
+        (
+            FORTRESS_DISTANCE[p.index()],
+            std::cmp::Reverse(p.rank()),
+            (p.file() as i8 - 3).unsigned_abs(),
+            p.file(),
+        )
+    });
+    v
+}
+
+/// The formation of `k` soldiers (`k <= 24`): the first `k` points of
+/// the formation order, the `k` outside points nearest the fortress
+/// (all 24: the start's soldiers).
+pub fn formation(k: u8) -> Bitboard {
+    formation_order()
+        .iter()
+        .take(k as usize)
+        .fold(0, |b, p| b | p.bit())
+}
+
+/// Two distinct fortress points named `a,b` (`c7,e5`), as a bitboard.
+fn two_fortress_points(names: &str) -> Option<Bitboard> {
+    let mut bits = 0;
+    for name in names.split(',') {
+        let p = Point::from_name(name.trim())?;
+        if bits & p.bit() != 0 {
+            return None;
+        }
+        bits |= p.bit();
+    }
+    (bits & !FORTRESS == 0 && bits.count_ones() == 2).then_some(bits)
 }
 
 /// A valid position: at most 24 soldiers, at most 2 officers, no point
@@ -189,23 +234,35 @@ impl Position {
         })
     }
 
-    /// Parse a command-line position: notation, `start`, or `start:c7,e5`.
+    /// Parse a command-line position: notation, `start`, `start:c7,e5`,
+    /// or a formation of `k` soldiers ([`formation`], soldiers to move):
+    /// `formation:22` (officers on c6 and e6) or `formation:22:c7,e5`.
     pub fn from_arg(s: &str) -> Result<Position, PositionError> {
         let s = s.trim();
         if s == "start" {
             return Ok(Position::start());
         }
         if let Some(rest) = s.strip_prefix("start:") {
-            let mut bits = 0;
-            for name in rest.split(',') {
-                let p = Point::from_name(name.trim())
-                    .ok_or_else(|| PositionError::Start(s.to_string()))?;
-                if bits & p.bit() != 0 {
-                    return Err(PositionError::Start(s.to_string()));
-                }
-                bits |= p.bit();
-            }
+            let bits =
+                two_fortress_points(rest).ok_or_else(|| PositionError::Start(s.to_string()))?;
             return Position::start_with(bits).ok_or_else(|| PositionError::Start(s.to_string()));
+        }
+        if let Some(rest) = s.strip_prefix("formation:") {
+            let bad = || PositionError::Formation(s.to_string());
+            let (k, officers) = match rest.split_once(':') {
+                Some((k, pts)) => (k, two_fortress_points(pts).ok_or_else(bad)?),
+                None => (rest, Position::start().officers()),
+            };
+            let k: u8 = k.trim().parse().map_err(|_| bad())?;
+            if !(9..=24).contains(&k) {
+                return Err(bad());
+            }
+            return Ok(Position::from_parts_unchecked(
+                formation(k),
+                officers,
+                Side::Soldiers,
+                0,
+            ));
         }
         s.parse()
     }
@@ -441,6 +498,33 @@ mod tests {
         assert_eq!(Position::from_arg("start").unwrap(), p);
         let q = Position::from_arg("start:c7,e5").unwrap();
         assert_eq!(q.to_string(), "O2/3/SS2OSS/SSSSSSS/SSSSSSS/SSS/SSS s -");
+    }
+
+    #[test]
+    fn formation_shorthand() {
+        // The 22 outside points nearest the fortress: all but c1 and e1,
+        // by hand from the rule (rank 1 is the farthest, d1 its nearest
+        // to the centre file).
+        let p = Position::from_arg("formation:22").unwrap();
+        assert_eq!(p.to_string(), "3/O1O/SS3SS/SSSSSSS/SSSSSSS/SSS/1S1 s -");
+        assert_eq!(
+            Position::from_arg("formation:24").unwrap(),
+            Position::start()
+        );
+        let q = Position::from_arg("formation:9:c5,d5").unwrap();
+        assert_eq!(q.to_string(), "3/3/SSOO1SS/1SSSSS1/7/3/3 s -");
+        for bad in [
+            "formation:8",
+            "formation:25",
+            "formation:x",
+            "formation:22:c6",
+            "formation:22:c6,c6",
+            "formation:22:c6,a5",
+            "formation:",
+        ] {
+            let e = Position::from_arg(bad).unwrap_err();
+            assert_eq!(e, PositionError::Formation(bad.to_string()), "{bad}");
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use crate::Value;
 use crate::position::{Position, Side};
 use crate::rules::{self, Move, Variant};
-use crate::solve::{Lookup, SolveError, TierStore};
+use crate::solve::{Bound, Floor, Lookup, SolveError, TierStore};
 
 /// A legal move and the value it leads to.
 #[derive(Clone, Debug)]
@@ -94,6 +94,85 @@ pub fn analyse(
         moves,
         distances,
     })
+}
+
+/// What the files above one or more floors prove of a position and of
+/// each of its moves (`asalto query --floor`, the server's
+/// `/api/v1/bounds`): each floor's analysis of the game above it, and
+/// the bounds on the real game they give, alone and together. A value of
+/// the game above a floor is never a value of the real game: only the
+/// [`Bound`]s are.
+#[derive(Clone, Debug)]
+pub struct Bracket {
+    /// Each floor and its analysis of the position (at least one).
+    pub found: Vec<(Floor, Analysis)>,
+}
+
+/// A move and what each floor of a [`Bracket`] proves of it: its bound and
+/// its value in that floor's game, in the order of [`Bracket::found`].
+#[derive(Clone, Debug)]
+pub struct MoveBounds {
+    /// The move.
+    pub mv: Move,
+    /// Per floor: the bound it proves, and the move's value in its game.
+    pub per_floor: Vec<(Bound, Value)>,
+}
+
+/// The bracket `[lower, upper]` (-1 officers win, 0 draw, 1 soldiers win)
+/// that `bounds` give together.
+pub fn bracket_of(bounds: impl IntoIterator<Item = Bound>) -> (i8, i8) {
+    bounds.into_iter().fold((-1, 1), |(lo, hi), b| {
+        let (l, h) = b.range();
+        (lo.max(l), hi.min(h))
+    })
+}
+
+impl Bracket {
+    /// The position (that of the first floor's analysis).
+    pub fn position(&self) -> Position {
+        self.found[0].1.position
+    }
+
+    /// What each floor proves of the position, in the order of `found`.
+    pub fn bounds(&self) -> Vec<Bound> {
+        let side = self.position().side();
+        self.found
+            .iter()
+            .map(|(f, a)| f.bound(side, a.value))
+            .collect()
+    }
+
+    /// The bracket of the position: `(lower, upper)` from the soldiers'
+    /// side, -1 officers win, 0 draw, 1 soldiers win.
+    pub fn range(&self) -> (i8, i8) {
+        bracket_of(self.bounds())
+    }
+
+    /// Each move's bounds, in the order of the first floor's moves (best
+    /// first in its game).
+    pub fn moves(&self) -> Vec<MoveBounds> {
+        let side = self.position().side();
+        self.found[0]
+            .1
+            .moves
+            .iter()
+            .map(|m| MoveBounds {
+                mv: m.mv.clone(),
+                per_floor: self
+                    .found
+                    .iter()
+                    .map(|(f, a)| {
+                        let v = a
+                            .moves
+                            .iter()
+                            .find(|x| x.mv == m.mv)
+                            .map_or(m.value, |x| x.value);
+                        (f.bound(side, v), v)
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]

@@ -262,6 +262,31 @@ async fn bad_input_is_http_400_with_the_cli_error_on_one_line() {
         (status, body.as_str()),
         (404, r#"{"error":"no such page: /api/v2/query"}"#)
     );
+    // Another method: 405, JSON like every error.
+    let client = Client::builder(TokioExecutor::new()).build_http::<Body>();
+    let request = axum::http::Request::post(format!("{}/api/v1/query", server.url))
+        .body(Body::empty())
+        .unwrap();
+    let r = client.request(request).await.expect("an answer");
+    assert_eq!(r.status().as_u16(), 405);
+    let body = axum::body::to_bytes(Body::new(r.into_body()), 1 << 16)
+        .await
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(body.to_vec()).unwrap(),
+        r#"{"error":"method POST not allowed: the API answers GET only"}"#
+    );
+    // A long input is quoted in a few dozen characters, not echoed whole.
+    let long = "S".repeat(20_000);
+    for q in [
+        params("assaut", &long),
+        format!("variant={long}&position=start"),
+    ] {
+        let (status, _, body) = server.get(&format!("/api/v1/query?{q}")).await;
+        assert_eq!(status, 400, "{}", &body[..body.len().min(300)]);
+        assert!(body.len() < 300, "{} bytes: {body:.300}", body.len());
+        assert!(body.contains("20000 characters"), "{body}");
+    }
     // The server is still up.
     let (status, _, _) = server.get("/api/v1/board").await;
     assert_eq!(status, 200);
@@ -418,4 +443,103 @@ fn serve_refuses_bad_arguments_in_one_line() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.starts_with(want), "{err}");
     }
+}
+
+/// `/api/v1/bounds` answers with the object of `asalto query --floor K
+/// --json` from the floor folders under the tables; the page opens on the
+/// start there (its exact value unknown, its bounds shown); a position no
+/// floor covers gets 404.
+#[tokio::test]
+async fn bounds_is_the_object_of_asalto_query_floor_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().to_str().unwrap();
+    // Twelve soldiers; the floor of 11: its closure above the floor.
+    let pos = "SSS/1O1/1SS1S1O/2SSS2/3S3/1S1/3 s";
+    for side in ["officers", "soldiers"] {
+        cli_stdout(&[
+            "build",
+            "--for",
+            pos,
+            "--floor",
+            "11",
+            "--assume",
+            side,
+            "--wdl-only",
+            "--tables",
+            t,
+            "--threads",
+            "2",
+        ]);
+    }
+    let server = Server::start(&["--tables", t]);
+    let (status, kind, body) = server
+        .get(&format!("/api/v1/bounds?{}", params("assaut", pos)))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(kind, "application/json");
+    let cli = cli_stdout(&["query", "--floor", "11", "--tables", t, "--json", pos]);
+    let cli: Json = serde_json::from_str(&cli).unwrap();
+    assert_eq!(serde_json::from_str::<Json>(&body).unwrap(), cli);
+    assert_eq!(cli["floors"].as_array().unwrap().len(), 2);
+    // Below the floor, or in a variant with no floor files: 404, JSON.
+    for (variant, position) in [("assaut", TEN), ("asalto", pos)] {
+        let (status, _, body) = server
+            .get(&format!("/api/v1/bounds?{}", params(variant, position)))
+            .await;
+        assert_eq!(status, 404, "{body}");
+        let v: Json = serde_json::from_str(&body).unwrap();
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("no floor files of "),
+            "{body}"
+        );
+    }
+    // The page opens on the start, saying why its value is a bound.
+    let (_, _, board) = server.get("/api/v1/board").await;
+    let board: Json = serde_json::from_str(&board).unwrap();
+    assert_eq!(board["opening"]["position"], "start", "{board}");
+    assert!(
+        board["opening"]["note"]
+            .as_str()
+            .is_some_and(|n| n.contains("floor files")),
+        "{board}"
+    );
+}
+
+/// Where the tables answer no larger formation, the page opens on the
+/// largest formation whose tiers they hold, with a note; where they answer
+/// the start, on the start.
+#[tokio::test]
+async fn the_page_opens_on_a_position_the_tables_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().to_str().unwrap();
+    // The closure of the formation of 9 soldiers.
+    let nine = asalto_tb::analysis::formation_position(9).to_string();
+    cli_stdout(&[
+        "build",
+        "--for",
+        &nine,
+        "--wdl-only",
+        "--tables",
+        t,
+        "--threads",
+        "2",
+    ]);
+    let server = Server::start(&["--tables", t]);
+    let (_, _, board) = server.get("/api/v1/board").await;
+    let board: Json = serde_json::from_str(&board).unwrap();
+    let opening = &board["opening"];
+    assert_ne!(opening["position"], "start", "{board}");
+    let note = opening["note"].as_str().unwrap();
+    assert!(note.contains("the formation of "), "{note}");
+    // It is answered from the tables: a value, nothing solved at length.
+    let (status, _, body) = server
+        .get(&format!(
+            "/api/v1/query?{}",
+            params("assaut", opening["position"].as_str().unwrap())
+        ))
+        .await;
+    assert_eq!(status, 200, "{body}");
 }

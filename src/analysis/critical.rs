@@ -14,7 +14,7 @@
 //! ```
 
 use super::AnalysisError;
-use crate::board::{self, Bitboard, FORTRESS, FORTRESS_DISTANCE, OUTSIDE, Point};
+use crate::board::{self, Bitboard, FORTRESS, Point};
 use crate::index::TierKey;
 use crate::position::{Position, Side};
 use crate::solve::{Lookup, TierStore as _};
@@ -30,28 +30,12 @@ file d, then left before right; soldiers to move, no huff rights, every placemen
 officers on two fortress points (36 choices); the formation's value is the officers' best \
 placement (the worst value for the soldiers; among equals the first placement in board order)";
 
-/// The 24 outside points in formation order: a formation of `k` soldiers
-/// is the first `k` (see [`FORMATION_RULE`]).
-pub(crate) fn formation_order() -> Vec<Point> {
-    let mut v: Vec<Point> = board::points(OUTSIDE).collect();
-    v.sort_by_key(|p| {
-        (
-            FORTRESS_DISTANCE[p.index()],
-            std::cmp::Reverse(p.rank()),
-            (p.file() as i8 - 3).unsigned_abs(),
-            p.file(),
-        )
-    });
-    v
-}
+#[cfg(test)]
+use crate::position::formation_order;
 
-/// The formation of `k` soldiers (`k <= 24`).
-pub fn formation(k: u8) -> Bitboard {
-    formation_order()
-        .iter()
-        .take(k as usize)
-        .fold(0, |b, p| b | p.bit())
-}
+/// The formation of `k` soldiers (`k <= 24`): the first `k` points of
+/// [`formation_order`] ([`crate::position::formation`]).
+pub use crate::position::formation;
 
 /// The 36 placements of two officers on fortress points, in board order
 /// (by first point, then second).

@@ -32,7 +32,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const POSITION_HELP: &str = "Position: notation '<board> <side> [<huff>]' (docs/RULES.md section 9; \
-quote it or pass it as separate words), 'start' (officers on c6 e6) or 'start:c7,e5'";
+quote it or pass it as separate words), 'start' (officers on c6 e6), 'start:c7,e5', or \
+'formation:K' / 'formation:K:c7,e5' (the K outside points nearest the fortress, soldiers to move)";
 
 pub(crate) const VARIANT_HELP: &str = "Rule variant: a preset (assaut, assaut-mdj, asalto, assault) or \
 soldiers=closer|forward,capture=huff|mandatory|free,max=on|off,trapped=soldiers-win|soldiers-lose";
@@ -88,6 +89,7 @@ enum Command {
     #[command(after_help = "Examples:
   asalto show start
   asalto show start:c7,e5                   the start with the officers on c7 and e5
+  asalto show formation:20:c5,e5            the formation of 20 soldiers (report --formations), officers on c5 e5
   asalto show 'SSS/SSS/O1SS3/4S2/6O/3/3 s'
   asalto show --json '3/1O1/3S3/2S4/S5S/SSS/SSS o'")]
     Show(PositionArgs),
@@ -859,7 +861,7 @@ fn floor_query(
         }
         found.push((floor, analysis));
     }
-    output::floor_analysis(&found, &variant, pos.json);
+    output::floor_analysis(&probe::Bracket { found }, &variant, pos.json);
     Ok(())
 }
 

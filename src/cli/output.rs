@@ -174,16 +174,12 @@ pub fn analysis(a: &Analysis, variant: &Variant, json: bool) {
 /// floors the bracket they give together. Never a bound passed off as a
 /// value: each line says which floor proves it, and the values of the
 /// game above the floor are labelled as such.
-pub fn floor_analysis(
-    found: &[(asalto_tb::solve::Floor, asalto_tb::probe::Analysis)],
-    variant: &Variant,
-    json: bool,
-) {
-    use asalto_tb::solve::{Bound, range_words};
-    let Some((_, first)) = found.first() else {
+pub fn floor_analysis(b: &asalto_tb::probe::Bracket, variant: &Variant, json: bool) {
+    use asalto_tb::solve::range_words;
+    if json {
+        outln!("{}", asalto_tb::json::floor_analysis(b, variant));
         return;
-    };
-    let side = first.position.side();
+    }
     let in_floor_game = |a: &asalto_tb::probe::Analysis, v: Value| -> String {
         if a.distances {
             v.to_string()
@@ -191,85 +187,30 @@ pub fn floor_analysis(
             v.result().to_string()
         }
     };
-    let bracket = |bounds: &[Bound]| -> (i8, i8) {
-        bounds.iter().fold((-1, 1), |(lo, hi), b| {
-            let (l, h) = b.range();
-            (lo.max(l), hi.min(h))
-        })
-    };
-    let bounds: Vec<Bound> = found.iter().map(|(f, a)| f.bound(side, a.value)).collect();
-    let (lo, hi) = bracket(&bounds);
-    // Each move's bounds, in the order of the first floor's moves.
-    let moves: Vec<(String, Vec<(Bound, Value)>)> = first
-        .moves
-        .iter()
-        .map(|m| {
-            let per: Vec<(Bound, Value)> = found
-                .iter()
-                .map(|(f, a)| {
-                    let v = a
-                        .moves
-                        .iter()
-                        .find(|x| x.mv == m.mv)
-                        .map_or(m.value, |x| x.value);
-                    (f.bound(side, v), v)
-                })
-                .collect();
-            (m.mv.to_string(), per)
-        })
-        .collect();
-    if json {
-        let floor_item = |(f, a): &(asalto_tb::solve::Floor, asalto_tb::probe::Analysis)| {
-            json!({
-                "floor": f.k(), "assume": f.assume().name(), "floor_words": f.to_string(),
-                "proves": f.bound(side, a.value).words(),
-                "floor_game_value": a.value.result(),
-                "floor_game_plies": if a.distances { Some(a.value.plies()) } else { None },
-                "distances": a.distances,
-            })
-        };
-        let words = |r: i8| match r {
-            1 => "soldiers win",
-            0 => "draw",
-            _ => "officers win",
-        };
-        let out = json!({
-            "position": first.position.to_string(), "variant": variant.to_string(),
-            "side_to_move": side.name(),
-            "floors": found.iter().map(floor_item).collect::<Vec<_>>(),
-            "bracket": { "lower": words(lo), "upper": words(hi), "decided": lo == hi,
-                          "words": range_words(lo, hi) },
-            "moves": moves.iter().map(|(mv, per)| {
-                let (l, h) = bracket(&per.iter().map(|(b, _)| *b).collect::<Vec<_>>());
-                json!({
-                    "move": mv,
-                    "floors": found.iter().zip(per).map(|((f, _), (b, v))| json!({
-                        "assume": f.assume().name(), "proves": b.words(),
-                        "floor_game_value": v.result(),
-                    })).collect::<Vec<_>>(),
-                    "bracket": { "lower": words(l), "upper": words(h), "decided": l == h },
-                })
-            }).collect::<Vec<_>>(),
-        });
-        outln!("{out}");
-        return;
-    }
+    let pos = b.position();
+    let mut ks: Vec<u8> = b.found.iter().map(|(f, _)| f.k()).collect();
+    ks.dedup();
+    let ks: Vec<String> = ks.iter().map(u8::to_string).collect();
     outln!(
-        "{}: {} to move; files above the floor of {} soldiers (bounds on the real game, from the soldiers' side)",
-        first.position,
-        side.name(),
-        found[0].0.k()
+        "{pos}: {} to move; files above the floor of {} soldiers (bounds on the real game, from the soldiers' side)",
+        pos.side().name(),
+        ks.join(" and ")
     );
-    for ((f, a), b) in found.iter().zip(&bounds) {
+    for ((f, a), bound) in b.found.iter().zip(b.bounds()) {
         outln!(
             "  {} (proved: {f}); in the game above the floor: {}",
-            b.words(),
+            bound.words(),
             in_floor_game(a, a.value)
         );
     }
-    if found.len() > 1 {
+    if b.found.len() > 1 {
+        let (lo, hi) = b.range();
+        let together = match b.found.len() {
+            2 => "both floors".to_string(),
+            n => format!("the {n} floors together"),
+        };
         outln!(
-            "  both floors: {}{}",
+            "  {together}: {}{}",
             range_words(lo, hi),
             if lo == hi {
                 " (decided)"
@@ -278,9 +219,9 @@ pub fn floor_analysis(
             }
         );
     }
-    for (mv, per) in &moves {
-        let text: Vec<&str> = per.iter().map(|(b, _)| b.words()).collect();
-        outln!("  {mv:<16} {}", text.join(" | "));
+    for m in b.moves() {
+        let text: Vec<&str> = m.per_floor.iter().map(|(bound, _)| bound.words()).collect();
+        outln!("  {:<16} {}", m.mv.to_string(), text.join(" | "));
     }
 }
 

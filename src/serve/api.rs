@@ -6,8 +6,10 @@
 use super::{App, UNIT};
 use crate::board::{self, Point};
 use crate::ondemand::{self, OnDemandError};
-use crate::probe::{self, Analysis};
+use crate::probe::{self, Analysis, Bracket};
 use crate::progress::Quiet;
+use crate::solve::Floor;
+use crate::table::TableSet;
 use crate::{Position, Variant, json};
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
@@ -38,6 +40,13 @@ pub(super) enum ApiError {
     /// No such route (404).
     #[error("no such page: {0}")]
     NotFound(String),
+    /// A method other than GET on a route (405).
+    #[error("method {0} not allowed: the API answers GET only")]
+    MethodNotAllowed(String),
+    /// No table files answer the request (404): the bounds of a position
+    /// no floor folder covers.
+    #[error("{0}")]
+    NoTables(String),
 }
 
 impl ApiError {
@@ -46,7 +55,8 @@ impl ApiError {
             ApiError::BadInput(_) => StatusCode::BAD_REQUEST,
             ApiError::TooLarge(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::NotFound(_) | ApiError::NoTables(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
         }
     }
 }
@@ -57,6 +67,23 @@ impl IntoResponse for ApiError {
         let message = self.to_string().replace(['\n', '\r'], " ");
         (self.status(), Json(json!({ "error": message }))).into_response()
     }
+}
+
+/// The longest position notation the API parses (the longest real one,
+/// with huff rights on two points, has 45 characters).
+const MAX_POSITION_CHARS: usize = 80;
+
+/// The longest variant the API parses (four switches spelled out have
+/// about 60 characters).
+const MAX_VARIANT_CHARS: usize = 100;
+
+/// The first 32 characters of a bad input, for an error answer.
+fn clip(text: &str) -> String {
+    let mut out: String = text.chars().take(32).collect();
+    if text.chars().count() > 32 {
+        out.push('…');
+    }
+    out
 }
 
 /// The query string of the position routes.
@@ -77,6 +104,13 @@ fn parse(
     let Query(params) = params.map_err(|e| ApiError::BadInput(e.body_text()))?;
     let variant = match params.variant.as_deref().map(str::trim) {
         None | Some("") => app.options.variant,
+        Some(text) if text.chars().count() > MAX_VARIANT_CHARS => {
+            return Err(ApiError::BadInput(format!(
+                "unknown variant '{}': {} characters, a variant (a preset or four switches) has at most {MAX_VARIANT_CHARS}",
+                clip(text),
+                text.chars().count()
+            )));
+        }
         Some(text) => text
             .parse()
             .map_err(|e: crate::rules::VariantError| ApiError::BadInput(e.to_string()))?,
@@ -84,6 +118,15 @@ fn parse(
     let text = params.position.ok_or_else(|| {
         ApiError::BadInput("no position: add ?position=<notation> (or start)".to_string())
     })?;
+    // A position's notation is at most about 50 characters: a longer one
+    // is refused before parsing, so that no answer echoes a long input.
+    if text.chars().count() > MAX_POSITION_CHARS {
+        return Err(ApiError::BadInput(format!(
+            "bad position '{}': {} characters, a position's notation has at most {MAX_POSITION_CHARS}",
+            clip(&text),
+            text.chars().count()
+        )));
+    }
     let pos = Position::from_arg(&text)
         .map_err(|e| ApiError::BadInput(format!("bad position '{text}': {e}")))?;
     probe::check_position(&pos, &variant).map_err(|e| ApiError::BadInput(e.to_string()))?;
@@ -136,15 +179,41 @@ async fn refuse(app: &App, pos: Position, variant: Variant) -> ApiError {
 /// with the solve, so a request given up by its client still holds them
 /// until its solve ends).
 async fn analyse(app: Arc<App>, variant: Variant, pos: Position) -> Result<Analysis, ApiError> {
-    let set = app.set(&variant);
+    let set = app.set(&variant, None);
+    analyse_in(app, set, variant, pos).await
+}
+
+/// [`analyse`] from the tables of `set` (exact tables or one floor's).
+async fn analyse_in(
+    app: Arc<App>,
+    set: Arc<TableSet>,
+    variant: Variant,
+    pos: Position,
+) -> Result<Analysis, ApiError> {
     let limit = app.options.limit;
+    let floor = set.floor();
+    // Above the limit: for exact tables the command line's refusal, with
+    // the plan of the tables it needs; a floor's files are built whole,
+    // so there the files are missing or still being built.
+    let too_large = |app: Arc<App>| async move {
+        match floor {
+            None => refuse(&app, pos, variant).await,
+            Some(f) => ApiError::TooLarge(format!(
+                "valuing {pos} above the floor ({f}) needs more than {limit} positions solved in memory: the files of {}/ under {} are missing or not finished (asalto build --floor {} --assume {} builds them)",
+                f.folder(),
+                app.options.tables.display(),
+                f.k(),
+                f.assume()
+            )),
+        }
+    };
     let counted = {
         let set = set.clone();
         blocking(move || ondemand::missing_tiers(&pos, &variant, &set, limit)).await?
     };
     let positions: u64 = match counted {
         Ok(tiers) => tiers.iter().map(|t| t.size()).sum(),
-        Err(OnDemandError::TooLarge { .. }) => return Err(refuse(&app, pos, variant).await),
+        Err(OnDemandError::TooLarge { .. }) => return Err(too_large(app).await),
         Err(e) => return Err(ApiError::Failed(e.to_string())),
     };
     let permit = match positions {
@@ -163,7 +232,7 @@ async fn analyse(app: Arc<App>, variant: Variant, pos: Position) -> Result<Analy
     match solved {
         Ok(solved) => Ok(solved.analysis),
         // The tables changed between the count and the solve.
-        Err(OnDemandError::TooLarge { .. }) => Err(refuse(&app, pos, variant).await),
+        Err(OnDemandError::TooLarge { .. }) => Err(too_large(app).await),
         Err(e) => Err(ApiError::Failed(e.to_string())),
     }
 }
@@ -177,6 +246,36 @@ pub(super) async fn query(
     let (variant, pos) = parse(&app, params)?;
     let analysis = analyse(app, variant, pos).await?;
     Ok(Json(json::analysis(&analysis, &variant)))
+}
+
+/// `GET /api/v1/bounds`: [`json::floor_analysis`], the object of `asalto
+/// query --floor K --json`, from every floor folder under the tables
+/// folder that holds files of the variant at or below the position's
+/// soldiers (`build --floor K --assume SIDE`): what each proves of the
+/// real game and the bracket they give together. HTTP 404 when there is
+/// none.
+pub(super) async fn bounds(
+    State(app): State<Arc<App>>,
+    params: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<JsonValue>, ApiError> {
+    let (variant, pos) = parse(&app, params)?;
+    let soldiers = pos.soldiers().count_ones() as u8;
+    let floors: Vec<Floor> = crate::table::floors_under(&app.options.tables, &variant)
+        .into_iter()
+        .filter(|f| f.k() <= soldiers)
+        .collect();
+    if floors.is_empty() {
+        return Err(ApiError::NoTables(format!(
+            "no floor files of {variant} under {} at or below {soldiers} soldiers: no bounds for this position (asalto build --floor K --assume officers|soldiers builds them)",
+            app.options.tables.display()
+        )));
+    }
+    let mut found = Vec::with_capacity(floors.len());
+    for f in floors {
+        let set = app.set(&variant, Some(f));
+        found.push((f, analyse_in(app.clone(), set, variant, pos).await?));
+    }
+    Ok(Json(json::floor_analysis(&Bracket { found }, &variant)))
 }
 
 /// `GET /api/v1/moves`: [`json::moves`], the object of `asalto moves
@@ -201,8 +300,9 @@ pub(super) async fn best_move(
 }
 
 /// `GET /api/v1/board`: the points (`name`, `file` 0..=6, `rank` 1..=7,
-/// `fortress`), the lines between neighbouring points, the presets, and
-/// the server's variant.
+/// `fortress`), the lines between neighbouring points, the presets, the
+/// server's variant and the position the page opens on (`opening`:
+/// `position` and `note`, [`opening`]).
 pub(super) async fn board(State(app): State<Arc<App>>) -> Json<JsonValue> {
     let points: Vec<JsonValue> = Point::all()
         .map(|p| {
@@ -220,15 +320,66 @@ pub(super) async fn board(State(app): State<Arc<App>>) -> Json<JsonValue> {
         .iter()
         .map(|(n, v, src)| json!({"name": n, "switches": v.switches(), "source": src}))
         .collect();
+    let variant = app.options.variant;
+    let opening = {
+        let app = app.clone();
+        blocking(move || opening(&app, &variant))
+            .await
+            .unwrap_or_else(|_| json!({"position": "start", "note": null}))
+    };
     Json(json!({
         "points": points,
         "lines": lines,
         "presets": presets,
-        "variant": app.options.variant.to_string(),
+        "variant": variant.to_string(),
+        "opening": opening,
     }))
+}
+
+/// The most positions an opening position may need solved in memory
+/// beyond the tables (about a second's work).
+const QUICK: u64 = 1 << 22;
+
+/// The position the page opens on for `variant`: `{"position": ...,
+/// "note": ...}`. The start when the tables answer it (or floor files
+/// bound it), else the largest formation (the soldiers nearest the
+/// fortress, [`crate::analysis::formation_position`]) that they answer,
+/// with a note saying why the start is not shown.
+fn opening(app: &App, variant: &Variant) -> JsonValue {
+    let set = app.set(variant, None);
+    let quick = |p: &Position| ondemand::missing_tiers(p, variant, &set, QUICK).is_ok();
+    let start = Position::start();
+    if quick(&start) {
+        return json!({"position": "start", "note": null});
+    }
+    let tables = app.options.tables.display();
+    if !crate::table::floors_under(&app.options.tables, variant).is_empty() {
+        return json!({
+            "position": "start",
+            "note": format!("the exact tables under {tables} do not reach the start: what the floor files there prove of it is shown"),
+        });
+    }
+    for k in (9..24).rev() {
+        let p = crate::analysis::formation_position(k);
+        if quick(&p) {
+            return json!({
+                "position": p.to_string(),
+                "note": format!("the start needs the whole game's tables, which {tables} does not hold: opening on the formation of {k} soldiers, which its tables answer"),
+            });
+        }
+    }
+    json!({
+        "position": "start",
+        "note": format!("no tables under {tables} for {variant}: a position is valued by solving it in memory where it needs at most {} positions", app.options.limit),
+    })
 }
 
 /// Any other route: 404 with `{"error": ...}`.
 pub(super) async fn not_found(uri: Uri) -> ApiError {
     ApiError::NotFound(uri.path().to_string())
+}
+
+/// A route asked with a method other than GET: 405 with `{"error": ...}`.
+pub(super) async fn method_not_allowed(method: axum::http::Method) -> ApiError {
+    ApiError::MethodNotAllowed(method.to_string())
 }

@@ -19,16 +19,21 @@
 //! | `GET /api/v1/query?variant=V&position=P` | [`crate::json::analysis`], what `asalto query --json` prints |
 //! | `GET /api/v1/moves?variant=V&position=P` | [`crate::json::moves`], what `asalto moves --json` prints |
 //! | `GET /api/v1/bestmove?variant=V&position=P` | `json::best_move` |
+//! | `GET /api/v1/bounds?variant=V&position=P` | [`crate::json::floor_analysis`], what `asalto query --floor K --json` prints, from every floor folder under the tables that covers the position (404 without one) |
 //! | `GET /api/v1/board` | the board's points and lines, the presets, the default variant |
 //! | `GET /report/NAME.svg` | a plot of the committed balance report |
 //!
-//! Bad input gets HTTP 400 and a position beyond the limit HTTP 422, both
-//! with `{"error": "..."}` on one line.
+//! Bad input gets HTTP 400, a position beyond the limit HTTP 422, an
+//! unknown route 404 and a method other than GET 405, each with
+//! `{"error": "..."}` on one line. (A request line too long for the HTTP
+//! parser itself, over about 64 KiB, is answered 414 by hyper, before any
+//! route, with no body.)
 
 mod api;
 mod assets;
 
 use crate::Variant;
+use crate::solve::Floor;
 use crate::table::TableSet;
 use axum::Router;
 use axum::routing::get;
@@ -81,11 +86,16 @@ pub enum ServeError {
     },
 }
 
+/// A table set's key in the server's state: its variant and floor (`None`:
+/// the exact tables).
+type SetKey = (Variant, Option<Floor>);
+
 /// The server's shared state.
 struct App {
     options: Options,
-    /// One table set per variant asked about, kept open.
-    sets: Mutex<HashMap<Variant, Arc<TableSet>>>,
+    /// One table set per variant and floor asked about (`None`: the
+    /// exact tables), kept open.
+    sets: Mutex<HashMap<SetKey, Arc<TableSet>>>,
     /// Units of [`UNIT`] positions that on-demand solves may hold.
     memory: Arc<Semaphore>,
     /// The permits of [`App::memory`] in all.
@@ -107,13 +117,16 @@ impl App {
         }
     }
 
-    /// The tables of `variant`.
-    fn set(&self, variant: &Variant) -> Arc<TableSet> {
+    /// The tables of `variant`: the exact ones (`floor` `None`) or those
+    /// above `floor`, in its folder.
+    fn set(&self, variant: &Variant, floor: Option<Floor>) -> Arc<TableSet> {
         // A poisoned lock only means a request panicked while inserting:
         // the map is still whole.
         let mut sets = self.sets.lock().unwrap_or_else(|e| e.into_inner());
-        sets.entry(*variant)
-            .or_insert_with(|| Arc::new(TableSet::open(&self.options.tables, variant)))
+        sets.entry((*variant, floor))
+            .or_insert_with(|| {
+                Arc::new(TableSet::open_floored(&self.options.tables, variant, floor))
+            })
             .clone()
     }
 
@@ -135,8 +148,10 @@ pub(crate) fn router(options: Options) -> Router {
         .route("/api/v1/query", get(api::query))
         .route("/api/v1/moves", get(api::moves))
         .route("/api/v1/bestmove", get(api::best_move))
+        .route("/api/v1/bounds", get(api::bounds))
         .route("/api/v1/board", get(api::board))
         .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
         .with_state(app)
 }
 
@@ -185,9 +200,9 @@ mod tests {
     #[test]
     fn one_table_set_per_variant() {
         let a = app(1);
-        let s1 = a.set(&Variant::ASSAUT);
-        let s2 = a.set(&Variant::ASSAUT);
-        let s3 = a.set(&Variant::ASSAULT);
+        let s1 = a.set(&Variant::ASSAUT, None);
+        let s2 = a.set(&Variant::ASSAUT, None);
+        let s3 = a.set(&Variant::ASSAULT, None);
         assert!(Arc::ptr_eq(&s1, &s2));
         assert!(!Arc::ptr_eq(&s1, &s3));
     }

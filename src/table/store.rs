@@ -270,6 +270,22 @@ pub fn list(dir: &Path) -> Vec<(PathBuf, Result<TableInfo, TableError>)> {
     out
 }
 
+/// The floors whose folders under the tables folder `dir` hold a folder
+/// for `variant` (`<dir>/floor-K-SIDE/<variant>/`, [`Floor::folder`]),
+/// lowest floor first, the officers' floor before the soldiers' at each.
+pub fn floors_under(dir: &Path, variant: &Variant) -> Vec<Floor> {
+    let mut out: Vec<Floor> = sorted_entries(dir)
+        .iter()
+        .filter_map(|folder| {
+            let name = folder.file_name()?.to_str()?;
+            let f = Floor::from_folder(name)?;
+            folder.join(variant.slug()).is_dir().then_some(f)
+        })
+        .collect();
+    out.sort_by_key(|f| (f.k(), f.assume() != crate::solve::Assume::Officers));
+    out
+}
+
 /// [`list`] of one folder whose files have the floor `floor`.
 fn list_floor(dir: &Path, floor: Option<Floor>) -> Vec<(PathBuf, Result<TableInfo, TableError>)> {
     let mut out = Vec::new();

@@ -1,6 +1,9 @@
 // The Asalto explorer: draws a position, lists its moves with their values
 // (from /api/v1/query, the object of `asalto query --json`), plays them,
-// and keeps the position in the URL. No rules live here: the moves and the
+// and keeps the position in the URL. Where the exact tables cannot value a
+// position (HTTP 422) and floor files can bound it, it shows what they
+// prove instead (/api/v1/bounds, the object of `asalto query --floor
+// --json`), labelled as bounds. No rules live here: the moves and the
 // positions they lead to come from /api/v1/moves.
 "use strict";
 
@@ -17,6 +20,7 @@ const state = {
   pos: null, // the position shown, parsed (null while unknown)
   moves: [], // /api/v1/moves .moves of the position shown
   values: null, // /api/v1/query of the position shown, or null
+  bounds: null, // /api/v1/bounds of the position shown, where no value is known
   selected: null, // point name of the piece selected on the board
   token: 0, // the latest load; older answers are dropped
 };
@@ -34,7 +38,11 @@ async function api(route, position) {
   const q = new URLSearchParams({ variant: state.variant, position });
   const r = await fetch(`/api/v1/${route}?${q}`);
   const body = await r.json();
-  if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
+  if (!r.ok) {
+    const e = new Error(body.error || `HTTP ${r.status}`);
+    e.status = r.status;
+    throw e;
+  }
   return body;
 }
 
@@ -167,12 +175,15 @@ function renderList() {
   // Best first with values; in notation order without.
   const rows = state.values
     ? state.values.moves
-    : state.moves.map((m) => ({ move: m.move, result: "", plies: null }));
+    : state.bounds
+      ? state.bounds.moves.map((m) => ({ move: m.move, bound: m.bracket }))
+      : state.moves.map((m) => ({ move: m.move, result: "", plies: null }));
   for (const m of rows) {
     const li = document.createElement("li");
     li.dataset.move = m.move;
     if (m.result) li.className = m.result;
-    li.dataset.result = m.result;
+    if (m.bound) li.className = "bound";
+    li.dataset.result = m.result || (m.bound ? m.bound.words : "");
     const b = document.createElement("button");
     b.type = "button";
     const name = document.createElement("span");
@@ -180,7 +191,9 @@ function renderList() {
     name.textContent = m.move;
     const value = document.createElement("span");
     value.className = "value";
-    value.textContent = m.result ? valueText(m.result, m.plies) : "?";
+    value.textContent = m.result
+      ? valueText(m.result, m.plies)
+      : m.bound ? m.bound.words : "?";
     b.append(name, value);
     const legal = state.moves.find((x) => x.move === m.move);
     if (legal && legal.fault) {
@@ -216,12 +229,35 @@ function renderSummary() {
     $("side").textContent = `${side[0].toUpperCase()}${side.slice(1)} to move:`;
     $("value").textContent = v ? valueText(v.result, v.plies) : "…";
     $("value").className = v ? v.result : "";
+    const b = state.bounds;
+    if (!v && b) {
+      const by = b.floors.map((f) => `${f.proves} (proved: ${f.floor_words})`).join("; ");
+      $("value").textContent = `${b.bracket.words}${b.bracket.decided ? "" : " (not decided)"}, from the soldiers' side`;
+      $("value").className = "bound";
+      $("value").title = `bounds from the files above a floor: ${by}`;
+    } else {
+      $("value").title = "";
+    }
   }
 }
 
+// An error in one short line; a long one (a refusal with its plan) is
+// cut at its first sentence, the whole of it one click away.
 function showError(message) {
-  $("error").hidden = !message;
-  $("error").textContent = message || "";
+  const box = $("error");
+  box.hidden = !message;
+  box.replaceChildren();
+  if (!message) return;
+  const cut = message.search(/[:.] /);
+  if (message.length <= 160 || cut < 0) {
+    box.textContent = message;
+    return;
+  }
+  const more = document.createElement("details");
+  const summary = document.createElement("summary");
+  summary.textContent = message.slice(0, Math.min(cut, 157)) + "…";
+  more.append(summary, message);
+  box.appendChild(more);
 }
 
 // Show the position at state.at: its moves first, then their values.
@@ -230,6 +266,7 @@ async function load() {
   const position = state.history[state.at];
   state.selected = null;
   state.values = null;
+  state.bounds = null;
   state.moves = [];
   state.pos = null;
   showError("");
@@ -249,9 +286,22 @@ async function load() {
     drawBoard();
     renderSummary();
     renderList();
-    const values = await api("query", moves.position);
-    if (token !== state.token) return;
-    state.values = values;
+    try {
+      const values = await api("query", moves.position);
+      if (token !== state.token) return;
+      state.values = values;
+    } catch (e) {
+      // Beyond what the exact tables hold: what floor files prove, if any.
+      if (e.status !== 422) throw e;
+      let bounds = null;
+      try {
+        bounds = await api("bounds", moves.position);
+      } catch (b) {
+        throw e;
+      }
+      if (token !== state.token) return;
+      state.bounds = bounds;
+    }
   } catch (e) {
     if (token !== state.token) return;
     showError(e.message);
@@ -346,7 +396,9 @@ async function init() {
   $("plot").addEventListener("change", () => {
     $("plot-img").src = `/report/${$("plot").value}`;
   });
-  go(params.get("position") || "start");
+  const opening = state.board.opening || { position: "start", note: null };
+  if (!params.get("position") && opening.note) $("status").textContent = opening.note;
+  go(params.get("position") || opening.position);
   drawBoard();
   await load();
 }

@@ -161,6 +161,34 @@ pub struct VerifyReport {
     pub stopped: Option<VerifyStop>,
     /// The floor of the files checked (`None`: exact tables).
     pub floor: Option<Floor>,
+    /// The files that could not be checked (unreadable, a checksum
+    /// failed, a tier they read missing or broken), each with its error:
+    /// the run goes on with the other files and the command fails after.
+    pub failed: Vec<FailedFile>,
+}
+
+/// The end of the progress step [`verify`] reports when a file it was
+/// checking cannot be checked: the file's step (`assaut 1o9s`) then this.
+pub const FAILED_STEP: &str = ": cannot be checked";
+
+/// A file [`verify`] could not check, and why.
+#[derive(Clone, Debug)]
+pub struct FailedFile {
+    /// The table file.
+    pub path: PathBuf,
+    /// What went wrong, in one line.
+    pub error: String,
+}
+
+impl VerifyError {
+    /// Whether the error is of one file (its contents, or a lower file it
+    /// reads), so that the others can still be checked.
+    fn is_of_a_file(&self) -> bool {
+        matches!(
+            self,
+            VerifyError::Solve(_) | VerifyError::Table(_) | VerifyError::Vanished(_)
+        )
+    }
 }
 
 /// Where a verification stopped at its deadline: in a file, with its record
@@ -455,7 +483,7 @@ pub fn verify(
 ) -> Result<VerifyReport, VerifyError> {
     let tables = TableSet::open_floored(dir, variant, opts.floor);
     let dir = &tables.dir().to_path_buf();
-    let files = chosen_files(dir, variant, opts, &tables)?;
+    let (files, failed) = chosen_files(dir, variant, opts, &tables)?;
     crate::table::blocks::set_budget(opts.block_cache_bytes);
     let total: u64 = files.iter().map(|(_, t)| t.info().positions).sum();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -464,6 +492,7 @@ pub fn verify(
         .map_err(|_| SolveError::Threads(opts.threads))?;
     let mut report = VerifyReport {
         floor: opts.floor,
+        failed,
         ..VerifyReport::default()
     };
     // Every file's record first, so that the progress counts the positions
@@ -491,41 +520,71 @@ pub fn verify(
         },
     );
     for ((path, table), record) in files.iter().zip(records) {
-        if run.check_file(path, table, record, &mut report)? {
-            return Ok(report);
+        match run.check_file(path, table, record, &mut report) {
+            Ok(true) => return Ok(report),
+            Ok(false) => {}
+            // A file that cannot be checked is reported, and the others
+            // are checked all the same.
+            Err(e) if e.is_of_a_file() => {
+                let info = table.info();
+                let step = format!(
+                    "{variant} {}{FAILED_STEP}",
+                    index::FileKey::new(info.n, info.k)
+                );
+                progress.progress(&Progress {
+                    step: &step,
+                    done: run.checked.load(Ordering::Relaxed),
+                    total,
+                    ..Progress::default()
+                });
+                report.failed.push(FailedFile {
+                    path: path.clone(),
+                    error: e.to_string().replace('\n', " "),
+                });
+            }
+            Err(e) => return Err(e),
         }
     }
     Ok(report)
 }
 
 /// The table files of `variant` under `dir` with the soldier counts of
-/// `opts`, opened; none is an error.
+/// `opts`, opened, and those that cannot be opened, with their errors;
+/// none at all is an error.
 fn chosen_files(
     dir: &Path,
     variant: &Variant,
     opts: &VerifyOptions,
     tables: &TableSet,
-) -> Result<Vec<(PathBuf, Arc<Table>)>, VerifyError> {
+) -> Result<(Vec<(PathBuf, Arc<Table>)>, Vec<FailedFile>), VerifyError> {
     let mut files: Vec<(PathBuf, Arc<Table>)> = Vec::new();
+    let mut failed = Vec::new();
     for k in opts.soldiers.0.max(9)..=opts.soldiers.1.min(24) {
         for n in 1..=2u8 {
             let path = table_path(dir, variant, n, k);
             if path.exists() {
-                let t = tables
-                    .table(n, k)?
-                    .ok_or_else(|| VerifyError::Vanished(path.clone()))?;
-                files.push((path, t));
+                match tables.table(n, k) {
+                    Ok(Some(t)) => files.push((path, t)),
+                    Ok(None) => failed.push(FailedFile {
+                        error: VerifyError::Vanished(path.clone()).to_string(),
+                        path,
+                    }),
+                    Err(e) => failed.push(FailedFile {
+                        path,
+                        error: e.to_string().replace('\n', " "),
+                    }),
+                }
             }
         }
     }
-    if files.is_empty() {
+    if files.is_empty() && failed.is_empty() {
         return Err(VerifyError::NoTables {
             variant: *variant,
             soldiers: opts.soldiers,
             dir: dir.to_path_buf(),
         });
     }
-    Ok(files)
+    Ok((files, failed))
 }
 
 /// The record each file starts from: with [`VerifyOptions::resume`] a

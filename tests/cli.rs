@@ -222,10 +222,48 @@ fn absurd_thread_counts_are_usage_errors() {
     }
     let o = asalto(&["build", "--threads", "1025"]);
     assert_eq!(o.status.code(), Some(2));
+    // A negative count is a bad value, not a flag (no tip about `--`).
+    let o = asalto(&["query", "--threads", "-1", TINY]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("-1 threads: use 1 to 1024, or 0 for one per core"),
+        "{err}"
+    );
+    assert!(!err.contains("tip"), "{err}");
     // The help says what 0 means, once.
     let help = stdout(&asalto(&["query", "--help"]));
     assert!(help.contains("0 for one per core"), "{help}");
     assert!(!help.contains("default: one per core"), "{help}");
+}
+
+/// A negative or too small memory budget, a tables folder that cannot be
+/// made: each said once, on one line, before any work.
+#[test]
+fn bad_budgets_and_folders_are_said_once() {
+    for memory in [&["--memory=-5GiB"][..], &["--memory", "-5GiB"]] {
+        let args = [&["build", "--for", TINY][..], memory].concat();
+        let o = asalto(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains("'-5GiB' is negative"), "{err}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().to_str().unwrap();
+    let o = asalto(&["build", "--for", TINY, "--memory", "1KiB", "--tables", t]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.matches("is too small").count(), 1, "{err}");
+    assert!(err.lines().last().unwrap().starts_with("error: "), "{err}");
+    // A file where the folder would go: cannot create, not "0 B free".
+    let file = dir.path().join("file");
+    std::fs::write(&file, b"").unwrap();
+    let inside = file.join("tables");
+    let o = asalto(&["build", "--for", TINY, "--tables", inside.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("cannot create the tables folder"), "{err}");
+    assert!(!err.contains("free"), "{err}");
 }
 
 #[test]

@@ -371,16 +371,54 @@ fn cli_query_from_tables_and_bad_files() {
             runs.push((vec!["query"], q));
         }
         for (args, o) in runs {
-            let err = String::from_utf8_lossy(&o.stderr).to_string();
-            assert_eq!(o.status.code(), Some(1), "{args:?} {word}: {err}");
-            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            let all = String::from_utf8_lossy(&o.stderr).to_string();
+            assert_eq!(o.status.code(), Some(1), "{args:?} {word}: {all}");
+            // One error line, last; before it only verify's log lines (it
+            // checks every file, saying which cannot be checked).
+            let (log, err) = all
+                .trim_end()
+                .rsplit_once('\n')
+                .unwrap_or(("", all.trim_end()));
+            assert!(
+                log.lines()
+                    .all(|l| l.starts_with("verify: ") && !l.contains("nothing left to check")),
+                "{args:?}: {all}"
+            );
+            assert!(err.starts_with("error: "), "{args:?}: {all}");
             assert!(err.contains("1o9s.atb"), "{err}");
             assert!(err.to_lowercase().contains(word), "{word}: {err}");
             assert!(!err.contains("panicked"));
         }
     }
+    // Every file is checked or reported, not only those before the bad
+    // one: the broken 1o9s among the failures, the rest checked.
+    std::fs::write(&path, &cases_checksum(&good)).unwrap();
+    let o = run(&["verify", "--json", "--tables", tables]);
+    assert_eq!(o.status.code(), Some(1));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["ok"], false);
+    let failed: Vec<String> = j["failed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["file"].as_str().unwrap().to_string())
+        .collect();
+    assert!(failed[0].ends_with("1o9s.atb"), "{j}");
+    let checked = j["files"].as_array().unwrap().len();
+    assert_eq!(
+        checked + failed.len(),
+        walk(&dir.path().join("assaut")).len(),
+        "{j}"
+    );
     std::fs::write(&path, &good).unwrap();
     assert!(run(&["verify", "--tables", tables]).status.success());
+}
+
+/// `bytes` with a byte of its first block flipped (its checksum fails).
+fn cases_checksum(bytes: &[u8]) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    b[60] ^= 0x40;
+    b
 }
 
 #[test]

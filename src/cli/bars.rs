@@ -196,6 +196,16 @@ impl VerifyLines {
     /// The lines due at `p`, at `now`.
     fn lines_at(&mut self, p: &Progress<'_>, now: Instant) -> Vec<String> {
         let mut out = Vec::new();
+        // The file under way cannot be checked: said so, not "done".
+        if let Some(step) = p.step.strip_suffix(asalto_tb::verify::FAILED_STEP) {
+            if self.file.as_ref().is_some_and(|f| f.0 == step) {
+                self.file = None;
+            }
+            out.push(format!(
+                "verify: {step}: cannot be checked (its error is in the output)"
+            ));
+            return out;
+        }
         let taken_up = !p.step.is_empty() && self.file.as_ref().is_none_or(|f| f.0 != p.step);
         if taken_up {
             // The file before ends where this one starts.
@@ -495,6 +505,17 @@ mod tests {
             )
         );
         assert_eq!(v.file_done(at(28), true), None);
+        // A file that cannot be checked is said so, and never "done".
+        v.lines_at(&p("assaut 2o10s", 750), at(30));
+        assert_eq!(
+            v.lines_at(&p("assaut 2o10s: cannot be checked", 750), at(31)),
+            ["verify: assaut 2o10s: cannot be checked (its error is in the output)"]
+        );
+        assert!(
+            v.lines_at(&p("assaut 1o11s", 750), at(32))
+                .iter()
+                .all(|l| !l.contains("done")),
+        );
     }
 
     #[test]

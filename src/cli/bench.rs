@@ -55,7 +55,7 @@ pub struct BenchArgs {
     rate_runs: u32,
     /// Memory budget of the --build-to build (as `asalto build --memory`;
     /// default: the build's default, 60% of the machine's memory).
-    #[arg(long, value_name = "SIZE", value_parser = super::parse_bytes)]
+    #[arg(long, value_name = "SIZE", value_parser = super::parse_bytes, allow_hyphen_values = true)]
     memory: Option<u64>,
     /// Folder for the results (a subfolder <date>-<host> is made, or
     /// <date>-<host>-2, -3, ... for later runs of the day). Default:

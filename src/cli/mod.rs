@@ -125,7 +125,7 @@ enum Command {
     Solve {
         #[command(flatten)]
         pos: PositionArgs,
-        #[arg(long, short, default_value = "0", value_parser = parse_threads, help = THREADS_HELP)]
+        #[arg(long, short, default_value = "0", value_parser = parse_threads, allow_negative_numbers = true, help = THREADS_HELP)]
         threads: usize,
     },
     /// Value of a position and of every legal move, best first.
@@ -146,7 +146,7 @@ enum Command {
         /// Folder of table files.
         #[arg(long, default_value = "tables")]
         tables: PathBuf,
-        #[arg(long, short, default_value = "0", value_parser = parse_threads, help = THREADS_HELP)]
+        #[arg(long, short, default_value = "0", value_parser = parse_threads, allow_negative_numbers = true, help = THREADS_HELP)]
         threads: usize,
         /// Read the files of the game above this floor (`build --floor`)
         /// instead of the exact tables: what they prove of the real game,
@@ -206,7 +206,7 @@ enum Command {
         /// gives up (it ends well before on every position tried).
         #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
         bound: u64,
-        #[arg(long, short, default_value = "0", value_parser = parse_threads, help = THREADS_HELP)]
+        #[arg(long, short, default_value = "0", value_parser = parse_threads, allow_negative_numbers = true, help = THREADS_HELP)]
         threads: usize,
     },
     /// Build table files: every position with the given soldier counts,
@@ -414,7 +414,7 @@ struct BuildArgs {
     tables: PathBuf,
     /// Worker threads: 0 for one per core, 1 for serial, at most 1024.
     /// Files are byte-identical whatever the count.
-    #[arg(long, short, default_value = "0", value_parser = parse_threads)]
+    #[arg(long, short, default_value = "0", value_parser = parse_threads, allow_negative_numbers = true)]
     threads: usize,
     /// Memory budget for what the build allocates, e.g. 12GiB, 2GiB
     /// (default: 60% of the machine's memory). The file's own solved
@@ -422,7 +422,7 @@ struct BuildArgs {
     /// part of the file already written when they do not; a budget below
     /// the least the build starts with (1.2 GB or more; `asalto plan`
     /// gives the figure) is refused before starting, with that figure.
-    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes, allow_hyphen_values = true)]
     memory: Option<u64>,
     /// Memory for the cache of the lower files' decompressed blocks of a
     /// WDL-only build, e.g. 8GiB: taken out of the budget's room for the
@@ -432,7 +432,7 @@ struct BuildArgs {
     /// `wdl_blocks_read` in the --json summary says how many were. A
     /// file whose budget cannot hold it and the smallest window is
     /// refused. The files written do not depend on it.
-    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes, allow_hyphen_values = true)]
     block_cache: Option<u64>,
     /// Seconds between checkpoints of the file being written (0: after
     /// every chunk of tiers).
@@ -465,7 +465,7 @@ struct BuildArgs {
     ignore_disk: bool,
     /// Cap on the window's share of the memory budget (tests and
     /// experiments: 0 reads every tier of the file back from disk).
-    #[arg(long, value_name = "SIZE", value_parser = parse_bytes_or_zero, hide = true)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes_or_zero, allow_hyphen_values = true, hide = true)]
     window_bytes: Option<u64>,
     /// Print the summary as JSON.
     #[arg(long)]
@@ -485,7 +485,7 @@ struct VerifyArgs {
     /// Folder of table files.
     #[arg(long, default_value = "tables")]
     tables: PathBuf,
-    #[arg(long, short, default_value = "0", value_parser = parse_threads, help = THREADS_HELP)]
+    #[arg(long, short, default_value = "0", value_parser = parse_threads, allow_negative_numbers = true, help = THREADS_HELP)]
     threads: usize,
     /// Print at most this many inconsistent positions.
     #[arg(long, default_value_t = 10)]
@@ -563,6 +563,11 @@ fn parse_bytes_or_zero(text: &str) -> Result<u64, String> {
 
 fn parse_bytes(text: &str) -> Result<u64, String> {
     let t = text.trim();
+    if t.starts_with('-') {
+        return Err(format!(
+            "'{text}' is negative: a size is at least one byte (use e.g. 800MiB or 12GiB)"
+        ));
+    }
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
@@ -642,6 +647,10 @@ pub(crate) fn parse_threads(text: &str) -> std::result::Result<usize, String> {
         Ok(n) if n <= MAX_THREADS => Ok(n),
         Ok(n) => Err(format!(
             "{n} threads is too many: at most {MAX_THREADS} (0 means one per core)"
+        )),
+        Err(_) if text.trim().starts_with('-') => Err(format!(
+            "{} threads: use 1 to {MAX_THREADS}, or 0 for one per core",
+            text.trim()
         )),
         Err(_) => Err("use a number of threads, 0 for one per core".to_string()),
     }
@@ -1100,6 +1109,41 @@ fn verify_tables(args: VerifyArgs) -> Result<()> {
         verify::remove_records(&report)?;
     }
     output::verify(&report, &variant, args.json);
+    // Every file was checked that could be: the first failure is the
+    // error, the others are named (their errors are in the output).
+    if let Some(first) = report.failed.first() {
+        let name = |p: &std::path::Path| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+        };
+        let error = if first.error.contains(&name(&first.path)) {
+            first.error.clone()
+        } else {
+            format!("{}: {}", first.path.display(), first.error)
+        };
+        let others: Vec<String> = report.failed[1..].iter().map(|f| name(&f.path)).collect();
+        bail!(
+            "{error}{}{}",
+            match others.len() {
+                0 => String::new(),
+                n => format!(
+                    "; {n} more file{} could not be checked: {} (each error in the output)",
+                    if n == 1 { "" } else { "s" },
+                    others.join(", ")
+                ),
+            },
+            if report.bad_count > 0 {
+                format!(
+                    ", and {} stored values disagree with their successors",
+                    report.bad_count
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
     if report.bad_count > 0 {
         bail!(
             "{} stored values disagree with their successors",
@@ -1338,14 +1382,17 @@ impl BuildJob {
                     },
                     plan::summary_line(&the_plan)
                 );
-                if let Some(line) = plan::memory_line(&the_plan, opts.memory_bytes) {
-                    errln!("{line}");
-                }
             }
             // The least budget of the whole build, before any file: the
-            // figure the plan gives.
+            // figure the plan gives (said once, as the error).
             if let Some(why) = plan::too_small(&the_plan, opts.memory_bytes) {
                 bail!("{why}; not started (give more with --memory)");
+            }
+            if !json
+                && root
+                && let Some(line) = plan::memory_line(&the_plan, opts.memory_bytes)
+            {
+                errln!("{line}");
             }
             if let (Some(cache), Some((file, least))) =
                 (opts.block_cache_bytes, the_plan.least_budget())
@@ -1360,6 +1407,9 @@ impl BuildJob {
                     );
                 }
             }
+            // A folder that cannot be made is said so, not taken for a full disk.
+            std::fs::create_dir_all(tables)
+                .with_context(|| format!("cannot create the tables folder {}", tables.display()))?;
             check_disk(&the_plan, tables, self.ignore_disk, opts.write.wdl_only)?;
             // Only rank 0 draws progress. With --json the log lines still
             // go to stderr (stdout has the JSON): a long build's log then

@@ -457,7 +457,11 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
                 "files": r.files.iter().map(|f| f.path.display().to_string()).collect::<Vec<_>>(),
                 "tiers": r.tiers, "positions": r.positions,
                 "inconsistent": r.bad_count, "examples": bad,
-                "ok": r.bad_count == 0 && r.stopped.is_none(),
+                "ok": r.bad_count == 0 && r.stopped.is_none() && r.failed.is_empty(),
+                // The files that could not be checked, each with its error.
+                "failed": r.failed.iter().map(|f| json!({
+                    "file": f.path.display().to_string(), "error": f.error,
+                })).collect::<Vec<_>>(),
                 "per_file": r.files.iter().map(|f| json!({
                     "file": f.path.display().to_string(), "positions": f.positions,
                     "resumed_positions": f.resumed_positions, "seconds": f.seconds,
@@ -473,6 +477,9 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
             })
         );
         return;
+    }
+    for f in &r.failed {
+        outln!("cannot check {}: {}", f.path.display(), f.error);
     }
     for f in &r.files {
         if let Some(source) = &f.proved_by {

@@ -37,7 +37,7 @@ pub struct PlanArgs {
     tables: PathBuf,
     /// Worker threads the build would use, for the calibration: 0 for one
     /// per core, 1 for serial, at most 1024.
-    #[arg(long, short, default_value = "0", value_parser = parse_threads)]
+    #[arg(long, short, default_value = "0", value_parser = parse_threads, allow_negative_numbers = true)]
     threads: usize,
     /// In-memory solving rate in positions per second, instead of the
     /// calibration solve (about 1 to 2 s) that measures it.
@@ -46,7 +46,7 @@ pub struct PlanArgs {
     /// The memory budget the build would have (as `asalto build
     /// --memory`; default: the build's, 60% of the machine's memory): the
     /// plan says whether each file's solved tiers stay in memory under it.
-    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes, allow_hyphen_values = true)]
     memory: Option<u64>,
     /// Plan a WDL-only build (as `asalto build --wdl-only`): its windows
     /// of solved tiers hold two bits a value instead of a byte.

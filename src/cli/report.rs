@@ -54,7 +54,7 @@ pub struct ReportArgs {
     allow_missing: bool,
     /// Worker threads: 0 for one per core, 1 for serial, at most 1024.
     /// Results do not depend on it.
-    #[arg(long, short, default_value = "0", value_parser = super::parse_threads)]
+    #[arg(long, short, default_value = "0", value_parser = super::parse_threads, allow_negative_numbers = true)]
     threads: usize,
     /// Draw a report folder again from its report.json, reading no table:
     /// rewrites report.md, the CSV files and the plots with this binary's

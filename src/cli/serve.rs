@@ -29,7 +29,7 @@ pub struct ServeArgs {
     /// Port (0: any free port; the URL printed says which).
     #[arg(long, short, default_value_t = 8080)]
     port: u16,
-    #[arg(long, short, default_value = "0", value_parser = parse_threads, help = THREADS_HELP)]
+    #[arg(long, short, default_value = "0", value_parser = parse_threads, allow_negative_numbers = true, help = THREADS_HELP)]
     threads: usize,
     /// The most positions solved in memory at once (tests and
     /// experiments; default that of asalto query, 3e9).

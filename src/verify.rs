@@ -167,6 +167,9 @@ pub struct VerifyReport {
     pub failed: Vec<FailedFile>,
 }
 
+/// A table file opened for checking, with its path.
+type OpenFile = (PathBuf, Arc<Table>);
+
 /// The end of the progress step [`verify`] reports when a file it was
 /// checking cannot be checked: the file's step (`assaut 1o9s`) then this.
 pub const FAILED_STEP: &str = ": cannot be checked";
@@ -556,8 +559,8 @@ fn chosen_files(
     variant: &Variant,
     opts: &VerifyOptions,
     tables: &TableSet,
-) -> Result<(Vec<(PathBuf, Arc<Table>)>, Vec<FailedFile>), VerifyError> {
-    let mut files: Vec<(PathBuf, Arc<Table>)> = Vec::new();
+) -> Result<(Vec<OpenFile>, Vec<FailedFile>), VerifyError> {
+    let mut files: Vec<OpenFile> = Vec::new();
     let mut failed = Vec::new();
     for k in opts.soldiers.0.max(9)..=opts.soldiers.1.min(24) {
         for n in 1..=2u8 {

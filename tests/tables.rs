@@ -392,7 +392,7 @@ fn cli_query_from_tables_and_bad_files() {
     }
     // Every file is checked or reported, not only those before the bad
     // one: the broken 1o9s among the failures, the rest checked.
-    std::fs::write(&path, &cases_checksum(&good)).unwrap();
+    std::fs::write(&path, cases_checksum(&good)).unwrap();
     let o = run(&["verify", "--json", "--tables", tables]);
     assert_eq!(o.status.code(), Some(1));
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();

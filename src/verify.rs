@@ -472,9 +472,12 @@ fn proved_here(
     Ok(out)
 }
 
-/// Verify every table of `variant` under `dir` chosen by `opts`. Checksum
-/// failures and unreadable files are errors; inconsistent values are
-/// reported in the result. `progress` is told of the positions checked
+/// Verify every table of `variant` under `dir` chosen by `opts`. A file
+/// that cannot be checked (unreadable, a checksum failed, a tier it reads
+/// missing or broken) is reported in [`VerifyReport::failed`] and the
+/// others are checked all the same; inconsistent values are reported in
+/// the result too. Errors are what stops the whole run (no file at all, a
+/// record that cannot be written, no threads). `progress` is told of the positions checked
 /// (of all the files'), with the file being checked as its step
 /// (`assaut 2o12s`): once, unthrottled, when the file is taken up (the
 /// positions checked before it), then as its tiers are done.

@@ -257,10 +257,15 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
         threads: 2,
         ..verify::VerifyOptions::default()
     };
-    let Err(err) = verify::verify(mixed.path(), &v, &o, &Quiet) else {
-        panic!("mixed floors");
-    };
-    assert!(err.to_string().contains("never mix"), "{err}");
+    // Verify names the file it cannot check, with the reason.
+    let report = verify::verify(mixed.path(), &v, &o, &Quiet).unwrap();
+    assert!(report.files.is_empty(), "mixed floors checked");
+    assert_eq!(report.failed.len(), 1);
+    assert!(
+        report.failed[0].error.contains("never mix"),
+        "{:?}",
+        report.failed
+    );
 
     // A planted fault: the soldiers' floor's values under the officers'
     // floor's header. Verify, which checks each value against the floor,

@@ -297,6 +297,9 @@ fn build_and_verify(
     for _ in 0..runs {
         let t = Instant::now();
         let r = verify::verify(dir, variant, &opts, &asalto_tb::progress::Quiet)?;
+        if let Some(f) = r.failed.first() {
+            bail!("verify: cannot check {}: {}", f.path.display(), f.error);
+        }
         secs.push((t.elapsed().as_secs_f64(), r.positions, r.bad_count));
     }
     Ok(secs)

@@ -522,7 +522,7 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
             b.derived
         );
     }
-    if r.bad_count == 0 && r.stopped.is_none() {
+    if r.bad_count == 0 && r.stopped.is_none() && r.failed.is_empty() {
         let wdl = r.files.iter().filter(|f| f.wdl_only).count();
         let proved = r.files.iter().filter(|f| f.proved_by.is_some()).count();
         outln!(

@@ -298,23 +298,9 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
 fn the_command_line_builds_verifies_and_queries_floors() {
     let dir = tempfile::tempdir().unwrap();
     let t = dir.path().to_str().unwrap();
-    let pos = "SSS/1O1/1SS1S1O/2SSS2/3S3/1S1/3 s";
+    let pos = common::FLOOR_POS;
+    common::build_floor_11(t);
     for side in ["officers", "soldiers"] {
-        let o = common::asalto(&[
-            "build",
-            "--for",
-            pos,
-            "--floor",
-            "11",
-            "--assume",
-            side,
-            "--wdl-only",
-            "--tables",
-            t,
-            "--threads",
-            "2",
-        ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let o = common::asalto(&[
             "verify",
             "--floor",

@@ -454,23 +454,8 @@ async fn bounds_is_the_object_of_asalto_query_floor_json() {
     let dir = tempfile::tempdir().unwrap();
     let t = dir.path().to_str().unwrap();
     // Twelve soldiers; the floor of 11: its closure above the floor.
-    let pos = "SSS/1O1/1SS1S1O/2SSS2/3S3/1S1/3 s";
-    for side in ["officers", "soldiers"] {
-        cli_stdout(&[
-            "build",
-            "--for",
-            pos,
-            "--floor",
-            "11",
-            "--assume",
-            side,
-            "--wdl-only",
-            "--tables",
-            t,
-            "--threads",
-            "2",
-        ]);
-    }
+    let pos = common::FLOOR_POS;
+    common::build_floor_11(t);
     let server = Server::start(&["--tables", t]);
     let (status, kind, body) = server
         .get(&format!("/api/v1/bounds?{}", params("assaut", pos)))

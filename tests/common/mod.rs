@@ -21,6 +21,32 @@ pub fn asalto(args: &[&str]) -> std::process::Output {
         .expect("run asalto")
 }
 
+/// Twelve soldiers: the position whose closure above the floor of 11 the
+/// floor tests build ([`build_floor_11`]).
+pub const FLOOR_POS: &str = "SSS/1O1/1SS1S1O/2SSS2/3S3/1S1/3 s";
+
+/// `asalto build --for FLOOR_POS --floor 11 --assume SIDE --wdl-only` into
+/// the tables folder `tables`, for both sides, on two threads.
+pub fn build_floor_11(tables: &str) {
+    for side in ["officers", "soldiers"] {
+        let o = asalto(&[
+            "build",
+            "--for",
+            FLOOR_POS,
+            "--floor",
+            "11",
+            "--assume",
+            side,
+            "--wdl-only",
+            "--tables",
+            tables,
+            "--threads",
+            "2",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+}
+
 /// Start `asalto serve --port 0 --threads 1` with `args` (stderr as
 /// `stderr` says) and read the URL it prints first: the child and the URL
 /// without its final `/`.

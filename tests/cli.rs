@@ -266,6 +266,26 @@ fn bad_budgets_and_folders_are_said_once() {
     assert!(!err.contains("free"), "{err}");
 }
 
+/// `bench --build-summary` reads its files before measuring anything: a
+/// missing one is the error, before any rate is measured.
+#[test]
+fn bench_checks_its_summaries_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.json");
+    let o = asalto(&[
+        "bench",
+        "--build-summary",
+        missing.to_str().unwrap(),
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("cannot read"), "{err}");
+    // Nothing was measured: no rate line before the error.
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
 #[test]
 fn bad_soldier_ranges_are_usage_errors() {
     for range in ["30", "5..=3", "8..=10", "10..=9", "x"] {

@@ -136,6 +136,11 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let variant: Variant = args.variant.parse()?;
     let command: Vec<String> = std::env::args().collect();
     let pos = Position::from_arg(&args.rate_position).context("bad --rate-position")?;
+    // Inputs are checked before any work: the summaries are read here
+    // once (and again, cheaply, where their figures are used).
+    if args.build_to.is_none() && !args.build_summary.is_empty() {
+        from_summaries(&args.build_summary, &variant)?;
+    }
     let mut raw = serde_json::Map::new();
     let runs = args.rate_runs as usize;
     let rate = measure_rate(&variant, &pos, runs, &mut raw)?;

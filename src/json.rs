@@ -19,7 +19,7 @@ use crate::board::{self, Bitboard};
 use crate::position::Position;
 use crate::probe::{Analysis, Bracket, bracket_of};
 use crate::rules::{self, Variant};
-use crate::solve::range_words;
+use crate::solve::{range_words, result_words};
 use crate::value::Value;
 use serde_json::{Value as Json, json};
 
@@ -78,11 +78,7 @@ pub fn analysis(a: &Analysis, variant: &Variant) -> Json {
 /// and `moves`, each with `move`, its `floors` (`floor`, `assume`,
 /// `proves`, `floor_game_value`) and its `bracket` (the same keys).
 pub fn floor_analysis(b: &Bracket, variant: &Variant) -> Json {
-    let words = |r: i8| match r {
-        1 => "soldiers win",
-        0 => "draw",
-        _ => "officers win",
-    };
+    let words = result_words;
     let pos = b.position();
     let floors: Vec<Json> = b
         .found

@@ -233,15 +233,21 @@ impl Bound {
     }
 }
 
+/// Words for one end of a bracket, from the soldiers' side: 1 `soldiers
+/// win`, 0 `draw`, -1 `officers win`.
+pub fn result_words(r: i8) -> &'static str {
+    match r {
+        1 => "soldiers win",
+        0 => "draw",
+        _ => "officers win",
+    }
+}
+
 /// The words for the soldiers' result range `[lower, upper]` (each -1
 /// loss, 0 draw, 1 win): `soldiers win`, `draw`, `officers win` when
 /// decided, else the range.
 pub fn range_words(lower: i8, upper: i8) -> String {
-    let one = |r: i8| match r {
-        1 => "soldiers win",
-        0 => "draw",
-        _ => "officers win",
-    };
+    let one = result_words;
     if lower == upper {
         one(lower).to_string()
     } else {

@@ -66,8 +66,9 @@
 //! * [`progress`]: the [`progress::Observer`] long operations report to.
 //!
 //! Private: the modules `position` and `value` (their types are at the
-//! root), `cache` (the one eviction rule of the crate's caches), and the
-//! submodules of `rules`, `solve`, `table`, `build` (`checkpoint`,
+//! root), `cache` (the one eviction rule of the crate's caches), `fields`
+//! (value codes and their two-bit fields, below both `solve` and `table`),
+//! and the submodules of `rules`, `solve`, `table`, `build` (`checkpoint`,
 //! `ranks`, `mpi`, `memory`, `window`), `analysis` and `serve`, whose
 //! public items their parent re-exports.
 //!
@@ -99,6 +100,7 @@ pub mod table;
 pub mod verify;
 
 mod cache;
+mod fields;
 #[cfg(test)]
 mod planted;
 mod position;

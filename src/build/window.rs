@@ -17,10 +17,11 @@
 //! ([`Spill`]: one file per level, removed when no level reads it any
 //! more, and the folder when the file is done).
 
+use crate::fields;
 use crate::index::TierKey;
 use crate::rules::Variant;
 use crate::solve::{SolveError, TierCache, TierStore, TierValues, WdlFields};
-use crate::table::{TableWriter, format};
+use crate::table::TableWriter;
 use rustc_hash::FxHashMap;
 use std::fs::File;
 use std::io::Write;
@@ -251,8 +252,8 @@ enum Packing {
     /// One byte a value (every code fits one).
     Byte,
     /// Two bits a value: the WDL-only table's field of its code
-    /// ([`format::wdl_only_bits`]), four to a byte, read back as the code
-    /// a WDL-only table gives ([`format::wdl_only_code`]).
+    /// ([`fields::wdl_only_bits`]), four to a byte, read back as the code
+    /// a WDL-only table gives ([`fields::wdl_only_code`]).
     Wdl,
 }
 
@@ -298,7 +299,7 @@ impl Slabs {
             Packing::Wdl => block.extend(codes.chunks(4).map(|four| {
                 four.iter()
                     .enumerate()
-                    .fold(0u8, |b, (i, &c)| b | format::wdl_only_bits(c) << (2 * i))
+                    .fold(0u8, |b, (i, &c)| b | fields::wdl_only_bits(c) << (2 * i))
             })),
         }
         held.index
@@ -325,7 +326,7 @@ impl Slabs {
                 n as u32,
                 key,
                 false,
-                format::WDL_ONLY_FIELD_CODES,
+                fields::WDL_ONLY_FIELD_CODES,
             )),
         })
     }
@@ -575,7 +576,7 @@ mod tests {
             slabs.insert(&key(o), 0, &c, Packing::Wdl);
             let want: Vec<u16> = c
                 .iter()
-                .map(|&c| format::wdl_only_code(format::wdl_only_bits(c)))
+                .map(|&c| fields::wdl_only_code(fields::wdl_only_bits(c)))
                 .collect();
             assert_eq!(&*slabs.tier(&key(o)).unwrap(), &want[..]);
             assert!(

@@ -93,7 +93,7 @@ impl WdlFields {
     /// layout.
     pub(crate) fn side_counts(&self, side: u32) -> [u64; 3] {
         assert!((side + 1) * self.half <= self.len, "side not held");
-        let by_field = crate::table::format::count_fields(
+        let by_field = crate::fields::count_fields(
             &self.fields,
             (self.start + side * self.half) as usize,
             self.half as usize,
@@ -566,7 +566,6 @@ mod tests {
 
     #[test]
     fn wdl_fields_read_as_the_codes_they_pack_in_both_layouts() {
-        use crate::table::format::Order;
         let codes = [0u16, 3, 4, 2];
         for key in [
             TierKey {
@@ -580,14 +579,23 @@ mod tests {
                 outside: 0b11,
             },
         ] {
-            for (order, start) in [
-                (Order::MaskMajor, 0),
-                (Order::PlacementMajor, 0),
-                (Order::MaskMajor, 7),
-                (Order::PlacementMajor, 4093),
-            ] {
-                let (want, fields) = packed(&key, start, |i| order.stream_offset(&key, i));
-                let major = order == Order::PlacementMajor;
+            // Placement major: each half transposed, one placement's
+            // values over every fortress mask side by side (the files'
+            // layout, written out here on its own).
+            let half = key.size_per_side();
+            let placements = key.officer_placements();
+            let transposed = |i: u32| {
+                i / half * half
+                    + i % half % placements * (half / placements)
+                    + i % half / placements
+            };
+            for (major, start) in [(false, 0), (true, 0), (false, 7), (true, 4093)] {
+                let order = if major {
+                    "placement-major"
+                } else {
+                    "mask-major"
+                };
+                let (want, fields) = packed(&key, start, |i| if major { transposed(i) } else { i });
                 let whole = TierValues::Wdl(WdlFields::new(
                     (fields.clone(), start),
                     key.size() as u32,

@@ -10,6 +10,7 @@ use crate::Value;
 use crate::Wdl;
 use crate::board;
 use crate::cache::WeightedLru;
+use crate::fields;
 use crate::index::TierKey;
 use crate::solve::{FieldsAt, TierValues, WdlFields};
 use memmap2::Mmap;
@@ -469,14 +470,14 @@ impl Table {
     fn wdl_at(&self, p: u64) -> Result<u8, TableError> {
         let per = self.info.wdl_block_positions as u64;
         let blk = self.wdl_block(p / per)?;
-        Ok(format::wdl_at(&blk, (p % per) as usize))
+        Ok(fields::wdl_at(&blk, (p % per) as usize))
     }
 
     /// The value code of `p` given its WDL field.
     fn code_at(&self, p: u64, w: u8) -> Result<u16, TableError> {
         let per = self.info.distance_block_positions as u64;
         let d = self.dist_block(p / per)?[(p % per) as usize];
-        format::code_of(w, d).ok_or_else(|| self.disagree(p / per))
+        fields::code_of(w, d).ok_or_else(|| self.disagree(p / per))
     }
 
     fn disagree(&self, block: u64) -> TableError {
@@ -534,7 +535,7 @@ impl Table {
         self.wdl_spans(first, end, |o, blk, start, n| {
             for j in 0..n {
                 let i = o + j;
-                out[i] = format::code_of(format::wdl_at(blk, start + j), out[i])
+                out[i] = fields::code_of(fields::wdl_at(blk, start + j), out[i])
                     .ok_or_else(|| self.disagree((first + i as u64) / per))?;
             }
             Ok(())
@@ -552,7 +553,7 @@ impl Table {
                 key.size() as u32,
                 key,
                 placement_major,
-                format::WDL_ONLY_FIELD_CODES,
+                fields::WDL_ONLY_FIELD_CODES,
             )
         }))
     }
@@ -577,7 +578,7 @@ impl Table {
         }
         let mut out = vec![0u8; (e.size as usize).div_ceil(4)];
         self.wdl_spans(first, end, |o, blk, start, n| {
-            format::copy_fields(blk, start, &mut out, o, n);
+            fields::copy_fields(blk, start, &mut out, o, n);
             Ok(())
         })?;
         Ok(Some((out.into(), 0)))
@@ -617,7 +618,7 @@ impl Table {
             return Ok(Some(Value::Draw));
         }
         if self.info.wdl_only {
-            return Ok(Some(Value::from_code(format::wdl_only_code(w))));
+            return Ok(Some(Value::from_code(fields::wdl_only_code(w))));
         }
         Ok(Some(Value::from_code(self.code_at(p, w)?)))
     }
@@ -755,7 +756,7 @@ impl Table {
                 let Some((_, w)) = &wdl else {
                     unreachable!("set above")
                 };
-                if format::code_of(format::wdl_at(w, (p - wb * bw) as usize), d).is_none() {
+                if fields::code_of(fields::wdl_at(w, (p - wb * bw) as usize), d).is_none() {
                     return Err(self.disagree(db));
                 }
             }

@@ -2,8 +2,9 @@
 //! and serves them to the solver and the prober as a [`TierStore`];
 //! [`list`] finds every table under a folder.
 
-use super::format::{self, Order};
+use super::format::Order;
 use super::{Problem, Table, TableError, TableInfo, file_name, parse_file_name, table_path};
+use crate::fields;
 use crate::index::TierKey;
 use crate::rules::Variant;
 use crate::solve::{
@@ -218,7 +219,7 @@ impl TierStore for TableSet {
                     key.size() as u32,
                     key,
                     info.order == Order::PlacementMajor,
-                    format::WDL_ONLY_FIELD_CODES,
+                    fields::WDL_ONLY_FIELD_CODES,
                 ))
             }));
         }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::board::{self, OUTSIDE};
+use crate::fields;
 use crate::solve::{SolveError, TierStore};
 use crate::{Value, Wdl};
 use std::collections::BTreeMap;
@@ -757,7 +758,7 @@ fn wdl_only_tiers_are_served_as_their_fields() {
         for (key, codes) in &tiers {
             let want: Vec<u16> = codes
                 .iter()
-                .map(|&c| format::wdl_only_code(format::wdl_only_bits(c)))
+                .map(|&c| fields::wdl_only_code(fields::wdl_only_bits(c)))
                 .collect();
             assert_eq!(&*table.tier(key).unwrap().unwrap(), &want[..]);
             let got = set.values(key).unwrap().unwrap();
@@ -1222,7 +1223,7 @@ fn halves_read_back_together_are_those_read_one_at_a_time() {
             let half = &codes[..key.size_per_side() as usize];
             let want: Vec<u16> = if wdl_only {
                 half.iter()
-                    .map(|&c| format::wdl_only_code(format::wdl_only_bits(c)))
+                    .map(|&c| fields::wdl_only_code(fields::wdl_only_bits(c)))
                     .collect()
             } else {
                 half.to_vec()

@@ -7,6 +7,7 @@ use super::format::{
     self, BlockEntry, DirEntry, FORMAT_VERSION, MAX_BLOCK_POSITIONS, PREAMBLE_LEN, Preamble,
 };
 use super::{BlockDefect, Order, Problem, Stream, TableError, TableInfo, table_path};
+use crate::fields;
 use crate::index::{FileKey, TierKey};
 use crate::rules::Variant;
 use rayon::prelude::*;
@@ -520,8 +521,8 @@ impl TableWriter {
         self.positions += codes.len() as u64;
         let stream = self.opts.order.to_stream_order(key, codes);
         for &c in codes {
-            let d = format::distance(c);
-            match format::wdl_bits(c) {
+            let d = fields::distance(c);
+            match fields::wdl_bits(c) {
                 0 => self.draws += 1,
                 1 => {
                     self.wins += 1;
@@ -555,9 +556,9 @@ impl TableWriter {
     fn append(&mut self, codes: &[u16]) -> Result<(), TableError> {
         let bw = self.opts.wdl_block_positions as usize;
         let bits = if self.opts.wdl_only {
-            format::wdl_only_bits
+            fields::wdl_only_bits
         } else {
-            format::wdl_bits
+            fields::wdl_bits
         };
         let mut rest = codes;
         while !rest.is_empty() {
@@ -576,7 +577,7 @@ impl TableWriter {
         while !rest.is_empty() {
             let take = (bd - self.dist.len()).min(rest.len());
             self.dist
-                .extend(rest[..take].iter().map(|&c| format::distance(c)));
+                .extend(rest[..take].iter().map(|&c| fields::distance(c)));
             rest = &rest[take..];
             if self.dist.len() == bd {
                 self.flush_dist()?;
@@ -789,7 +790,7 @@ impl TableWriter {
         // file).
         let field = |w: u8| {
             if self.opts.wdl_only {
-                format::wdl_only_code(w)
+                fields::wdl_only_code(w)
             } else {
                 w as u16
             }
@@ -805,10 +806,10 @@ impl TableWriter {
                     // Four fields a byte, through the decoding table.
                     let at = out.len();
                     out.resize(at + (end - p) as usize, 0);
-                    format::decode_wdl_only(&raw, start, &mut out[at..]);
+                    fields::decode_wdl_only(&raw, start, &mut out[at..]);
                 } else {
                     out.extend(
-                        (start..start + (end - p) as usize).map(|q| field(format::wdl_at(&raw, q))),
+                        (start..start + (end - p) as usize).map(|q| field(fields::wdl_at(&raw, q))),
                     );
                 }
             } else {
@@ -846,7 +847,7 @@ impl TableWriter {
             };
             for q in p..end {
                 let i = (q - first) as usize;
-                let code = format::code_of(out[i] as u8, d[(q - b * bd) as usize])
+                let code = fields::code_of(out[i] as u8, d[(q - b * bd) as usize])
                     .ok_or_else(|| bad_block(b, BlockDefect::DisagreesWithWdl))?;
                 out[i] = code;
             }

@@ -133,7 +133,7 @@ pub(crate) fn fortress_masks(m: u32) -> &'static [u16] {
 /// (the stem of the file's name, `2o9s.atb`; see
 /// [`crate::table::table_path`]). One file holds the canonical tiers of
 /// one variant with this material.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct FileKey {
     /// Officers.
     pub(crate) n: u8,
@@ -146,6 +146,26 @@ impl FileKey {
     pub const fn new(n: u8, k: u8) -> FileKey {
         FileKey { n, k }
     }
+
+    /// Officers.
+    pub const fn officers(self) -> u8 {
+        self.n
+    }
+
+    /// Soldiers.
+    pub const fn soldiers(self) -> u8 {
+        self.k
+    }
+
+    /// The tier of this file with the soldiers `outside` outside the
+    /// fortress.
+    pub const fn tier(self, outside: Bitboard) -> TierKey {
+        TierKey {
+            n: self.n,
+            k: self.k,
+            outside,
+        }
+    }
 }
 
 impl std::fmt::Display for FileKey {
@@ -156,7 +176,10 @@ impl std::fmt::Display for FileKey {
 
 /// Why a text is not a file key (`2o9s`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not a table file's material (officers 'o' soldiers 's', e.g. 2o9s)")]
+#[error(
+    "'{}' is not a table file's material (officers 'o' soldiers 's', e.g. 2o9s)",
+    .0.escape_debug()
+)]
 pub struct ParseFileKeyError(pub String);
 
 impl std::str::FromStr for FileKey {
@@ -195,6 +218,15 @@ pub struct TierKey {
 }
 
 impl TierKey {
+    /// The file this tier belongs to.
+    #[inline]
+    pub const fn file(&self) -> FileKey {
+        FileKey {
+            n: self.n,
+            k: self.k,
+        }
+    }
+
     /// Soldiers inside the fortress.
     #[inline]
     pub fn m(&self) -> u32 {
@@ -370,10 +402,9 @@ pub(crate) fn closure_within(
 /// The 24-bit sets of outside soldiers: 2^24.
 pub(crate) const SETS: usize = 1 << 24;
 
-/// The place of the file of `n` officers (1 or 2) and `k` soldiers (9 to
-/// 24) among the 32.
-pub(crate) fn file_slot(n: u8, k: u8) -> usize {
-    (n as usize - 1) * 16 + (k as usize - 9)
+/// The place of `file` (1 or 2 officers, 9 to 24 soldiers) among the 32.
+pub(crate) fn file_slot(file: FileKey) -> usize {
+    (file.n as usize - 1) * 16 + (file.k as usize - 9)
 }
 
 /// The outside soldiers `outside` as a 24-bit set: bit `i` for the `i`-th
@@ -426,38 +457,37 @@ impl TierBits {
         TierBits(vec![0u64; 32 * SETS / 64])
     }
 
-    /// The word and bit of the tier of `n` officers, `k` soldiers and
-    /// outside set `s`.
+    /// The word and bit of the tier of `file` with outside set `s`.
     #[inline]
-    fn place(n: u8, k: u8, s: u32) -> (usize, u64) {
-        let i = file_slot(n, k) * SETS + s as usize;
+    fn place(file: FileKey, s: u32) -> (usize, u64) {
+        let i = file_slot(file) * SETS + s as usize;
         (i / 64, 1 << (i % 64))
     }
 
-    /// Mark the tier of `n` officers, `k` soldiers and outside set `s`.
-    pub(crate) fn mark(&mut self, n: u8, k: u8, s: u32) {
-        let (w, bit) = Self::place(n, k, s);
+    /// Mark the tier of `file` with outside set `s`.
+    pub(crate) fn mark(&mut self, file: FileKey, s: u32) {
+        let (w, bit) = Self::place(file, s);
         self.0[w] |= bit;
     }
 
-    /// Whether the tier of `n` officers, `k` soldiers and outside set `s`
-    /// is marked.
-    pub(crate) fn has(&self, n: u8, k: u8, s: u32) -> bool {
-        let (w, bit) = Self::place(n, k, s);
+    /// Whether the tier of `file` with outside set `s` is marked.
+    pub(crate) fn has(&self, file: FileKey, s: u32) -> bool {
+        let (w, bit) = Self::place(file, s);
         self.0[w] & bit != 0
     }
 
     /// Mark tier `t` (valid); whether it was not marked before.
     pub(crate) fn insert(&mut self, t: &TierKey) -> bool {
-        let (w, bit) = Self::place(t.n, t.k, outside_set(t.outside));
+        let (w, bit) = Self::place(t.file(), outside_set(t.outside));
         let new = self.0[w] & bit == 0;
         self.0[w] |= bit;
         new
     }
 }
 
-/// Every canonical tier with `n` officers and `k` soldiers, in solving order.
-pub fn all_tiers(n: u8, k: u8, variant: &Variant) -> Vec<TierKey> {
+/// Every canonical tier of `file`, in solving order.
+pub fn all_tiers(file: FileKey, variant: &Variant) -> Vec<TierKey> {
+    let FileKey { n, k } = file;
     let outside: Vec<u64> = board::points(OUTSIDE).map(|p| p.bit()).collect();
     let mut out = BTreeSet::new();
     let min_out = (k as u32).saturating_sub(8);
@@ -556,9 +586,10 @@ pub fn complete_tiers(k: u8) -> u64 {
     (k.saturating_sub(8)..=k.min(24)).map(canonical_sets).sum()
 }
 
-/// Positions a complete table of `n` officers and `k` soldiers stores (both
-/// sides to move, canonical tiers only).
-pub(crate) fn complete_positions(n: u8, k: u8) -> u64 {
+/// Positions a complete table `file` stores (both sides to move, canonical
+/// tiers only).
+pub(crate) fn complete_positions(file: FileKey) -> u64 {
+    let FileKey { n, k } = file;
     let kk = k as u32;
     let placements = binom(33 - k as usize, n as usize) as u64;
     (kk.saturating_sub(8)..=kk.min(24))

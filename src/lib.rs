@@ -85,6 +85,7 @@
 // are re-exported here.
 pub mod analysis;
 pub mod board;
+pub mod budget;
 pub mod build;
 pub mod index;
 pub mod json;

@@ -209,7 +209,7 @@ pub(crate) fn missing_tiers(
 ) -> Result<Vec<TierKey>, OnDemandError> {
     // Below a floor the set answers with the floor's assumed tiers.
     let floor = set.floor();
-    let have = |t: &TierKey| match set.table(t.n, t.k) {
+    let have = |t: &TierKey| match set.table(t.file()) {
         _ if floor.is_some_and(|f| f.covers(t)) => true,
         Ok(Some(table)) => table.contains(t).unwrap_or(true),
         Ok(None) => false,

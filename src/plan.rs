@@ -16,7 +16,7 @@
 //! * **memory**: each file's window of solved tiers, counted exactly over
 //!   the tiers the build puts in it (a complete file's by level,
 //!   `complete_window_bytes`; a closure's by the same walk that counts
-//!   it), and what its build needs besides it ([`FilePlan::memory_bytes`]);
+//!   it), and what its build needs besides it ([`FilePlan::need`]);
 //! * **time**: a solving rate (positions per second) measured by a short
 //!   calibration solve ([`calibrate`]) or given by the caller, times the
 //!   ratio of a real build's rate to the in-memory solving rate measured by
@@ -27,6 +27,7 @@
 //! Everything here is an estimate and says where its figures come from.
 
 use crate::board;
+use crate::budget::Need;
 use crate::index::{self, FileKey, SETS, TierBits, TierKey, binom, file_slot as slot};
 use crate::position::Position;
 use crate::rules::Variant;
@@ -34,6 +35,8 @@ use crate::solve::SolveError;
 use crate::table::{self, WriteOptions};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+
+pub use crate::progress::{human_bytes, human_duration};
 
 /// What went wrong making a plan.
 #[derive(Debug, thiserror::Error)]
@@ -92,11 +95,11 @@ pub struct Windows {
 }
 
 impl Windows {
-    /// The window of the complete file `(n, k)` (`complete_window_bytes`).
-    pub fn complete(variant: &Variant, n: u8, k: u8) -> Windows {
+    /// The window of the complete file `file` (`complete_window_bytes`).
+    pub fn complete(variant: &Variant, file: FileKey) -> Windows {
         Windows {
-            with_distances: complete_window_bytes(variant, n, k, false),
-            wdl_only: complete_window_bytes(variant, n, k, true),
+            with_distances: complete_window_bytes(variant, file, false),
+            wdl_only: complete_window_bytes(variant, file, true),
         }
     }
 
@@ -111,6 +114,11 @@ impl Windows {
 }
 
 impl FilePlan {
+    /// The file planned.
+    pub fn file(&self) -> FileKey {
+        FileKey::new(self.n, self.k)
+    }
+
     /// Bytes its build needs besides the window
     /// ([`crate::build::bytes_besides_window`], default block sizes).
     pub fn besides_window_bytes(&self) -> u64 {
@@ -121,17 +129,14 @@ impl FilePlan {
         )
     }
 
-    /// A `--memory` budget under which its build keeps every tier its
-    /// levels read in memory (more does not make it faster; less makes it
-    /// read some back from the part of the file written, slower). Never
-    /// below [`FilePlan::least_memory_bytes`].
-    pub fn memory_bytes(&self) -> u64 {
-        self.besides_window_bytes() + self.window_bytes.max(crate::build::MIN_WINDOW_BYTES)
-    }
-
-    /// The least `--memory` budget its build starts with.
-    pub fn least_memory_bytes(&self) -> u64 {
-        self.besides_window_bytes() + crate::build::MIN_WINDOW_BYTES
+    /// What its build asks of the memory budget: its bytes besides the
+    /// window and its window ([`crate::budget::MemoryBudget::share`]).
+    pub fn need(&self) -> Need {
+        Need {
+            file: self.file(),
+            besides_window: self.besides_window_bytes(),
+            window: self.window_bytes,
+        }
     }
 }
 
@@ -209,7 +214,7 @@ impl Plan {
     /// ([`Checkpointed`]; a build checks more: the exact tiers and write
     /// options, and every block written).
     pub fn mark_built(&mut self, dir: &Path) {
-        let path = |f: &FilePlan| crate::table::table_path(dir, &self.variant, f.n, f.k);
+        let path = |f: &FilePlan| crate::table::table_path(dir, &self.variant, f.file());
         // The tables there, of the variant and material of their file.
         let tables: Vec<Option<crate::table::Table>> = self
             .files
@@ -241,7 +246,7 @@ impl Plan {
                 } else {
                     t.tier_keys().is_ok_and(|have| {
                         let have: HashSet<TierKey> = have.into_iter().collect();
-                        let own = needed.get(&(f.n, f.k)).map_or(&[][..], |v| &v[..]);
+                        let own = needed.get(&f.file()).map_or(&[][..], |v| &v[..]);
                         own.iter().all(|t| have.contains(t))
                     })
                 };
@@ -251,22 +256,16 @@ impl Plan {
             if f.built {
                 continue;
             }
-            let ckpt = crate::build::checkpoint::path_for(&crate::table::table_path(
-                dir,
-                &self.variant,
-                f.n,
-                f.k,
-            ));
-            if let Ok(Some(c)) = crate::build::checkpoint::Checkpoint::load(&ckpt) {
-                let i = &c.identity;
-                if i.variant == self.variant.to_string()
-                    && (i.n, i.k, i.tiers, i.positions) == (f.n, f.k, f.tiers, f.positions)
-                {
-                    f.checkpoint = Some(Checkpointed {
-                        positions_done: c.writer.positions(),
-                        wdl_only: i.wdl_only,
-                    });
-                }
+            let table = crate::table::table_path(dir, &self.variant, f.file());
+            if let Ok(Some(saved)) = crate::build::Saved::of_table(&table)
+                && saved.variant == self.variant.to_string()
+                && (saved.n, saved.k, saved.tiers, saved.positions)
+                    == (f.n, f.k, f.tiers, f.positions)
+            {
+                f.checkpoint = Some(Checkpointed {
+                    positions_done: saved.positions_done,
+                    wdl_only: saved.wdl_only,
+                });
             }
         }
     }
@@ -274,38 +273,38 @@ impl Plan {
     /// The canonical tiers of the closure of `pos` in the plan's partial
     /// files, listed ([`index::closure_within`]) by file: the complete
     /// files, and what lies below them (complete too), are left out.
-    fn partial_tiers(&self, pos: &Position) -> HashMap<(u8, u8), Vec<TierKey>> {
-        let complete: HashSet<(u8, u8)> = self
+    fn partial_tiers(&self, pos: &Position) -> HashMap<FileKey, Vec<TierKey>> {
+        let complete: HashSet<FileKey> = self
             .files
             .iter()
             .filter(|f| f.complete)
-            .map(|f| (f.n, f.k))
+            .map(|f| f.file())
             .collect();
         let roots = crate::ondemand::roots(pos, &self.variant);
         index::closure_within(
             &roots,
             &self.variant,
-            |t| complete.contains(&(t.n, t.k)),
+            |t| complete.contains(&t.file()),
             u64::MAX,
         )
         .unwrap_or_default()
         .into_iter()
         .fold(HashMap::new(), |mut by_file, t| {
-            by_file.entry((t.n, t.k)).or_insert_with(Vec::new).push(t);
+            by_file.entry(t.file()).or_insert_with(Vec::new).push(t);
             by_file
         })
     }
 
-    /// The least `--memory` budget a build of the files not yet built
-    /// starts with, and the file that needs it: the most
-    /// [`FilePlan::least_memory_bytes`] among them (the build refuses a
-    /// smaller budget); `None` when nothing is left to build.
-    pub fn least_budget(&self) -> Option<(FileKey, u64)> {
+    /// What the build of the files not yet built asks of the memory
+    /// budget at least: the need of the file whose build starts with the
+    /// most ([`Need::least`]; the build refuses a smaller budget); `None`
+    /// when nothing is left to build.
+    pub fn neediest(&self) -> Option<Need> {
         self.files
             .iter()
             .filter(|f| !f.built)
-            .map(|f| (FileKey::new(f.n, f.k), f.least_memory_bytes()))
-            .max_by_key(|&(_, bytes)| bytes)
+            .map(FilePlan::need)
+            .max_by_key(Need::least)
     }
 
     /// The files a build would write (those not built).
@@ -369,12 +368,12 @@ pub fn complete(variant: &Variant, k_min: u8, k_max: u8) -> Result<Plan, PlanErr
     let files = (k_min..=k_max)
         .flat_map(|k| [1u8, 2].map(|n| (n, k)))
         .map(|(n, k)| {
-            let windows = Windows::complete(variant, n, k);
+            let windows = Windows::complete(variant, FileKey::new(n, k));
             FilePlan {
                 n,
                 k,
                 tiers: index::complete_tiers(k),
-                positions: index::complete_positions(n, k),
+                positions: index::complete_positions(FileKey::new(n, k)),
                 complete: true,
                 built: false,
                 checkpoint: None,
@@ -425,7 +424,8 @@ pub fn for_position(variant: &Variant, pos: &Position) -> Result<Plan, PlanError
 /// `wdl_only`): what [`crate::build::window_peak_bytes`] says of its tiers,
 /// counted by level ([`index::canonical_sets_by_progress`]) without
 /// listing them.
-pub(crate) fn complete_window_bytes(variant: &Variant, n: u8, k: u8, wdl_only: bool) -> u64 {
+pub(crate) fn complete_window_bytes(variant: &Variant, file: FileKey, wdl_only: bool) -> u64 {
+    let FileKey { n, k } = file;
     let kk = k as usize;
     let half = binom(33 - kk, n as usize) as u64;
     let sets = index::canonical_sets_by_progress(variant);
@@ -556,9 +556,9 @@ fn counts(roots: &[TierKey], variant: &Variant, shortcut: bool) -> Vec<FileCount
     // under the mirror, and its canonical tiers are the closure's.
     for r in roots.iter().filter(|r| r.is_valid()) {
         for t in [*r, r.mirror()] {
-            seen.mark(t.n, t.k, index::outside_set(t.outside));
+            seen.mark(t.file(), index::outside_set(t.outside));
         }
-        top[slot(r.n, r.k)] = true;
+        top[slot(r.file())] = true;
     }
     let order = sets_by_progress(variant, &points);
     let mut out = Vec::new();
@@ -569,35 +569,35 @@ fn counts(roots: &[TierKey], variant: &Variant, shortcut: bool) -> Vec<FileCount
     let mut full = [false; 32];
     for n in [2u8, 1] {
         for k in (9..=24u8).rev() {
-            if full[slot(n, k)] {
+            if full[slot(FileKey::new(n, k))] {
                 out.push(FileCount {
                     n,
                     k,
                     tiers: index::complete_tiers(k),
-                    positions: index::complete_positions(n, k),
-                    windows: Windows::complete(variant, n, k),
+                    positions: index::complete_positions(FileKey::new(n, k)),
+                    windows: Windows::complete(variant, FileKey::new(n, k)),
                 });
                 continue;
             }
-            if !active[slot(n, k)] {
+            if !active[slot(FileKey::new(n, k))] {
                 continue;
             }
             let keep = crate::build::window_levels(variant);
-            let file = walk_file(n, k, &order, &steps, huff, keep, &mut seen);
+            let file = walk_file(FileKey::new(n, k), &order, &steps, huff, keep, &mut seen);
             let tiers = file.tiers;
             if k > 9 {
-                active[slot(n, k - 1)] = true;
+                active[slot(FileKey::new(n, k - 1))] = true;
             }
             if n == 2 && huff {
-                active[slot(1, k)] = true;
+                active[slot(FileKey::new(1, k))] = true;
             }
             if shortcut && tiers == index::complete_tiers(k) {
                 for kk in 9..k {
-                    full[slot(n, kk)] = true;
+                    full[slot(FileKey::new(n, kk))] = true;
                 }
                 if n == 2 && huff {
                     for kk in 9..=k {
-                        full[slot(1, kk)] = true;
+                        full[slot(FileKey::new(1, kk))] = true;
                     }
                 }
             }
@@ -651,14 +651,14 @@ fn sets_by_progress(variant: &Variant, points: &[board::Point]) -> Vec<u32> {
 /// them (`keep`: [`crate::build::window_levels`]), as
 /// [`crate::build::window_peak_bytes`] counts it from their list.
 fn walk_file(
-    n: u8,
-    k: u8,
+    file: FileKey,
     order: &[u32],
     steps: &Steps,
     huff: bool,
     keep: u32,
     seen: &mut TierBits,
 ) -> FileCount {
+    let FileKey { n, k } = file;
     let (lo, hi) = (k.saturating_sub(8) as u32, k as u32);
     let per_tier =
         |m: u32| 2 * binom(9, m as usize) as u64 * binom(33 - k as usize, n as usize) as u64;
@@ -673,7 +673,7 @@ fn walk_file(
         if c < lo || c > hi {
             continue;
         }
-        if !seen.has(n, k, s) {
+        if !seen.has(file, s) {
             continue;
         }
         let m = k as u32 - c;
@@ -693,25 +693,25 @@ fn walk_file(
             rest &= rest - 1;
             let without = s & !(1 << b);
             if steps.to_fortress >> b & 1 == 1 && m < 8 {
-                seen.mark(n, k, without);
+                seen.mark(FileKey::new(n, k), without);
             }
             let mut to = steps.to_outside[b as usize] & !s;
             while to != 0 {
                 let t = to.trailing_zeros();
                 to &= to - 1;
-                seen.mark(n, k, without | 1 << t);
+                seen.mark(FileKey::new(n, k), without | 1 << t);
             }
             // A capture of this soldier.
             if k > 9 {
-                seen.mark(n, k - 1, without);
+                seen.mark(FileKey::new(n, k - 1), without);
             }
         }
         // A capture inside the fortress.
         if k > 9 && m > 0 {
-            seen.mark(n, k - 1, s);
+            seen.mark(FileKey::new(n, k - 1), s);
         }
         if n == 2 && huff {
-            seen.mark(1, k, s);
+            seen.mark(FileKey::new(1, k), s);
         }
     }
     let [with_distances, wdl_only] =
@@ -878,26 +878,30 @@ pub(crate) const WDL_GROWTH_ABOVE: [(u8, u8, u64, u64); 16] = [
     (2, 20, 1_301_573_676, 25_175_884),
 ];
 
-/// The density of `table`'s entry `(n, k)`, in bits/position.
-fn density(table: &[(u8, u8, u64, u64)], n: u8, k: u8) -> Option<f64> {
+/// The density of `table`'s entry for `file`, in bits/position.
+fn density(table: &[(u8, u8, u64, u64)], file: FileKey) -> Option<f64> {
     table
         .iter()
-        .find(|m| (m.0, m.1) == (n, k))
+        .find(|m| FileKey::new(m.0, m.1) == file)
         .map(|m| m.3 as f64 * 8.0 / m.2 as f64)
 }
 
-/// The factor a WDL-only file `(n, k)` is estimated at over the figure of
+/// The factor a WDL-only file `file` is estimated at over the figure of
 /// [`MEASURED_WDL_STREAM`] it is given: 1 up to [`MEASURED_WDL_MAX`]
 /// soldiers, above them the growth of [`WDL_GROWTH_ABOVE`].
-fn wdl_growth(n: u8, k: u8) -> f64 {
+fn wdl_growth(file: FileKey) -> f64 {
+    let FileKey { n, k } = file;
     let top = WDL_GROWTH_ABOVE
         .iter()
         .map(|m| m.1)
         .max()
         .unwrap_or(MEASURED_WDL_MAX);
     match (
-        density(&WDL_GROWTH_ABOVE, n, k.clamp(MEASURED_WDL_MAX, top)),
-        density(&WDL_GROWTH_ABOVE, n, MEASURED_WDL_MAX),
+        density(
+            &WDL_GROWTH_ABOVE,
+            FileKey::new(n, k.clamp(MEASURED_WDL_MAX, top)),
+        ),
+        density(&WDL_GROWTH_ABOVE, FileKey::new(n, MEASURED_WDL_MAX)),
     ) {
         (Some(at), Some(base)) if base > 0.0 => (at / base).max(1.0),
         _ => 1.0,
@@ -915,27 +919,32 @@ figure times the growth from 13 soldiers that asalto's closure of a 20-soldier f
 (2026-11-27-f20: up to 1.35 for two officers at 15 and 16 soldiers), never below 1, plus each \
 file's index, exact from its tiers and blocks";
 
-fn measured(n: u8, k: u8, current: bool) -> Option<&'static Measured> {
+fn measured(file: FileKey, current: bool) -> Option<&'static Measured> {
     MEASURED
         .iter()
-        .find(|m| m.n == n && m.k == k && m.current_blocks == current)
+        .find(|m| FileKey::new(m.n, m.k) == file && m.current_blocks == current)
 }
 
-/// Estimated bits per position of the file `(n, k)` with the current block
+/// Estimated bits per position of the file `file` with the current block
 /// sizes: of the whole file with distances, and of the WDL stream of a
 /// WDL-only file, index aside ([`DISK_BASIS`]).
-pub(crate) fn bits_per_position(n: u8, k: u8) -> (f64, f64) {
+pub(crate) fn bits_per_position(file: FileKey) -> (f64, f64) {
+    let FileKey { n, k } = file;
     let n = n.clamp(1, 2);
-    let wdl_only = density(&MEASURED_WDL_STREAM, n, k.clamp(9, MEASURED_WDL_MAX)).unwrap_or(0.0)
-        * wdl_growth(n, k);
+    let wdl_only = density(
+        &MEASURED_WDL_STREAM,
+        FileKey::new(n, k.clamp(9, MEASURED_WDL_MAX)),
+    )
+    .unwrap_or(0.0)
+        * wdl_growth(FileKey::new(n, k));
     let k = k.clamp(9, 11);
-    if let Some(m) = measured(n, k, true) {
+    if let Some(m) = measured(FileKey::new(n, k), true) {
         return (m.bits, wdl_only);
     }
     let (Some(now), Some(then), Some(m)) = (
-        measured(n, 9, true),
-        measured(n, 9, false),
-        measured(n, k, false),
+        measured(FileKey::new(n, 9), true),
+        measured(FileKey::new(n, 9), false),
+        measured(FileKey::new(n, k), false),
     ) else {
         unreachable!("MEASURED holds every officer count at 9, 10 and 11 soldiers")
     };
@@ -948,7 +957,7 @@ pub(crate) fn bits_per_position(n: u8, k: u8) -> (f64, f64) {
 pub fn disk_bytes(files: &[FilePlan]) -> (u64, u64) {
     let per = WriteOptions::wdl_only().wdl_block_positions;
     files.iter().fold((0, 0), |(all, wdl), f| {
-        let (bits, wdl_bits) = bits_per_position(f.n, f.k);
+        let (bits, wdl_bits) = bits_per_position(f.file());
         let bytes = |b: f64| (f.positions as f64 * b / 8.0).ceil() as u64;
         let blocks = table::block_count(f.positions, per);
         let wdl_only = table::file_len(f.tiers, blocks, 0, bytes(wdl_bits));
@@ -1054,28 +1063,6 @@ pub fn free_bytes(dir: &Path) -> std::io::Result<u64> {
         }
     }
     fs4::available_space(at)
-}
-
-/// A byte count for people: decimal units (`684.4 GB`).
-pub fn human_bytes(b: u64) -> String {
-    let b = b as f64;
-    match b {
-        b if b >= 1e12 => format!("{:.2} TB", b / 1e12),
-        b if b >= 1e9 => format!("{:.1} GB", b / 1e9),
-        b if b >= 1e6 => format!("{:.1} MB", b / 1e6),
-        b if b >= 1e3 => format!("{:.1} kB", b / 1e3),
-        b => format!("{b:.0} B"),
-    }
-}
-
-/// A duration in seconds for people (`31.3 hours`).
-pub fn human_duration(s: f64) -> String {
-    match s {
-        s if s >= 2.0 * 86_400.0 => format!("{:.1} days", s / 86_400.0),
-        s if s >= 2.0 * 3600.0 => format!("{:.1} hours", s / 3600.0),
-        s if s >= 120.0 => format!("{:.0} min", s / 60.0),
-        s => format!("{s:.0} s"),
-    }
 }
 
 /// One line: the files to build, their positions and disk (for `asalto
@@ -1249,16 +1236,22 @@ mod tests {
         // 9 soldiers: the bench record itself; WDL-only, the WDL stream of
         // the format-5 record over its positions.
         assert_eq!(
-            bits_per_position(2, 9),
+            bits_per_position(FileKey::new(2, 9)),
             (1.070_286, 7_660_513.0 * 8.0 / 10_675_662_888.0)
         );
         // 11 soldiers: the record with the older blocks, times the growth
         // the current blocks showed on the same 9-soldier tables.
-        let (bits, _) = bits_per_position(2, 11);
+        let (bits, _) = bits_per_position(FileKey::new(2, 11));
         assert!((bits - 2.892_328 * 1.070_286 / 0.691_179).abs() < 1e-9);
         // Above 11 with distances the 11-soldier figure.
-        assert_eq!(bits_per_position(1, 20).0, bits_per_position(1, 11).0);
-        assert_ne!(bits_per_position(2, 13).1, bits_per_position(2, 12).1);
+        assert_eq!(
+            bits_per_position(FileKey::new(1, 20)).0,
+            bits_per_position(FileKey::new(1, 11)).0
+        );
+        assert_ne!(
+            bits_per_position(FileKey::new(2, 13)).1,
+            bits_per_position(FileKey::new(2, 12)).1
+        );
         // Above 13 WDL-only: the whole game's 13-soldier figure times the
         // growth asalto's 20-soldier closure showed from 13 (2o15s:
         // 1,187,217,144 bytes of WDL stream for 18,014,761,008 positions
@@ -1266,13 +1259,13 @@ mod tests {
         let at_13 = 4_526_201_053.0 * 8.0 / 109_010_534_640.0;
         let growth = (1_187_217_144.0 / 18_014_761_008.0) / (915_423_827.0 / 18_695_716_520.0);
         assert!((1.34..1.35).contains(&growth));
-        assert!((bits_per_position(2, 15).1 - at_13 * growth).abs() < 1e-12);
+        assert!((bits_per_position(FileKey::new(2, 15)).1 - at_13 * growth).abs() < 1e-12);
         // ... never below 1: one officer's files thinned from 13 on there,
         // two officers' from 18 on, and above 20 the figure at 20.
         let one = 497_927_587.0 * 8.0 / 11_474_793_120.0;
-        assert_eq!(bits_per_position(1, 16).1, one);
+        assert_eq!(bits_per_position(FileKey::new(1, 16)).1, one);
         for k in [18, 20, 24] {
-            assert_eq!(bits_per_position(2, k).1, at_13);
+            assert_eq!(bits_per_position(FileKey::new(2, k)).1, at_13);
         }
         // The 13-soldier files as the whole game's build wrote them (format
         // 5; `bytes` in 12-build.json and 15-build.json of
@@ -1378,13 +1371,13 @@ mod tests {
             let plan = complete(&v, 9, 10).unwrap();
             assert_eq!(plan.files.len(), 4);
             for f in &plan.files {
-                let tiers = index::all_tiers(f.n, f.k, &v);
+                let tiers = index::all_tiers(f.file(), &v);
                 assert_eq!(f.tiers, tiers.len() as u64);
                 assert_eq!(f.positions, tiers.iter().map(|t| t.size()).sum::<u64>());
                 // The window counted by level equals the one of the list.
                 let listed = crate::build::window_peak_bytes(&v, &tiers, false);
                 assert_eq!(f.window_bytes, listed, "{v} {}o{}s", f.n, f.k);
-                let wdl = complete_window_bytes(&v, f.n, f.k, true);
+                let wdl = complete_window_bytes(&v, f.file(), true);
                 let listed = crate::build::window_peak_bytes(&v, &tiers, true);
                 assert_eq!(wdl, listed, "{v} {}o{}s WDL-only", f.n, f.k);
                 assert!(4 * wdl >= f.window_bytes && 4 * wdl < f.window_bytes + 4 * f.tiers);
@@ -1392,13 +1385,13 @@ mod tests {
         }
         // And where a file's levels are few and full (most soldiers).
         for f in &complete(&Variant::ASSAULT, 22, 24).unwrap().files {
-            let tiers = index::all_tiers(f.n, f.k, &Variant::ASSAULT);
+            let tiers = index::all_tiers(f.file(), &Variant::ASSAULT);
             let listed = crate::build::window_peak_bytes(&Variant::ASSAULT, &tiers, false);
             assert_eq!(f.window_bytes, listed, "{}o{}s", f.n, f.k);
-            let wdl = complete_window_bytes(&Variant::ASSAULT, f.n, f.k, true);
+            let wdl = complete_window_bytes(&Variant::ASSAULT, f.file(), true);
             let listed = crate::build::window_peak_bytes(&Variant::ASSAULT, &tiers, true);
             assert_eq!(wdl, listed, "{}o{}s WDL-only", f.n, f.k);
-            assert!(f.window_bytes > 0 && f.memory_bytes() >= f.least_memory_bytes());
+            assert!(f.window_bytes > 0 && f.need().whole() >= f.need().least());
         }
         // The complete assaut tables measured by the bench record:
         // 928,318,512 + 10,675,662,888 positions with 9 soldiers.

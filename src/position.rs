@@ -63,7 +63,10 @@ pub enum PositionError {
         want: usize,
     },
     /// A character that is neither piece nor digit.
-    #[error("unknown piece letter '{0}' (use S soldier, O officer, digits for empty points)")]
+    #[error(
+        "unknown piece letter '{}' (use S soldier, O officer, digits for empty points)",
+        .0.escape_debug()
+    )]
     Piece(char),
     /// Too many soldiers.
     #[error("{0} soldiers, at most 24")]
@@ -78,10 +81,10 @@ pub enum PositionError {
     #[error("piece outside the board")]
     OffBoard,
     /// Side not `s`/`o`.
-    #[error("side to move must be 's' (soldiers) or 'o' (officers), not '{0}'")]
+    #[error("side to move must be 's' (soldiers) or 'o' (officers), not '{}'", .0.escape_debug())]
     Side(String),
     /// Huff field names something that is not a point.
-    #[error("huff field: '{0}' is not a point name")]
+    #[error("huff field: '{}' is not a point name", .0.escape_debug())]
     HuffPoint(String),
     /// Huff field names a point without an officer.
     #[error("huff field names {0}, which holds no officer")]
@@ -93,11 +96,15 @@ pub enum PositionError {
     #[error("huff rights are only possible with the soldiers to move")]
     HuffWrongSide,
     /// Bad `start:` shorthand.
-    #[error("bad start position '{0}': use 'start' or 'start:c6,e6' (two fortress points)")]
+    #[error(
+        "bad start position '{}': use 'start' or 'start:c6,e6' (two fortress points)",
+        .0.escape_debug()
+    )]
     Start(String),
     /// Bad `formation:` shorthand.
     #[error(
-        "bad formation '{0}': use 'formation:K' (the K outside points nearest the fortress, K = 9..24, officers on c6 and e6) or 'formation:K:c7,e5'"
+        "bad formation '{}': use 'formation:K' (the K outside points nearest the fortress, K = 9..24, officers on c6 and e6) or 'formation:K:c7,e5'",
+        .0.escape_debug()
     )]
     Formation(String),
 }

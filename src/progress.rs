@@ -132,6 +132,28 @@ impl<F: Fn(&Progress<'_>) + Sync> Observer for F {
     }
 }
 
+/// A byte count for people: decimal units (`684.4 GB`).
+pub fn human_bytes(b: u64) -> String {
+    let b = b as f64;
+    match b {
+        b if b >= 1e12 => format!("{:.2} TB", b / 1e12),
+        b if b >= 1e9 => format!("{:.1} GB", b / 1e9),
+        b if b >= 1e6 => format!("{:.1} MB", b / 1e6),
+        b if b >= 1e3 => format!("{:.1} kB", b / 1e3),
+        b => format!("{b:.0} B"),
+    }
+}
+
+/// A duration in seconds for people (`31.3 hours`).
+pub fn human_duration(s: f64) -> String {
+    match s {
+        s if s >= 2.0 * 86_400.0 => format!("{:.1} days", s / 86_400.0),
+        s if s >= 2.0 * 3600.0 => format!("{:.1} hours", s / 3600.0),
+        s if s >= 120.0 => format!("{:.0} min", s / 60.0),
+        s => format!("{s:.0} s"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,7 +28,7 @@
 //! verification run again with `resume` goes on from there.
 
 use crate::Value;
-use crate::index::{self, TierKey};
+use crate::index::{self, FileKey, TierKey};
 use crate::position::Position;
 use crate::progress::{Observer, Progress, Throttle};
 use crate::rules::Variant;
@@ -255,7 +255,7 @@ pub struct VerifyOptions {
     /// ([`crate::table::blocks`]) while verifying: a tier's successors lie
     /// scattered over the files below it, as in a build. By default a
     /// quarter of the default memory budget, at most
-    /// [`crate::build::MAX_BLOCK_CACHE_BYTES`].
+    /// [`crate::budget::MAX_BLOCK_CACHE_BYTES`].
     pub block_cache_bytes: u64,
     /// Verify the files of the game above this floor, in its folder under
     /// the tables folder, each tier against the lower ones and the floor's
@@ -287,8 +287,7 @@ impl Default for VerifyOptions {
             stop_at: None,
             stop_flag: None,
             proved: None,
-            block_cache_bytes: (crate::build::default_budget() / 4)
-                .min(crate::build::MAX_BLOCK_CACHE_BYTES),
+            block_cache_bytes: crate::budget::MemoryBudget::machine_default().verify_block_cache(),
             floor: None,
         }
     }
@@ -455,12 +454,12 @@ fn proved_here(
     let mut out = Vec::new();
     for k in 9..=24u8 {
         for n in 1..=2u8 {
-            let path = table_path(dir, variant, n, k);
+            let path = table_path(dir, variant, FileKey::new(n, k));
             if !path.exists() {
                 continue;
             }
             let table = tables
-                .table(n, k)?
+                .table(FileKey::new(n, k))?
                 .ok_or_else(|| VerifyError::Vanished(path.clone()))?;
             let p = named(&table, &path);
             intact &= p.is_some();
@@ -567,9 +566,9 @@ fn chosen_files(
     let mut failed = Vec::new();
     for k in opts.soldiers.0.max(9)..=opts.soldiers.1.min(24) {
         for n in 1..=2u8 {
-            let path = table_path(dir, variant, n, k);
+            let path = table_path(dir, variant, FileKey::new(n, k));
             if path.exists() {
-                match tables.table(n, k) {
+                match tables.table(FileKey::new(n, k)) {
                     Ok(Some(t)) => files.push((path, t)),
                     Ok(None) => failed.push(FailedFile {
                         error: VerifyError::Vanished(path.clone()).to_string(),
@@ -857,13 +856,13 @@ mod tests {
             let codes = solve_tier(key, &mut Lookup::new(&store, *variant)).unwrap();
             store.insert(*key, codes);
         }
-        let mut files: BTreeMap<(u8, u8), Vec<TierKey>> = BTreeMap::new();
+        let mut files: BTreeMap<FileKey, Vec<TierKey>> = BTreeMap::new();
         for key in &tiers {
-            files.entry((key.n, key.k)).or_default().push(*key);
+            files.entry(key.file()).or_default().push(*key);
         }
-        for ((n, k), keys) in files {
+        for (file, keys) in files {
             let opts = WriteOptions::of_kind(wdl_only);
-            let mut w = TableWriter::create_with(dir, variant, n, k, &opts).unwrap();
+            let mut w = TableWriter::create_with(dir, variant, file, &opts).unwrap();
             for key in &keys {
                 w.push_tier(key, &store.tier(key).unwrap().unwrap())
                     .unwrap();
@@ -922,17 +921,17 @@ mod tests {
         .unwrap();
         let seen = seen.into_inner().unwrap();
         // The files in checking order, with their positions.
-        let mut files: Vec<((u8, u8), u64)> = Vec::new();
+        let mut files: Vec<(FileKey, u64)> = Vec::new();
         for key in &tiers {
-            match files.iter_mut().find(|(f, _)| *f == (key.n, key.k)) {
+            match files.iter_mut().find(|(f, _)| *f == key.file()) {
                 Some((_, p)) => *p += key.size(),
-                None => files.push(((key.n, key.k), key.size())),
+                None => files.push((key.file(), key.size())),
             }
         }
-        files.sort_by_key(|((n, k), _)| (*k, *n));
+        files.sort_by_key(|(f, _)| (f.soldiers(), f.officers()));
         let mut before = 0;
-        for ((n, k), positions) in files {
-            let step = format!("assaut {}", index::FileKey::new(n, k));
+        for (file, positions) in files {
+            let step = format!("assaut {file}");
             let first = seen.iter().position(|(s, _)| *s == step).unwrap();
             assert_eq!(seen[first].1, before, "{step} taken up");
             for (s, done) in &seen[first..] {

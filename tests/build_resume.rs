@@ -10,6 +10,7 @@
 mod common;
 
 use asalto_tb::build::{self, BuildError, BuildObserver, BuildOptions, FileReport, Quiet};
+use asalto_tb::index::FileKey;
 use asalto_tb::index::TierKey;
 use asalto_tb::solve::Solver;
 use asalto_tb::table::{Problem, WriteOptions, table_path, temporary_path};
@@ -37,7 +38,7 @@ fn opts() -> BuildOptions {
 }
 
 fn last_file(dir: &Path) -> PathBuf {
-    table_path(dir, &Variant::ASSAUT, 2, 10)
+    table_path(dir, &Variant::ASSAUT, FileKey::new(2, 10))
 }
 
 /// Counts checkpoints of the last file and stops the build at the
@@ -46,7 +47,7 @@ struct StopAt {
     stop_at: u64,
     seen: AtomicU64,
     notes: Mutex<Vec<String>>,
-    current: Mutex<(u8, u8)>,
+    current: Mutex<Option<FileKey>>,
 }
 
 impl StopAt {
@@ -55,7 +56,7 @@ impl StopAt {
             stop_at,
             seen: AtomicU64::new(0),
             notes: Mutex::new(Vec::new()),
-            current: Mutex::new((0, 0)),
+            current: Mutex::new(None),
         }
     }
 }
@@ -71,14 +72,14 @@ impl StopAt {
 impl asalto_tb::progress::Observer for StopAt {}
 
 impl BuildObserver for StopAt {
-    fn file_start(&self, n: u8, k: u8, _: usize, _: u64, _: u64) {
-        *self.current.lock().unwrap() = (n, k);
+    fn file_start(&self, file: FileKey, _: usize, _: u64, _: u64) {
+        *self.current.lock().unwrap() = Some(file);
     }
     fn note(&self, message: &str) {
         self.notes.lock().unwrap().push(message.to_string());
     }
     fn checkpoint(&self, _positions: u64) -> bool {
-        if *self.current.lock().unwrap() != (2, 10) {
+        if *self.current.lock().unwrap() != Some(FileKey::new(2, 10)) {
             return true;
         }
         self.seen.fetch_add(1, Ordering::Relaxed) + 1 < self.stop_at
@@ -208,7 +209,7 @@ fn a_build_stopped_by_its_deadline_goes_on_and_writes_the_same_bytes() {
     let Err(BuildError::Stopped(stop)) = r else {
         panic!("not stopped: {:?}", r.map(|r| r.len()));
     };
-    let file = table_path(dir.path(), &Variant::ASSAUT, stop.n, stop.k);
+    let file = table_path(dir.path(), &Variant::ASSAUT, stop.file());
     assert!(!file.exists());
     // Stopped inside the file: with a checkpoint, though the checkpoints
     // were an hour apart.
@@ -216,7 +217,7 @@ fn a_build_stopped_by_its_deadline_goes_on_and_writes_the_same_bytes() {
     assert_eq!(ckpt.exists(), stop.positions_done > 0);
     for f in &stop.files {
         assert!(!f.skipped);
-        assert!(table_path(dir.path(), &Variant::ASSAUT, f.n, f.k).exists());
+        assert!(table_path(dir.path(), &Variant::ASSAUT, f.file()).exists());
     }
 
     let reports =
@@ -230,7 +231,7 @@ fn a_build_stopped_by_its_deadline_goes_on_and_writes_the_same_bytes() {
         assert!(r.earlier_seconds > 0.0 && r.earlier_seconds <= stop.seconds);
     }
     for r in &reports {
-        let path = |d: &Path| table_path(d, &Variant::ASSAUT, r.n, r.k);
+        let path = |d: &Path| table_path(d, &Variant::ASSAUT, r.file());
         assert_eq!(
             std::fs::read(path(dir.path())).unwrap(),
             std::fs::read(path(clean.path())).unwrap(),
@@ -334,7 +335,7 @@ fn the_window_peaks_at_what_its_files_tiers_predict() {
     let reports =
         build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers, &opts(), &Quiet).unwrap();
     for r in &reports {
-        let own = common::own_tiers(&tiers, r.n, r.k);
+        let own = common::own_tiers(&tiers, r.file());
         let want = build::window_peak_bytes(&Variant::ASSAUT, &own, false);
         assert_eq!(r.window_peak_bytes, want, "{}o{}s", r.n, r.k);
     }
@@ -345,12 +346,12 @@ fn the_window_peaks_at_what_its_files_tiers_predict() {
 fn a_budget_too_small_is_refused_before_writing() {
     let dir = tempfile::tempdir().unwrap();
     let opts = BuildOptions {
-        memory_bytes: 100 << 20,
+        memory: asalto_tb::budget::MemoryBudget::new(100 << 20),
         ..opts()
     };
     let r = build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts, &Quiet);
     let e = r.unwrap_err();
-    assert!(matches!(e, BuildError::Budget { .. }), "{e}");
+    assert!(matches!(e, BuildError::Budget(_)), "{e}");
     assert!(e.to_string().contains("--memory"), "{e}");
     assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
 }
@@ -541,7 +542,7 @@ fn a_build_meeting_a_corrupt_file_says_so_and_leaves_it() {
     );
     assert_eq!(std::fs::read(&last).unwrap(), bytes);
     // Another table's file under this one's name: refused, left as it was.
-    let other = table_path(dir.path(), &Variant::ASSAUT, 1, 10);
+    let other = table_path(dir.path(), &Variant::ASSAUT, FileKey::new(1, 10));
     std::fs::copy(&other, &last).unwrap();
     let e =
         build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts(), &Quiet).unwrap_err();
@@ -549,10 +550,10 @@ fn a_build_meeting_a_corrupt_file_says_so_and_leaves_it() {
         matches!(
             &e,
             BuildError::Foreign {
-                found: (_, 1, 10),
-                expected: (_, 2, 10),
+                found: (_, found),
+                expected: (_, expected),
                 ..
-            }
+            } if *found == FileKey::new(1, 10) && *expected == FileKey::new(2, 10)
         ),
         "{e:?}"
     );

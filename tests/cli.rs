@@ -3,6 +3,7 @@
 
 mod common;
 
+use asalto_tb::index::FileKey;
 use common::asalto;
 use std::process::{Command, Output};
 
@@ -518,7 +519,8 @@ fn plan_says_what_a_memory_budget_holds() {
 
 #[test]
 fn a_closures_plan_counts_its_own_tiers_and_its_build_refuses_below_the_plans_least_budget() {
-    use asalto_tb::build::{MIN_WINDOW_BYTES, bytes_besides_window, window_peak_bytes};
+    use asalto_tb::budget::MIN_WINDOW_BYTES;
+    use asalto_tb::build::{bytes_besides_window, window_peak_bytes};
     use asalto_tb::table::WriteOptions;
     const POS: &str = "SSS/1O1/1SS1S1O/2SSS2/3S3/3/3 s";
     let variant = asalto_tb::Variant::ASSAUT;
@@ -529,7 +531,10 @@ fn a_closures_plan_counts_its_own_tiers_and_its_build_refuses_below_the_plans_le
     // Each file's memory is that of the closure's own tiers: their window,
     // and what the build needs besides it for their count and positions.
     for f in files {
-        let own = common::own_tiers(&tiers, at(f, "officers") as u8, at(f, "soldiers") as u8);
+        let own = common::own_tiers(
+            &tiers,
+            FileKey::new(at(f, "officers") as u8, at(f, "soldiers") as u8),
+        );
         let positions: u64 = own.iter().map(|t| t.size()).sum();
         assert_eq!(at(f, "positions"), positions, "{f}");
         let window = window_peak_bytes(&variant, &own, false);
@@ -807,18 +812,18 @@ fn info_fails_on_a_missing_folder_and_on_a_flipped_byte() {
 
 /// Stops a build at the first checkpoint of its file `(n, k)`.
 struct StopInFile {
-    file: (u8, u8),
-    current: std::sync::Mutex<(u8, u8)>,
+    file: asalto_tb::index::FileKey,
+    current: std::sync::Mutex<Option<asalto_tb::index::FileKey>>,
 }
 
 impl asalto_tb::progress::Observer for StopInFile {}
 
 impl asalto_tb::build::BuildObserver for StopInFile {
-    fn file_start(&self, n: u8, k: u8, _: usize, _: u64, _: u64) {
-        *self.current.lock().unwrap() = (n, k);
+    fn file_start(&self, file: asalto_tb::index::FileKey, _: usize, _: u64, _: u64) {
+        *self.current.lock().unwrap() = Some(file);
     }
     fn checkpoint(&self, _positions: u64) -> bool {
-        *self.current.lock().unwrap() != self.file
+        *self.current.lock().unwrap() != Some(self.file)
     }
 }
 
@@ -837,12 +842,12 @@ fn info_says_which_tables_are_partial_and_which_are_being_built() {
         ..BuildOptions::threads(1)
     };
     let stop = StopInFile {
-        file: (2, 10),
-        current: std::sync::Mutex::new((0, 0)),
+        file: asalto_tb::index::FileKey::new(2, 10),
+        current: std::sync::Mutex::new(None),
     };
     let r = build::build_tiers(dir.path(), &variant, &tiers, &opts, &stop);
     assert!(matches!(r, Err(build::BuildError::Stopped(_))));
-    let last = table_path(dir.path(), &variant, 2, 10);
+    let last = table_path(dir.path(), &variant, FileKey::new(2, 10));
     // The checkpoint as the library reads it: of the last file's own
     // tiers, part of them written.
     let unfinished = build::unfinished(dir.path());
@@ -854,7 +859,7 @@ fn info_says_which_tables_are_partial_and_which_are_being_built() {
         .expect("a checkpoint of the last file")
         .as_ref()
         .expect("a usable one");
-    let own: u64 = common::own_tiers(&tiers, 2, 10)
+    let own: u64 = common::own_tiers(&tiers, FileKey::new(2, 10))
         .iter()
         .map(|t| t.size())
         .sum();
@@ -872,7 +877,10 @@ fn info_says_which_tables_are_partial_and_which_are_being_built() {
     assert_eq!(tables.len(), 3);
     for f in tables {
         let k = f["soldiers"].as_u64().unwrap() as u8;
-        let own = common::own_tiers(&tiers, f["officers"].as_u64().unwrap() as u8, k);
+        let own = common::own_tiers(
+            &tiers,
+            FileKey::new(f["officers"].as_u64().unwrap() as u8, k),
+        );
         assert_eq!(f["tiers"], own.len() as u64, "{f}");
         assert_eq!(f["complete_tiers"], asalto_tb::index::complete_tiers(k));
         assert_eq!(f["complete"], false, "{f}");

@@ -5,6 +5,7 @@
 //! presets, or from positions checked by hand.
 
 use asalto_tb::build::{self, BuildOptions, Quiet};
+use asalto_tb::index::FileKey;
 use asalto_tb::index::TierKey;
 use asalto_tb::solve::Solver;
 use asalto_tb::table::{Table, table_path};
@@ -33,7 +34,12 @@ fn build_reports_each_file_and_a_rerun_skips_them() {
             f["officers"].as_u64().unwrap(),
             f["soldiers"].as_u64().unwrap(),
         );
-        let t = Table::open(&table_path(dir.path(), &Variant::ASSAUT, n as u8, k as u8)).unwrap();
+        let t = Table::open(&table_path(
+            dir.path(),
+            &Variant::ASSAUT,
+            FileKey::new(n as u8, k as u8),
+        ))
+        .unwrap();
         assert_eq!(f["positions"].as_u64().unwrap(), t.info().positions);
     }
     let again = json(&asalto(&["build", "--json", "--tables", d, "--for", TINY]));
@@ -84,7 +90,7 @@ fn records_name_each_file_by_its_contents_and_a_rebuild_has_the_same() {
             x["officers"].as_u64().unwrap() as u8,
             x["soldiers"].as_u64().unwrap() as u8,
         );
-        let path = table_path(a.path(), &Variant::ASSAUT, n, k);
+        let path = table_path(a.path(), &Variant::ASSAUT, FileKey::new(n, k));
         let t = Table::open(&path).unwrap();
         assert_eq!(
             x["bytes"].as_u64().unwrap(),
@@ -101,7 +107,7 @@ fn records_name_each_file_by_its_contents_and_a_rebuild_has_the_same() {
             (&y["bytes"], &y["index_crc"]),
             "{x} {y}"
         );
-        let other = table_path(b.path(), &Variant::ASSAUT, n, k);
+        let other = table_path(b.path(), &Variant::ASSAUT, FileKey::new(n, k));
         assert!(std::fs::read(&path).unwrap() == std::fs::read(&other).unwrap());
         assert_eq!(v["file"].as_str().unwrap(), path.to_str().unwrap());
         assert_eq!(
@@ -203,7 +209,7 @@ fn verify_takes_files_an_earlier_record_proved() {
             f["officers"].as_u64().unwrap() as u8,
             f["soldiers"].as_u64().unwrap() as u8,
         );
-        table_path(dir.path(), &Variant::ASSAUT, n, k)
+        table_path(dir.path(), &Variant::ASSAUT, FileKey::new(n, k))
     };
     assert!(std::fs::read(lowest(&b)).unwrap() != std::fs::read(lowest(&c)).unwrap());
     std::fs::copy(lowest(&c), lowest(&b)).unwrap();
@@ -381,8 +387,9 @@ fn build_writes_at_the_zstd_level_given() {
             f["officers"].as_u64().unwrap() as u8,
             f["soldiers"].as_u64().unwrap() as u8,
         );
-        let default = Table::open(&table_path(a.path(), &Variant::ASSAUT, n, k)).unwrap();
-        let low = Table::open(&table_path(b.path(), &Variant::ASSAUT, n, k)).unwrap();
+        let default =
+            Table::open(&table_path(a.path(), &Variant::ASSAUT, FileKey::new(n, k))).unwrap();
+        let low = Table::open(&table_path(b.path(), &Variant::ASSAUT, FileKey::new(n, k))).unwrap();
         assert_eq!((default.info().zstd_level, low.info().zstd_level), (9, 3));
         let keys = default.tier_keys().unwrap();
         assert_eq!(keys, low.tier_keys().unwrap());
@@ -415,7 +422,7 @@ fn a_build_told_to_stop_after_a_second_stops_with_status_75() {
     assert!(done < all, "{stop}");
     let n = stop["officers"].as_u64().unwrap() as u8;
     let k = stop["soldiers"].as_u64().unwrap() as u8;
-    let path = table_path(dir.path(), &Variant::ASSAUT, n, k);
+    let path = table_path(dir.path(), &Variant::ASSAUT, FileKey::new(n, k));
     assert!(!path.exists());
     assert_eq!(build::checkpoint_path(&path).exists(), done > 0);
     // The files finished before the stop are listed, and are there.
@@ -479,7 +486,8 @@ fn a_second_closure_is_merged_into_the_files_of_the_first() {
     build::build_tiers(merged.path(), &v, &b, &opts, &Quiet).unwrap();
     build::build_tiers(only_a.path(), &v, &a, &opts, &Quiet).unwrap();
     build::build_tiers(only_b.path(), &v, &b, &opts, &Quiet).unwrap();
-    let file = |dir: &std::path::Path| Table::open(&table_path(dir, &v, 2, 9)).unwrap();
+    let file =
+        |dir: &std::path::Path| Table::open(&table_path(dir, &v, FileKey::new(2, 9))).unwrap();
     let m = file(merged.path());
     let keys: HashSet<TierKey> = m.tier_keys().unwrap().into_iter().collect();
     let mut compared = 0;

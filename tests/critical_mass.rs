@@ -20,6 +20,7 @@
 
 use asalto_tb::analysis::{self, CriticalRow};
 use asalto_tb::board::{self, Bitboard, Point};
+use asalto_tb::index::FileKey;
 use asalto_tb::index::{self, TierKey};
 use asalto_tb::table::{TableSet, TableWriter};
 use asalto_tb::{Position, Side, Value, Variant};
@@ -95,7 +96,7 @@ fn write_formation_table(dir: &std::path::Path, variant: &Variant, k: usize) {
             }
         })
         .collect();
-    let mut w = TableWriter::create(dir, variant, 2, k as u8).unwrap();
+    let mut w = TableWriter::create(dir, variant, FileKey::new(2, k as u8)).unwrap();
     w.push_tier(&key, &codes).unwrap();
     w.finish().unwrap();
 }

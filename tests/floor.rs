@@ -9,6 +9,7 @@
 mod common;
 
 use asalto_tb::build::{self, BuildError, BuildOptions, Quiet};
+use asalto_tb::index::FileKey;
 use asalto_tb::index::TierKey;
 use asalto_tb::solve::{Assume, Floor, Solver, TierStore};
 use asalto_tb::table::{Table, TableSet, TableWriter, WriteOptions, table_path};
@@ -155,18 +156,23 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
         assert_eq!(report.floor, Some(f));
         assert_eq!(report.files.len(), 2);
         for (n, kk) in files(&top) {
-            let t = Table::open(&table_path(&dir.path().join(f.folder()), &v, n, kk)).unwrap();
+            let t = Table::open(&table_path(
+                &dir.path().join(f.folder()),
+                &v,
+                FileKey::new(n, kk),
+            ))
+            .unwrap();
             assert_eq!(t.info().floor, Some(f));
             assert_eq!(t.info().format_version, 6);
         }
     }
     // Exact files stay format 5, no floor.
-    let exact = Table::open(&table_path(dir.path(), &v, 2, 11)).unwrap();
+    let exact = Table::open(&table_path(dir.path(), &v, FileKey::new(2, 11))).unwrap();
     assert_eq!((exact.info().floor, exact.info().format_version), (None, 5));
     // Every position of the top files inside its bracket.
     let (mut n, mut decided) = (0u64, 0u64);
     for (on, kk) in files(&top) {
-        let open = |d: &Path| Table::open(&table_path(d, &v, on, kk)).unwrap();
+        let open = |d: &Path| Table::open(&table_path(d, &v, FileKey::new(on, kk))).unwrap();
         let e = open(dir.path());
         let a = open(&dir.path().join(lo.folder()));
         let b = open(&dir.path().join(hi.folder()));
@@ -192,7 +198,7 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
     // played to the game's real end; an officers' win there is no proof.
     let tables = dir.path().to_str().unwrap();
     let lo_dir = dir.path().join(lo.folder());
-    let t = Table::open(&table_path(&lo_dir, &v, 2, 11)).unwrap();
+    let t = Table::open(&table_path(&lo_dir, &v, FileKey::new(2, 11))).unwrap();
     let (mut won, mut lost) = (None, None);
     for key in t.tier_keys().unwrap() {
         let codes = t.tier(&key).unwrap().unwrap();
@@ -238,17 +244,17 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
     // exact, one floor's file among another's.
     let floor_dir = dir.path().join(lo.folder());
     let as_exact = TableSet::open(&floor_dir, &v);
-    let Err(e) = as_exact.table(2, 11) else {
+    let Err(e) = as_exact.table(FileKey::new(2, 11)) else {
         panic!("a floor file read as exact");
     };
     assert!(e.to_string().contains("never mix"), "{e}");
     let as_floor = TableSet::open_floored(dir.path(), &v, Some(hi));
-    assert!(as_floor.table(2, 11).is_ok());
+    assert!(as_floor.table(FileKey::new(2, 11)).is_ok());
     let mixed = tempfile::tempdir().unwrap();
     let mixed_dir = mixed.path().join(hi.folder()).join(v.slug());
     std::fs::create_dir_all(&mixed_dir).unwrap();
     std::fs::copy(
-        table_path(&floor_dir, &v, 2, 11),
+        table_path(&floor_dir, &v, FileKey::new(2, 11)),
         mixed_dir.join("2o11s.atb"),
     )
     .unwrap();
@@ -278,8 +284,8 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
     };
     let planted_dir = planted.path().join(lo.folder());
     for (on, kk) in files(&top) {
-        let src = Table::open(&table_path(&hi_dir, &v, on, kk)).unwrap();
-        let mut out = TableWriter::create_with(&planted_dir, &v, on, kk, &w).unwrap();
+        let src = Table::open(&table_path(&hi_dir, &v, FileKey::new(on, kk))).unwrap();
+        let mut out = TableWriter::create_with(&planted_dir, &v, FileKey::new(on, kk), &w).unwrap();
         for key in top.iter().filter(|t| (t.n, t.k) == (on, kk)) {
             out.push_tier(key, &src.tier(key).unwrap().unwrap())
                 .unwrap();

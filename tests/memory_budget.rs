@@ -40,7 +40,9 @@
 
 mod common;
 
-use asalto_tb::build::{self, FIXED_BYTES, MIN_WINDOW_BYTES, bytes_besides_window};
+use asalto_tb::budget::{FIXED_BYTES, MIN_WINDOW_BYTES};
+use asalto_tb::build::{self, bytes_besides_window};
+use asalto_tb::index::FileKey;
 use asalto_tb::solve::Solver;
 use asalto_tb::table::{WriteOptions, table_path};
 use asalto_tb::{Position, Variant};
@@ -192,14 +194,17 @@ fn a_build_under_its_smallest_memory_that_must_read_back_stays_within_it() {
     let (ok, _, stderr, _) = sampled_build(refused.path(), budget - 1, None);
     assert!(!ok, "a budget of {} bytes was accepted", budget - 1);
     assert!(stderr.contains("too small"), "{stderr}");
-    assert!(!table_path(refused.path(), &variant, bn, bk).exists());
+    assert!(!table_path(refused.path(), &variant, FileKey::new(bn, bk)).exists());
 
     // The tiers each file's levels read, at the window's peak.
     let p: Position = POS.parse().unwrap();
     let tiers = Solver::new(variant).closure_of(&p);
     let predicted = |name: &str| {
         let f = files.iter().find(|f| f["file"] == name).unwrap();
-        let own = common::own_tiers(&tiers, u(f, "officers") as u8, u(f, "soldiers") as u8);
+        let own = common::own_tiers(
+            &tiers,
+            FileKey::new(u(f, "officers") as u8, u(f, "soldiers") as u8),
+        );
         build::window_peak_bytes(&variant, &own, false)
     };
 
@@ -250,8 +255,8 @@ fn a_build_under_its_smallest_memory_that_must_read_back_stays_within_it() {
         // Read back, byte for byte the same file.
         let (n, k) = (u(r, "officers") as u8, u(r, "soldiers") as u8);
         assert_eq!(
-            std::fs::read(table_path(back_dir.path(), &variant, n, k)).unwrap(),
-            std::fs::read(table_path(memory_dir.path(), &variant, n, k)).unwrap(),
+            std::fs::read(table_path(back_dir.path(), &variant, FileKey::new(n, k))).unwrap(),
+            std::fs::read(table_path(memory_dir.path(), &variant, FileKey::new(n, k))).unwrap(),
             "{name}"
         );
         // What the build measured itself is within the budget.

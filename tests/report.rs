@@ -12,6 +12,7 @@ use asalto_tb::analysis::{self, Report, Request, TableStats};
 use asalto_tb::board::{self, Bitboard, FORTRESS};
 use asalto_tb::build::{self, Quiet};
 use asalto_tb::index;
+use asalto_tb::index::FileKey;
 use asalto_tb::rules::TrappedRule;
 use asalto_tb::solve::{Lookup, Solver};
 use asalto_tb::table::TableSet;
@@ -111,7 +112,7 @@ fn officer_sets(free: Bitboard, n: u8) -> Vec<Bitboard> {
 /// Every stored position of the table `(n, 9)` of `set`, built from its
 /// pieces (not from the index), with its tier's mirror weight.
 fn positions(set: &TableSet, n: u8) -> Vec<(Position, u64)> {
-    let table = set.table(n, 9).unwrap().unwrap();
+    let table = set.table(FileKey::new(n, 9)).unwrap().unwrap();
     let mut out = Vec::new();
     for key in table.tier_keys().unwrap() {
         let w = if board::mirror_bb(key.outside) == key.outside {
@@ -219,9 +220,14 @@ fn counts_equal_a_direct_recount() {
             }
         }
         for (j, v) in variants().iter().enumerate() {
-            let t: &TableStats = f.report.table(&v.to_string(), n, 9).unwrap();
+            let t: &TableStats = f.report.table(&v.to_string(), FileKey::new(n, 9)).unwrap();
             assert!(!t.complete);
-            let info = sets[j].table(n, 9).unwrap().unwrap().info().clone();
+            let info = sets[j]
+                .table(FileKey::new(n, 9))
+                .unwrap()
+                .unwrap()
+                .info()
+                .clone();
             assert_eq!(t.positions_stored, info.positions);
             // Stored counts add up to the table header's.
             let s = |p: &analysis::Population| p.stored;

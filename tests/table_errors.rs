@@ -14,6 +14,7 @@
 //! tests of `src/table` cover the layouts in detail.
 
 use asalto_tb::build::{self, Quiet};
+use asalto_tb::index::FileKey;
 use asalto_tb::index::TierKey;
 use asalto_tb::solve::Solver;
 use asalto_tb::table::{
@@ -44,10 +45,10 @@ fn tables() -> tempfile::TempDir {
 /// A copy of the 2o9s table's bytes changed by `edit`, written to a fresh
 /// file of the same name under `dir/<case>/assaut/`; returns its path.
 fn damaged(dir: &Path, case: &str, edit: impl FnOnce(&mut Vec<u8>)) -> PathBuf {
-    let good = table_path(dir, &Variant::ASSAUT, 2, 9);
+    let good = table_path(dir, &Variant::ASSAUT, FileKey::new(2, 9));
     let mut bytes = std::fs::read(good).unwrap();
     edit(&mut bytes);
-    let path = table_path(&dir.join(case), &Variant::ASSAUT, 2, 9);
+    let path = table_path(&dir.join(case), &Variant::ASSAUT, FileKey::new(2, 9));
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, bytes).unwrap();
     path
@@ -112,7 +113,7 @@ fn every_damaged_file_fails_with_its_kind() {
     );
 
     // Cut short by one byte, or one byte too long.
-    let len = std::fs::metadata(table_path(d, &Variant::ASSAUT, 2, 9))
+    let len = std::fs::metadata(table_path(d, &Variant::ASSAUT, FileKey::new(2, 9)))
         .unwrap()
         .len();
     let p = damaged(d, "cut", |b| {
@@ -145,25 +146,27 @@ fn every_damaged_file_fails_with_its_kind() {
 fn tables_in_the_wrong_place_fail_with_their_kind() {
     let dir = tables();
     let d = dir.path();
-    let good = table_path(d, &Variant::ASSAUT, 1, 9);
+    let good = table_path(d, &Variant::ASSAUT, FileKey::new(1, 9));
 
     // An assaut table in the asalto folder.
-    let there = table_path(d, &Variant::ASALTO, 1, 9);
+    let there = table_path(d, &Variant::ASALTO, FileKey::new(1, 9));
     std::fs::create_dir_all(there.parent().unwrap()).unwrap();
     std::fs::copy(&good, &there).unwrap();
-    let e = TableSet::open(d, &Variant::ASALTO).table(1, 9).unwrap_err();
+    let e = TableSet::open(d, &Variant::ASALTO)
+        .table(FileKey::new(1, 9))
+        .unwrap_err();
     assert!(
         matches!(e.problem(), Problem::WrongVariant { expected, .. } if expected == "asalto"),
         "{e}"
     );
 
     // A 1o9s table named 1o10s.
-    std::fs::copy(&good, table_path(d, &Variant::ASSAUT, 1, 10)).unwrap();
+    std::fs::copy(&good, table_path(d, &Variant::ASSAUT, FileKey::new(1, 10))).unwrap();
     let e = TableSet::open(d, &Variant::ASSAUT)
-        .table(1, 10)
+        .table(FileKey::new(1, 10))
         .unwrap_err();
     assert!(
-        matches!(e.problem(), Problem::WrongMaterial { found, expected } if *found == (1, 9) && *expected == (1, 10)),
+        matches!(e.problem(), Problem::WrongMaterial { found, expected } if *found == FileKey::new(1, 9) && *expected == FileKey::new(1, 10)),
         "{e}"
     );
 
@@ -190,7 +193,7 @@ fn tables_in_the_wrong_place_fail_with_their_kind() {
 fn reads_past_a_tier_and_writes_the_writer_refuses_fail_with_their_kind() {
     let dir = tables();
     let d = dir.path();
-    let t = Table::open(&table_path(d, &Variant::ASSAUT, 1, 9)).unwrap();
+    let t = Table::open(&table_path(d, &Variant::ASSAUT, FileKey::new(1, 9))).unwrap();
     let key = t.tier_keys().unwrap()[0];
     let e = t.probe(&key, key.size() as u32).unwrap_err();
     assert!(
@@ -200,7 +203,7 @@ fn reads_past_a_tier_and_writes_the_writer_refuses_fail_with_their_kind() {
 
     let out = tempfile::tempdir().unwrap();
     // No table for three officers.
-    let e = TableWriter::create(out.path(), &Variant::ASSAUT, 3, 9)
+    let e = TableWriter::create(out.path(), &Variant::ASSAUT, FileKey::new(3, 9))
         .err()
         .unwrap();
     assert!(matches!(e.problem(), Problem::CannotWrite(_)), "{e}");
@@ -209,12 +212,12 @@ fn reads_past_a_tier_and_writes_the_writer_refuses_fail_with_their_kind() {
         wdl_block_positions: 6,
         ..WriteOptions::default()
     };
-    let e = TableWriter::create_with(out.path(), &Variant::ASSAUT, 1, 9, &opts)
+    let e = TableWriter::create_with(out.path(), &Variant::ASSAUT, FileKey::new(1, 9), &opts)
         .err()
         .unwrap();
     assert!(matches!(e.problem(), Problem::CannotWrite(_)), "{e}");
     // A tier of other material, or with too few values.
-    let mut w = TableWriter::create(out.path(), &Variant::ASSAUT, 1, 9).unwrap();
+    let mut w = TableWriter::create(out.path(), &Variant::ASSAUT, FileKey::new(1, 9)).unwrap();
     let other = TierKey { n: 2, ..key };
     let e = w
         .push_tier(&other, &vec![0; other.size() as usize])

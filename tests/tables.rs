@@ -4,6 +4,7 @@
 //! value, and bad files give one-line errors from the CLI.
 
 use asalto_tb::build::{self, Quiet};
+use asalto_tb::index::FileKey;
 use asalto_tb::index::{self, TierKey};
 use asalto_tb::progress::Progress;
 use asalto_tb::solve::{Lookup, Solver, TierStore};
@@ -134,8 +135,8 @@ fn builds_are_byte_identical_across_threads_and_resumes() {
 /// can see it. Returns the position changed.
 fn plant(dir: &Path, v: &Variant, keys: &[TierKey], at: usize) -> Position {
     let (n, k) = (keys[0].n, keys[0].k);
-    let table = Table::open(&table_path(dir, v, n, k)).unwrap();
-    let mut writer = TableWriter::create(dir, v, n, k).unwrap();
+    let table = Table::open(&table_path(dir, v, FileKey::new(n, k))).unwrap();
+    let mut writer = TableWriter::create(dir, v, FileKey::new(n, k)).unwrap();
     let mut planted = None;
     for (i, key) in keys.iter().enumerate() {
         let mut codes = table.tier(key).unwrap().unwrap().to_vec();
@@ -164,7 +165,7 @@ fn verify_passes_then_catches_a_planted_value() {
     assert!(report.positions > 0);
 
     // One wrong value planted in 1o9s.
-    let path = table_path(dir.path(), &v, 1, 9);
+    let path = table_path(dir.path(), &v, FileKey::new(1, 9));
     let keys: Vec<TierKey> = Table::open(&path).unwrap().tier_keys().unwrap();
     let planted = plant(dir.path(), &v, &keys, keys.len() / 2);
     let report = verify::verify(dir.path(), &v, &opts, &Quiet).unwrap();
@@ -190,7 +191,7 @@ fn verify_resumes_from_its_records() {
         resume: true,
         ..opts.clone()
     };
-    let path = table_path(dir.path(), &v, 1, 9);
+    let path = table_path(dir.path(), &v, FileKey::new(1, 9));
     let record = verify::record_path(&path);
     let first = verify::verify(dir.path(), &v, &opts, &Quiet).unwrap();
     assert_eq!(first.bad_count, 0);
@@ -345,7 +346,7 @@ fn cli_query_from_tables_and_bad_files() {
     assert!(o.status.success());
 
     // A flipped byte in a block, a truncated file, a wrong version.
-    let path = table_path(dir.path(), &v, 1, 9);
+    let path = table_path(dir.path(), &v, FileKey::new(1, 9));
     let good = std::fs::read(&path).unwrap();
     let mut cases: Vec<(Vec<u8>, &str)> = Vec::new();
     let mut flipped = good.clone();

@@ -9,6 +9,7 @@ mod common;
 
 use asalto_tb::Wdl;
 use asalto_tb::build::{self, BuildError, BuildOptions, Quiet};
+use asalto_tb::index::FileKey;
 use asalto_tb::index::TierKey;
 use asalto_tb::solve::Solver;
 use asalto_tb::table::{Table, WriteOptions, table_path};
@@ -43,9 +44,9 @@ fn files(tiers: &[TierKey]) -> Vec<(u8, u8)> {
 /// Every tier of `(n, k)` in `wdl` (a WDL-only table) against `full` (the
 /// same tiers with distances): same win/draw/loss everywhere, a loss in 0
 /// exactly where the full table has one; returns the positions compared.
-fn compare(full: &Path, wdl: &Path, v: &Variant, n: u8, k: u8) -> u64 {
-    let a = Table::open(&table_path(full, v, n, k)).unwrap();
-    let b = Table::open(&table_path(wdl, v, n, k)).unwrap();
+fn compare(full: &Path, wdl: &Path, v: &Variant, file: FileKey) -> u64 {
+    let a = Table::open(&table_path(full, v, file)).unwrap();
+    let b = Table::open(&table_path(wdl, v, file)).unwrap();
     assert!(!a.info().wdl_only);
     assert!(b.info().wdl_only);
     assert_eq!(b.info().distance_blocks, 0);
@@ -92,7 +93,7 @@ fn wdl_only_tables_hold_the_win_draw_loss_of_the_full_tables_for_every_preset() 
         build::build_tiers(wdl.path(), &v, &t, &opts(true), &Quiet).unwrap();
         let mut compared = 0;
         for (n, k) in files(&t) {
-            compared += compare(full.path(), wdl.path(), &v, n, k);
+            compared += compare(full.path(), wdl.path(), &v, FileKey::new(n, k));
         }
         assert_eq!(compared, t.iter().map(|t| t.size()).sum::<u64>(), "{v}");
     }
@@ -104,7 +105,7 @@ fn a_wdl_only_file_on_lower_tables_with_distances_and_from_disk_is_the_same() {
     let t = tiers(&v);
     let wdl = tempfile::tempdir().unwrap();
     build::build_tiers(wdl.path(), &v, &t, &opts(true), &Quiet).unwrap();
-    let path = table_path(wdl.path(), &v, 2, 10);
+    let path = table_path(wdl.path(), &v, FileKey::new(2, 10));
     // As `build --wdl-only` writes it: its halves placement-major, so the
     // file's own tiers read back below are transposed back on the way.
     let info = Table::open(&path).unwrap().info().clone();
@@ -117,7 +118,7 @@ fn a_wdl_only_file_on_lower_tables_with_distances_and_from_disk_is_the_same() {
     build::build_tiers(mixed.path(), &v, &lower, &opts(false), &Quiet).unwrap();
     build::build_tiers(mixed.path(), &v, &t, &opts(true), &Quiet).unwrap();
     assert_eq!(
-        std::fs::read(table_path(mixed.path(), &v, 2, 10)).unwrap(),
+        std::fs::read(table_path(mixed.path(), &v, FileKey::new(2, 10))).unwrap(),
         want
     );
     // Every read of the file's own tiers from disk.
@@ -128,7 +129,7 @@ fn a_wdl_only_file_on_lower_tables_with_distances_and_from_disk_is_the_same() {
     };
     build::build_tiers(disk.path(), &v, &t, &o, &Quiet).unwrap();
     assert_eq!(
-        std::fs::read(table_path(disk.path(), &v, 2, 10)).unwrap(),
+        std::fs::read(table_path(disk.path(), &v, FileKey::new(2, 10))).unwrap(),
         want
     );
     // With small WDL blocks most tiers read back come from blocks already
@@ -145,7 +146,7 @@ fn a_wdl_only_file_on_lower_tables_with_distances_and_from_disk_is_the_same() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     build::build_tiers(a.path(), &v, &t, &small(None), &Quiet).unwrap();
     build::build_tiers(b.path(), &v, &t, &small(Some(0)), &Quiet).unwrap();
-    let bytes = |d: &Path| std::fs::read(table_path(d, &v, 2, 10)).unwrap();
+    let bytes = |d: &Path| std::fs::read(table_path(d, &v, FileKey::new(2, 10))).unwrap();
     assert!(info.positions > 100 * 4096, "{}", info.positions);
     assert_eq!(bytes(a.path()), bytes(b.path()));
 }
@@ -261,12 +262,12 @@ fn the_critical_mass_and_the_stats_from_wdl_only_tables_have_no_plies() {
             assert_eq!(q.plies, None);
         }
     }
-    let table = Table::open(&table_path(wdl.path(), &v, 2, 9)).unwrap();
+    let table = Table::open(&table_path(wdl.path(), &v, FileKey::new(2, 9))).unwrap();
     let s = table_stats(&table, &asalto_tb::progress::Quiet).unwrap();
     assert!(s.wdl_only);
     assert!(s.soldiers_to_move.longest_win.is_none());
     assert!(s.officers_to_move.longest_loss.is_none());
-    let table = Table::open(&table_path(full.path(), &v, 2, 9)).unwrap();
+    let table = Table::open(&table_path(full.path(), &v, FileKey::new(2, 9))).unwrap();
     let f = table_stats(&table, &asalto_tb::progress::Quiet).unwrap();
     assert!(!f.wdl_only);
     assert!(f.soldiers_to_move.longest_win.is_some());
@@ -356,7 +357,7 @@ fn the_window_of_a_wdl_only_build_holds_two_bits_a_value() {
     let reports = build::build_tiers(dir.path(), &v, &t, &opts(true), &Quiet).unwrap();
     let mut held = 0;
     for r in &reports {
-        let own = common::own_tiers(&t, r.n, r.k);
+        let own = common::own_tiers(&t, r.file());
         let want = build::window_peak_bytes(&v, &own, true);
         assert_eq!(r.window_peak_bytes, want, "{}o{}s", r.n, r.k);
         let bytes = build::window_peak_bytes(&v, &own, false);

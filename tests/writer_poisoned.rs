@@ -6,6 +6,7 @@
 //! binary) and the limit is lifted before the test returns.
 
 use asalto_tb::Variant;
+use asalto_tb::index::FileKey;
 use asalto_tb::index::all_tiers;
 use asalto_tb::table::{Problem, TableWriter, WriteOptions, table_path, temporary_path};
 
@@ -35,7 +36,10 @@ fn a_writer_whose_write_failed_is_poisoned_and_leaves_no_table() {
     let dir = tempfile::tempdir().unwrap();
     let v = Variant::ASSAUT;
     // Tiers of 1o24s (small ones), with codes that do not compress away.
-    let tiers: Vec<_> = all_tiers(1, 24, &v).into_iter().take(200).collect();
+    let tiers: Vec<_> = all_tiers(FileKey::new(1, 24), &v)
+        .into_iter()
+        .take(200)
+        .collect();
     let codes = |len: u64, seed: u64| -> Vec<u16> {
         (0..len)
             .map(|i| {
@@ -52,7 +56,7 @@ fn a_writer_whose_write_failed_is_poisoned_and_leaves_no_table() {
         order: Default::default(),
         floor: None,
     };
-    let mut w = TableWriter::create_with(dir.path(), &v, 1, 24, &opts).unwrap();
+    let mut w = TableWriter::create_with(dir.path(), &v, FileKey::new(1, 24), &opts).unwrap();
     let old = limit_file_size(4096);
     let mut first = None;
     for (i, t) in tiers.iter().enumerate() {
@@ -79,7 +83,7 @@ fn a_writer_whose_write_failed_is_poisoned_and_leaves_no_table() {
     let e = w.finish().unwrap_err();
     assert!(matches!(e.problem(), Problem::Poisoned), "{e}");
     // No table, and the temporary file is gone.
-    let path = table_path(dir.path(), &v, 1, 24);
+    let path = table_path(dir.path(), &v, FileKey::new(1, 24));
     assert!(!path.exists());
     assert!(!temporary_path(&path).exists());
 }

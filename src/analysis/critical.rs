@@ -15,7 +15,7 @@
 
 use super::AnalysisError;
 use crate::board::{self, Bitboard, FORTRESS, Point};
-use crate::index::TierKey;
+use crate::index::{FileKey, TierKey};
 use crate::position::{Position, Side};
 use crate::solve::{Lookup, TierStore as _};
 use crate::table::TableSet;
@@ -195,7 +195,7 @@ pub fn critical_mass(set: &TableSet, k_min: u8, k_max: u8) -> Result<CriticalMas
             outside: soldiers,
         }
         .canonical();
-        let present = match set.table(2, k)? {
+        let present = match set.table(FileKey::new(2, k))? {
             Some(t) => t.contains(&key)?,
             None => false,
         };

@@ -59,6 +59,7 @@ pub use sensitivity::{DiffCounts, Pair, PairTable, Sensitivity};
 pub(crate) use stats::complete_tiers;
 pub use stats::{Example, Population, TableStats, WdlCounts, table_stats};
 
+use crate::index::FileKey;
 use crate::progress::Observer;
 use crate::rules::Variant;
 use crate::solve::SolveError;
@@ -267,11 +268,11 @@ impl Report {
         Ok(r)
     }
 
-    /// The statistics of one table, if it was read.
-    pub fn table(&self, variant: &str, n: u8, k: u8) -> Option<&TableStats> {
+    /// The statistics of one table file, if it was read.
+    pub fn table(&self, variant: &str, file: FileKey) -> Option<&TableStats> {
         self.tables
             .iter()
-            .find(|t| t.variant == variant && t.n == n && t.k == k)
+            .find(|t| t.variant == variant && FileKey::new(t.n, t.k) == file)
     }
 }
 
@@ -288,7 +289,7 @@ pub fn missing_tables(dir: &Path, variants: &[Variant], k_min: u8, k_max: u8) ->
                 if n == 1 && !v.huffs() {
                     continue;
                 }
-                let p = table_path(dir, v, n, k);
+                let p = table_path(dir, v, FileKey::new(n, k));
                 if !p.is_file() {
                     out.push(p);
                 }
@@ -371,7 +372,7 @@ pub fn analyse(req: &Request, progress: &dyn Observer) -> Result<Report, Analysi
     for set in &sets {
         for k in req.k_min..=req.k_max {
             for n in 1..=2u8 {
-                if let Some(t) = set.table(n, k)? {
+                if let Some(t) = set.table(FileKey::new(n, k))? {
                     tables.push(pool.install(|| table_stats(&t, progress))?);
                 }
             }

@@ -260,87 +260,7 @@ fn wdl_plot(report: &Report, pop: Pop) -> Res<Option<Plot>> {
             OUTCOMES.iter().map(|(l, c)| (l.to_string(), *c)).collect();
         let body = header(&root, report, &title, &items)?;
         for (area, (name, bars)) in body.split_evenly((rows, cols)).iter().zip(&facets) {
-            if bars.is_empty() {
-                let style = TextStyle::from((FONT, 14).into_font())
-                    .pos(Pos::new(HPos::Center, VPos::Center));
-                let (w, h) = area.dim_in_pixel();
-                area.draw(&Text::new(
-                    format!("{}: no table of this population", shorten(name)),
-                    (w as i32 / 2, h as i32 / 3),
-                    style,
-                ))?;
-                continue;
-            }
-            let (upper, lower) = area.split_vertically(270);
-            let n = bars.len().max(1);
-            let labels: Vec<String> = bars.iter().map(|(k, _)| k.to_string()).collect();
-            let fmt = |x: &i32| slot_label(&labels, *x);
-            let x_spec = || (0..n as i32 * SLOT).with_key_points(slots(n));
-            let mut chart = ChartBuilder::on(&upper)
-                .caption(shorten(name), (FONT, 14))
-                .margin(10)
-                .x_label_area_size(40)
-                .y_label_area_size(60)
-                .build_cartesian_2d(x_spec(), 0f64..100f64)?;
-            bar_mesh(&mut chart.configure_mesh())
-                .x_label_formatter(&fmt)
-                .x_desc("soldiers")
-                .y_desc("% of positions")
-                .draw()?;
-            for (i, (_, shares)) in bars.iter().enumerate() {
-                let mut y = 0.0;
-                for (j, share) in shares.iter().enumerate() {
-                    let x = i as i32 * SLOT;
-                    chart.draw_series(std::iter::once(Rectangle::new(
-                        [(x + 2, y), (x + SLOT - 2, (y + share).min(100.0))],
-                        OUTCOMES[j].1.filled(),
-                    )))?;
-                    if *share >= 8.0 {
-                        let style = TextStyle::from((FONT, 12).into_font())
-                            .pos(Pos::new(HPos::Center, VPos::Center));
-                        chart.draw_series(std::iter::once(Text::new(
-                            format!("{share:.1}"),
-                            (x + SLOT / 2, y + share / 2.0),
-                            style,
-                        )))?;
-                    }
-                    y += share;
-                }
-            }
-            // The same shares, one line per outcome, on a log scale (a
-            // share of 0 has no point).
-            let mut log = ChartBuilder::on(&lower)
-                .caption("the same shares, log scale", (FONT, 12))
-                .margin(10)
-                .x_label_area_size(30)
-                .y_label_area_size(60)
-                .build_cartesian_2d(x_spec(), (floor..100f64).log_scale())?;
-            let decades = (100f64 / floor).log10().round() as usize;
-            log.configure_mesh()
-                .label_style((FONT, 12))
-                .axis_desc_style((FONT, 12))
-                .light_line_style(TRANSPARENT)
-                .disable_x_mesh()
-                .x_label_formatter(&fmt)
-                .y_labels(decades + 1)
-                .y_label_formatter(&|v: &f64| percent_label(*v))
-                .y_desc("%")
-                .draw()?;
-            for (j, (_, col)) in OUTCOMES.iter().enumerate() {
-                let pts: Vec<(i32, f64)> = bars
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (_, s))| (i as i32 * SLOT + SLOT / 2, s[j]))
-                    .collect();
-                for run in pts.split(|p| p.1 <= 0.0) {
-                    log.draw_series(LineSeries::new(run.to_vec(), col.stroke_width(2)))?;
-                }
-                log.draw_series(
-                    pts.iter()
-                        .filter(|p| p.1 > 0.0)
-                        .map(|&p| Circle::new(p, 3, col.filled())),
-                )?;
-            }
+            wdl_facet(area, name, bars, floor)?;
         }
         root.present()?;
     }
@@ -349,6 +269,112 @@ fn wdl_plot(report: &Report, pop: Pop) -> Res<Option<Plot>> {
         title: titled(report, &title),
         svg,
     }))
+}
+
+/// The area a facet of a plot is drawn in.
+type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+
+/// One facet of [`wdl_plot`]: a variant's stacked bars over the soldier
+/// counts and, under them, the same shares on a log scale down to `floor`
+/// (or a line saying the variant has no table of this population).
+fn wdl_facet(area: &Area<'_>, name: &str, bars: &[(u8, [f64; 3])], floor: f64) -> Res<()> {
+    if bars.is_empty() {
+        let style =
+            TextStyle::from((FONT, 14).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
+        let (w, h) = area.dim_in_pixel();
+        area.draw(&Text::new(
+            format!("{}: no table of this population", shorten(name)),
+            (w as i32 / 2, h as i32 / 3),
+            style,
+        ))?;
+        return Ok(());
+    }
+    let (upper, lower) = area.split_vertically(270);
+    let labels: Vec<String> = bars.iter().map(|(k, _)| k.to_string()).collect();
+    wdl_stacked(&upper, name, bars, &labels)?;
+    wdl_log(&lower, bars, &labels, floor)
+}
+
+/// The stacked bars of a [`wdl_facet`], each share of 8 % or more
+/// labelled.
+fn wdl_stacked(area: &Area<'_>, name: &str, bars: &[(u8, [f64; 3])], labels: &[String]) -> Res<()> {
+    let n = bars.len().max(1);
+    let fmt = |x: &i32| slot_label(labels, *x);
+    let mut chart = ChartBuilder::on(area)
+        .caption(shorten(name), (FONT, 14))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d((0..n as i32 * SLOT).with_key_points(slots(n)), 0f64..100f64)?;
+    bar_mesh(&mut chart.configure_mesh())
+        .x_label_formatter(&fmt)
+        .x_desc("soldiers")
+        .y_desc("% of positions")
+        .draw()?;
+    for (i, (_, shares)) in bars.iter().enumerate() {
+        let mut y = 0.0;
+        for (j, share) in shares.iter().enumerate() {
+            let x = i as i32 * SLOT;
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [(x + 2, y), (x + SLOT - 2, (y + share).min(100.0))],
+                OUTCOMES[j].1.filled(),
+            )))?;
+            if *share >= 8.0 {
+                let style = TextStyle::from((FONT, 12).into_font())
+                    .pos(Pos::new(HPos::Center, VPos::Center));
+                chart.draw_series(std::iter::once(Text::new(
+                    format!("{share:.1}"),
+                    (x + SLOT / 2, y + share / 2.0),
+                    style,
+                )))?;
+            }
+            y += share;
+        }
+    }
+    Ok(())
+}
+
+/// The log-scale part of a [`wdl_facet`]: one line per outcome (a share
+/// of 0 has no point).
+fn wdl_log(area: &Area<'_>, bars: &[(u8, [f64; 3])], labels: &[String], floor: f64) -> Res<()> {
+    let n = bars.len().max(1);
+    let fmt = |x: &i32| slot_label(labels, *x);
+    let mut log = ChartBuilder::on(area)
+        .caption("the same shares, log scale", (FONT, 12))
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(60)
+        .build_cartesian_2d(
+            (0..n as i32 * SLOT).with_key_points(slots(n)),
+            (floor..100f64).log_scale(),
+        )?;
+    let decades = (100f64 / floor).log10().round() as usize;
+    log.configure_mesh()
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 12))
+        .light_line_style(TRANSPARENT)
+        .disable_x_mesh()
+        .x_label_formatter(&fmt)
+        .y_labels(decades + 1)
+        .y_label_formatter(&|v: &f64| percent_label(*v))
+        .y_desc("%")
+        .draw()?;
+    for (j, (_, col)) in OUTCOMES.iter().enumerate() {
+        let pts: Vec<(i32, f64)> = bars
+            .iter()
+            .enumerate()
+            .map(|(i, (_, s))| (i as i32 * SLOT + SLOT / 2, s[j]))
+            .collect();
+        for run in pts.split(|p| p.1 <= 0.0) {
+            log.draw_series(LineSeries::new(run.to_vec(), col.stroke_width(2)))?;
+        }
+        log.draw_series(
+            pts.iter()
+                .filter(|p| p.1 > 0.0)
+                .map(|&p| Circle::new(p, 3, col.filled())),
+        )?;
+    }
+    Ok(())
 }
 
 /// The bottom of a log-scale axis of percentages: the power of ten at or
@@ -398,15 +424,16 @@ fn critical_plot(report: &Report) -> Res<Option<Plot>> {
     }
     let ks = series.iter().flat_map(|c| c.rows.iter().map(|r| r.k));
     let (kmin, kmax) = ks.fold((u8::MAX, 0), |(a, b), k| (a.min(k), b.max(k)));
-    let distance = |r: &super::CriticalRow| r.plies.filter(|_| r.result == "loss");
     let most_plies = series
         .iter()
-        .flat_map(|c| c.rows.iter().filter_map(distance))
+        .flat_map(|c| c.rows.iter().filter_map(officers_win_plies))
         .max();
-    // Integer axes scaled by SLOT (see `SLOT`).
-    let x = (kmin as i32 * SLOT - SLOT / 2, kmax as i32 * SLOT + SLOT / 2);
-    let key_ks: Vec<i32> = (kmin..=kmax).map(|k| k as i32 * SLOT).collect();
-    let x_spec = || (x.0..x.1).with_key_points(key_ks.clone());
+    let axes = CriticalAxes {
+        kmin,
+        kmax,
+        plies: most_plies.is_some(),
+        ymax2: most_plies.map_or(1.0, |p| p as f64 * 1.15),
+    };
     let title = "Critical mass: formations of k soldiers against the 36 placements";
     let cols = if series.len() == 1 { 1 } else { 2 };
     let rows = series.len().div_ceil(cols);
@@ -419,107 +446,12 @@ fn critical_plot(report: &Report) -> Res<Option<Plot>> {
             .zip(OUTCOMES)
             .map(|(l, (_, c))| (format!("placements: {l}"), c))
             .collect();
-        if most_plies.is_some() {
+        if axes.plies {
             items.push(("officers' best win, plies (right axis)".into(), BLACK));
         }
         let body = header(&root, report, title, &items)?;
-        let ymax2 = most_plies.map_or(1.0, |p| p as f64 * 1.15);
         for (area, c) in body.split_evenly((rows, cols)).iter().zip(&series) {
-            let wdl_only = report
-                .tables
-                .iter()
-                .any(|t| t.variant == c.variant && t.n == 2 && t.wdl_only);
-            let caption = if wdl_only {
-                format!("{} (WDL-only tables: no distances)", shorten(&c.variant))
-            } else {
-                shorten(&c.variant)
-            };
-            let mut chart = ChartBuilder::on(area)
-                .caption(caption, (FONT, 14))
-                .margin(10)
-                .x_label_area_size(40)
-                .y_label_area_size(50)
-                .right_y_label_area_size(if most_plies.is_some() { 50 } else { 0 })
-                .build_cartesian_2d(x_spec(), 0f64..36f64)?
-                .set_secondary_coord(x_spec(), 0f64..ymax2);
-            bar_mesh(&mut chart.configure_mesh())
-                .x_label_formatter(&k_label)
-                .x_desc("soldiers k")
-                .y_desc("placements (of 36)")
-                .draw()?;
-            if most_plies.is_some() {
-                chart
-                    .configure_secondary_axes()
-                    .label_style((FONT, 13))
-                    .axis_desc_style((FONT, 13))
-                    .y_label_formatter(&|v: &f64| format!("{v:.0}"))
-                    .y_desc("plies")
-                    .draw()?;
-            }
-            for r in &c.rows {
-                let x = r.k as i32 * SLOT;
-                let mut y = 0.0;
-                for (count, (_, col)) in [r.soldiers_win, r.draws, r.soldiers_lose]
-                    .into_iter()
-                    .zip(OUTCOMES)
-                {
-                    let top = y + count as f64;
-                    chart.draw_series(std::iter::once(Rectangle::new(
-                        [(x - SLOT / 2 + 2, y), (x + SLOT / 2 - 2, top)],
-                        col.filled(),
-                    )))?;
-                    if count >= THIN_SEGMENT {
-                        let style = TextStyle::from((FONT, 12).into_font())
-                            .pos(Pos::new(HPos::Center, VPos::Center));
-                        chart.draw_series(std::iter::once(Text::new(
-                            count.to_string(),
-                            (x, (y + top) / 2.0),
-                            style,
-                        )))?;
-                    } else if count >= 1 {
-                        // Too thin for its number, which would sit on the
-                        // axis or the frame: beside the bar, in the gap
-                        // to the next (to the one before for the last,
-                        // whose right is the frame or the plies' axis).
-                        let (side, at) = if r.k == kmax {
-                            (HPos::Right, x - SLOT / 2 + 1)
-                        } else {
-                            (HPos::Left, x + SLOT / 2 - 1)
-                        };
-                        let style = TextStyle::from((FONT, 11).into_font())
-                            .pos(Pos::new(side, VPos::Center));
-                        chart.draw_series(std::iter::once(Text::new(
-                            count.to_string(),
-                            (at, (y + top) / 2.0),
-                            style,
-                        )))?;
-                    }
-                    y = top;
-                }
-            }
-            let pts: Vec<Option<(i32, f64)>> = c
-                .rows
-                .iter()
-                .map(|r| distance(r).map(|p| (r.k as i32 * SLOT, p as f64)))
-                .collect();
-            for run in pts.split(|p| p.is_none()) {
-                let run: Vec<(i32, f64)> = run.iter().flatten().copied().collect();
-                chart.draw_secondary_series(LineSeries::new(run, BLACK.stroke_width(2)))?;
-            }
-            let style =
-                TextStyle::from((FONT, 11).into_font()).pos(Pos::new(HPos::Center, VPos::Bottom));
-            for &(x, p) in pts.iter().flatten() {
-                chart.draw_secondary_series(std::iter::once(Circle::new(
-                    (x, p),
-                    4,
-                    BLACK.filled(),
-                )))?;
-                chart.draw_secondary_series(std::iter::once(Text::new(
-                    format!("{p:.0}"),
-                    (x, p + ymax2 * 0.03),
-                    style.clone(),
-                )))?;
-            }
+            critical_panel(area, report, c, &axes)?;
         }
         root.present()?;
     }
@@ -528,6 +460,135 @@ fn critical_plot(report: &Report) -> Res<Option<Plot>> {
         title: titled(report, title),
         svg,
     }))
+}
+
+/// The officers' best distance in a critical-mass row: the plies to their
+/// win, where they win.
+fn officers_win_plies(r: &super::CriticalRow) -> Option<u16> {
+    r.plies.filter(|_| r.result == "loss")
+}
+
+/// What every panel of the critical-mass chart shares: the soldier counts
+/// on the x axis, and whether (and how high) the plies' right axis is.
+struct CriticalAxes {
+    kmin: u8,
+    kmax: u8,
+    plies: bool,
+    ymax2: f64,
+}
+
+/// One variant's panel of [`critical_plot`]: its bars and its line of
+/// plies.
+fn critical_panel(
+    area: &Area<'_>,
+    report: &Report,
+    c: &super::CriticalMass,
+    axes: &CriticalAxes,
+) -> Res<()> {
+    // Integer axes scaled by SLOT (see `SLOT`).
+    let x = (
+        axes.kmin as i32 * SLOT - SLOT / 2,
+        axes.kmax as i32 * SLOT + SLOT / 2,
+    );
+    let key_ks: Vec<i32> = (axes.kmin..=axes.kmax).map(|k| k as i32 * SLOT).collect();
+    let x_spec = || (x.0..x.1).with_key_points(key_ks.clone());
+    let wdl_only = report
+        .tables
+        .iter()
+        .any(|t| t.variant == c.variant && t.n == 2 && t.wdl_only);
+    let caption = if wdl_only {
+        format!("{} (WDL-only tables: no distances)", shorten(&c.variant))
+    } else {
+        shorten(&c.variant)
+    };
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, (FONT, 14))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .right_y_label_area_size(if axes.plies { 50 } else { 0 })
+        .build_cartesian_2d(x_spec(), 0f64..36f64)?
+        .set_secondary_coord(x_spec(), 0f64..axes.ymax2);
+    bar_mesh(&mut chart.configure_mesh())
+        .x_label_formatter(&k_label)
+        .x_desc("soldiers k")
+        .y_desc("placements (of 36)")
+        .draw()?;
+    if axes.plies {
+        chart
+            .configure_secondary_axes()
+            .label_style((FONT, 13))
+            .axis_desc_style((FONT, 13))
+            .y_label_formatter(&|v: &f64| format!("{v:.0}"))
+            .y_desc("plies")
+            .draw()?;
+    }
+    for r in &c.rows {
+        let (bars, labels) = critical_bar(r, axes.kmax);
+        chart.draw_series(bars)?;
+        chart.draw_series(labels)?;
+    }
+    let pts: Vec<Option<(i32, f64)>> = c
+        .rows
+        .iter()
+        .map(|r| officers_win_plies(r).map(|p| (r.k as i32 * SLOT, p as f64)))
+        .collect();
+    for run in pts.split(|p| p.is_none()) {
+        let run: Vec<(i32, f64)> = run.iter().flatten().copied().collect();
+        chart.draw_secondary_series(LineSeries::new(run, BLACK.stroke_width(2)))?;
+    }
+    let style = TextStyle::from((FONT, 11).into_font()).pos(Pos::new(HPos::Center, VPos::Bottom));
+    for &(x, p) in pts.iter().flatten() {
+        chart.draw_secondary_series(std::iter::once(Circle::new((x, p), 4, BLACK.filled())))?;
+        chart.draw_secondary_series(std::iter::once(Text::new(
+            format!("{p:.0}"),
+            (x, p + axes.ymax2 * 0.03),
+            style.clone(),
+        )))?;
+    }
+    Ok(())
+}
+
+/// A bar's segments and the numbers written at them.
+type BarDrawing = (
+    Vec<Rectangle<(i32, f64)>>,
+    Vec<Text<'static, (i32, f64), String>>,
+);
+
+/// The stacked bar of one critical-mass row (placements the soldiers win
+/// against, draw, lose) and the numbers of its segments: inside a segment
+/// of [`THIN_SEGMENT`] placements or more; beside a thinner one, in the
+/// gap to the next bar (to the one before for the last bar, whose right
+/// is the frame or the plies' axis), where it sits on no axis or frame.
+fn critical_bar(r: &super::CriticalRow, kmax: u8) -> BarDrawing {
+    let x = r.k as i32 * SLOT;
+    let (mut bars, mut labels) = (Vec::new(), Vec::new());
+    let mut y = 0.0;
+    for (count, (_, col)) in [r.soldiers_win, r.draws, r.soldiers_lose]
+        .into_iter()
+        .zip(OUTCOMES)
+    {
+        let top = y + count as f64;
+        bars.push(Rectangle::new(
+            [(x - SLOT / 2 + 2, y), (x + SLOT / 2 - 2, top)],
+            col.filled(),
+        ));
+        if count >= THIN_SEGMENT {
+            let style =
+                TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
+            labels.push(Text::new(count.to_string(), (x, (y + top) / 2.0), style));
+        } else if count >= 1 {
+            let (side, at) = if r.k == kmax {
+                (HPos::Right, x - SLOT / 2 + 1)
+            } else {
+                (HPos::Left, x + SLOT / 2 - 1)
+            };
+            let style = TextStyle::from((FONT, 11).into_font()).pos(Pos::new(side, VPos::Center));
+            labels.push(Text::new(count.to_string(), (at, (y + top) / 2.0), style));
+        }
+        y = top;
+    }
+    (bars, labels)
 }
 
 /// The fewest placements a segment of a critical-mass bar holds for its
@@ -602,9 +663,11 @@ fn sensitivity_plot(report: &Report) -> Res<Option<Plot>> {
             )))?;
             let style =
                 TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+            // Clear of the bar's end (and of the axis, for a bar of 0).
+            let gap = xmax * 0.015;
             chart.draw_series(std::iter::once(Text::new(
-                format!(" {:.3} %", p.total.wdl_changed_percent),
-                (p.total.wdl_changed_percent, y + SLOT / 2),
+                format!("{:.3} %", p.total.wdl_changed_percent),
+                (p.total.wdl_changed_percent + gap, y + SLOT / 2),
                 style,
             )))?;
         }

@@ -667,7 +667,9 @@ fn md_critical_variant(m: &mut String, r: &Report, c: &super::CriticalMass) {
     for row in &c.rows {
         // A formation's longest wins are unknown when its tables are
         // WDL-only; say so rather than leave a bare "-".
-        let wdl_only = r.table(&c.variant, 2, row.k).is_some_and(|t| t.wdl_only);
+        let wdl_only = r
+            .table(&c.variant, FileKey::new(2, row.k))
+            .is_some_and(|t| t.wdl_only);
         let plies = |p: Option<u16>| plies_cell(p, wdl_only);
         let others = row.best_placements.len() - 1;
         let best = if others > 0 {
@@ -911,7 +913,7 @@ pub fn summary_text(r: &Report) -> String {
             .find(|c| c.variant == v.name);
         for k in r.soldiers_min..=r.soldiers_max {
             for n in [2u8, 1] {
-                let Some(t) = r.table(&v.name, n, k) else {
+                let Some(t) = r.table(&v.name, FileKey::new(n, k)) else {
                     continue;
                 };
                 let crit = cm

@@ -170,16 +170,15 @@ fn for_soldiers(code: u16, soldiers_to_move: bool) -> i8 {
     if soldiers_to_move { w } else { -w }
 }
 
-/// Compare the tables `(n, k)` of two variants over the tiers both store
+/// Compare the table files `file` of two variants over the tiers both store
 /// (in the current rayon pool); `None` if either table is missing.
 fn compare_tables(
     a: &TableSet,
     b: &TableSet,
-    n: u8,
-    k: u8,
+    file: FileKey,
     progress: &dyn Observer,
 ) -> Result<Option<PairTable>, AnalysisError> {
-    let (Some(ta), Some(tb)) = (a.table(n, k)?, b.table(n, k)?) else {
+    let (Some(ta), Some(tb)) = (a.table(file)?, b.table(file)?) else {
         return Ok(None);
     };
     let mut keys = Vec::new();
@@ -189,12 +188,7 @@ fn compare_tables(
         }
     }
     let total: u64 = keys.iter().map(|t| t.size()).sum();
-    let what = format!(
-        "{} vs {} {}: comparing",
-        a.variant(),
-        b.variant(),
-        FileKey::new(n, k)
-    );
+    let what = format!("{} vs {} {}: comparing", a.variant(), b.variant(), file);
     let done = AtomicU64::new(0);
     progress.progress(&Progress {
         step: &what,
@@ -256,11 +250,11 @@ fn compare_tables(
         })?;
     let mut counts = counts;
     counts.finish();
-    let full = super::complete_tiers(k);
+    let full = super::complete_tiers(file.soldiers());
     let complete = ta.info().tiers == full && tb.info().tiers == full;
     Ok(Some(PairTable {
-        n,
-        k,
+        n: file.officers(),
+        k: file.soldiers(),
         complete,
         counts,
     }))
@@ -286,7 +280,7 @@ pub(crate) fn sensitivity(
             let mut total = DiffCounts::default();
             for k in k_min..=k_max {
                 for n in 1..=2u8 {
-                    if let Some(t) = compare_tables(a, b, n, k, progress)? {
+                    if let Some(t) = compare_tables(a, b, FileKey::new(n, k), progress)? {
                         total.add(&t.counts);
                         tables.push(t);
                     }

@@ -253,12 +253,12 @@ impl PopAcc {
         });
     }
 
-    fn finish(&self, n: u8, k: u8) -> Population {
+    fn finish(&self, file: FileKey) -> Population {
         let [w, d, l] = self.positions.percent();
         let example = |b: &Best| {
             b.0.map(|(plies, outside, index)| Example {
                 plies,
-                position: index::position_at(&TierKey { n, k, outside }, index).to_string(),
+                position: index::position_at(&file.tier(outside), index).to_string(),
             })
         };
         Population {
@@ -359,7 +359,7 @@ pub fn table_stats(table: &Table, progress: &dyn Observer) -> Result<TableStats,
     let tiers_complete = complete_tiers(k);
     // A WDL-only table knows no distances: no longest wins.
     let finish = |a: &PopAcc| {
-        let mut p = a.finish(n, k);
+        let mut p = a.finish(info.file());
         if info.wdl_only {
             p.longest_win = None;
             p.longest_loss = None;
@@ -375,7 +375,7 @@ pub fn table_stats(table: &Table, progress: &dyn Observer) -> Result<TableStats,
         tiers: info.tiers,
         tiers_complete,
         positions_stored: info.positions,
-        positions_complete: complete_positions(n, k),
+        positions_complete: complete_positions(FileKey::new(n, k)),
         wdl_only: info.wdl_only,
         officers_to_move: finish(&acc.0[0]),
         soldiers_to_move: finish(&acc.0[1]),
@@ -418,7 +418,10 @@ mod tests {
             .map(|s| binom(24, s as usize) as u64 * binom(9, 9 - s as usize) as u64 * 276)
             .sum();
         assert_eq!(per_side, (38_567_100 - 1) * 276);
-        assert!(complete_positions(2, 9) > per_side && complete_positions(2, 9) < 2 * per_side);
+        assert!(
+            complete_positions(FileKey::new(2, 9)) > per_side
+                && complete_positions(FileKey::new(2, 9)) < 2 * per_side
+        );
     }
 
     #[test]

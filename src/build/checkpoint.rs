@@ -28,7 +28,7 @@
 //! build, is discarded (the build says so in one line) and never trusted:
 //! the build then starts the file again.
 
-use crate::index::TierKey;
+use crate::index::{FileKey, TierKey};
 use crate::rules::Variant;
 use crate::table::{WriterState, WriterStateV2};
 use std::fs::{self, File};
@@ -67,11 +67,11 @@ impl Identity {
     /// The identity of a build of `tiers` (in solving order).
     pub(crate) fn of(
         variant: &Variant,
-        n: u8,
-        k: u8,
+        file: FileKey,
         tiers: &[TierKey],
         wdl_only: bool,
     ) -> Identity {
+        let FileKey { n, k } = file;
         let mut h = crc32fast::Hasher::new();
         for t in tiers {
             h.update(&t.outside.to_le_bytes());
@@ -200,6 +200,12 @@ pub struct Saved {
 }
 
 impl Saved {
+    /// What the checkpoint of the table at `table` holds: `Ok(None)` when
+    /// there is none, an error when it is unreadable or damaged.
+    pub fn of_table(table: &Path) -> Result<Option<Saved>, CheckpointError> {
+        Ok(Checkpoint::load(&path_for(table))?.map(|c| Saved::of(&c)))
+    }
+
     fn of(c: &Checkpoint) -> Saved {
         let i = &c.identity;
         Saved {
@@ -391,9 +397,10 @@ mod tests {
     /// A checkpoint of a writer that has written nothing yet.
     fn sample(dir: &Path) -> Checkpoint {
         let v = Variant::ASSAUT;
-        let mut w = TableWriter::create_with(dir, &v, 1, 9, &WriteOptions::default()).unwrap();
+        let mut w = TableWriter::create_with(dir, &v, FileKey::new(1, 9), &WriteOptions::default())
+            .unwrap();
         Checkpoint {
-            identity: Identity::of(&v, 1, 9, &[], false),
+            identity: Identity::of(&v, FileKey::new(1, 9), &[], false),
             done: 3,
             writer: w.checkpoint().unwrap(),
             history: History {
@@ -418,9 +425,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let v = Variant::ASSAUT;
         let opts = WriteOptions::wdl_only();
-        let mut w = TableWriter::create_with(dir.path(), &v, 2, 9, &opts).unwrap();
+        let mut w = TableWriter::create_with(dir.path(), &v, FileKey::new(2, 9), &opts).unwrap();
         let c = Checkpoint {
-            identity: Identity::of(&v, 2, 9, &[], true),
+            identity: Identity::of(&v, FileKey::new(2, 9), &[], true),
             done: 1,
             writer: w.checkpoint().unwrap(),
             history: History::default(),

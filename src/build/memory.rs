@@ -1,68 +1,20 @@
-//! What a build may use and what it used: the memory budget's default and
-//! parts, the peak memory of each file, measured while it builds, and the
-//! trims that hand what the build freed back to the system.
+//! What a build used: the peak memory of each file, measured while it
+//! builds, and the trims that hand what the build freed back to the system
+//! (what it may use is [`crate::budget`]'s).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// Bytes a build needs whatever its window holds: the lower tables'
-/// tier cache (256 MiB), the window's read-back cache (32 MiB),
-/// the values of one chunk of tiers being solved and handed to the writer
-/// (2 x 128 MiB), the solver's per-thread scratch, the shared block
-/// cache's default 64 MiB ([`crate::table::blocks::DEFAULT_BYTES`]; what
-/// a build gives it beyond that comes out of the window's room) and the
-/// allocator's slack (512 MiB).
-///
-/// Measured: the complete assaut build to 9 soldiers under `--memory 2GiB`
-/// (`scripts/bench-runs/2026-11-23-vm/bench.json`, 2 threads) peaked at
-/// 2.204e9 bytes of anonymous memory of which 1.195e9 were the window:
-/// 1.01e9 besides it, while this constant then said 800 MiB (the budget
-/// was passed by 2.6 %). Hence 1056 MiB. With the window out of the
-/// heaps (5c69b99) the 12-soldier 2o12s peaked at 9.03e9 bytes, 0.73e9
-/// besides its 8.30e9-byte window
-/// (`scripts/bench-runs/2026-11-25-build12/3-build.json`).
-pub const FIXED_BYTES: u64 = (256 + 32 + 256 + 512) << 20;
-
-/// The most bytes a build gives the shared cache of the lower files'
-/// decompressed blocks beyond its default ([`crate::table::blocks`]): 4
-/// GiB, 16384 blocks of 2^20 positions, 1.7e10 positions (the whole of
-/// 2o14s, the largest file the 20-soldier closures read).
-pub const MAX_BLOCK_CACHE_BYTES: u64 = 4 << 30;
-
 /// How far a build's anonymous memory may grow before the freed part of
-/// it is handed back ([`Trimmer`]): 256 MiB, within [`FIXED_BYTES`]'
-/// allocator slack.
+/// it is handed back ([`Trimmer`]): 256 MiB, within
+/// [`crate::budget::FIXED_BYTES`]' allocator slack.
 pub(crate) const TRIM_SLACK_BYTES: u64 = 256 << 20;
-
-/// The smallest window a build accepts (64 MiB): below it, nearly every
-/// read of the file's own tiers goes to disk.
-pub const MIN_WINDOW_BYTES: u64 = 64 << 20;
-
-/// The default budget: 60 % of the machine's memory (Linux: `MemTotal` of
-/// `/proc/meminfo`), or 8 GiB where that cannot be read.
-pub fn default_budget() -> u64 {
-    total_memory_bytes().map_or(8 << 30, |total| total / 10 * 6)
-}
-
-/// The machine's memory (Linux `MemTotal`; `None` elsewhere).
-pub fn total_memory_bytes() -> Option<u64> {
-    proc_kb("/proc/meminfo", "MemTotal:")
-}
 
 /// A field of `/proc/self/status` (`VmHWM:`, `RssAnon:`), in bytes.
 fn status(field: &str) -> Option<u64> {
-    proc_kb("/proc/self/status", field)
-}
-
-/// The value of the line starting with `field` in a `/proc` file whose
-/// values are in kB, in bytes.
-fn proc_kb(path: &str, field: &str) -> Option<u64> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let line = text.lines().find(|l| l.starts_with(field))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    crate::budget::proc_kb("/proc/self/status", field)
 }
 
 /// Peak resident memory of this process in bytes (Linux `VmHWM`: mapped

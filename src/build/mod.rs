@@ -3,7 +3,7 @@
 //! ([`crate::solve`], a pure "solve these tiers given a store" worker) one
 //! chunk of a level at a time, hands the values to the table writer
 //! ([`crate::table`]), keeps the window of the file's own tiers that later
-//! levels read within a memory budget ([`BuildOptions::memory_bytes`]), and writes
+//! levels read within a memory budget ([`BuildOptions::memory`]), and writes
 //! checkpoints (`checkpoint.rs`) so that a build killed at any instant
 //! resumes inside the file it was writing.
 //!
@@ -25,10 +25,9 @@ mod ranks;
 mod window;
 
 pub use checkpoint::{CheckpointError, Saved, Unfinished, path_for as checkpoint_path, unfinished};
-pub use memory::{
-    FIXED_BYTES, MAX_BLOCK_CACHE_BYTES, MIN_WINDOW_BYTES, Trimmer, anon_bytes, default_budget,
-    peak_rss_bytes, total_memory_bytes,
-};
+pub use memory::{Trimmer, anon_bytes, peak_rss_bytes};
+
+use crate::budget::{BudgetError, FIXED_BYTES, MemoryBudget, Need};
 
 use crate::index::{self, FileKey, TierKey};
 use crate::progress::{Observer, Progress, Throttle};
@@ -50,7 +49,7 @@ use std::time::Instant;
 pub(crate) use window::held_bytes as window_held_bytes;
 pub use window::peak_bytes as window_peak_bytes;
 pub(crate) use window::peak_over_levels;
-use window::{Back, FileSoFar, Spill};
+use window::{Back, Spill, Window};
 
 /// What went wrong in a build.
 #[derive(Debug, thiserror::Error)]
@@ -88,16 +87,15 @@ pub enum BuildError {
     /// names another variant or material.
     #[error(
         "{} holds {} {}, not {} {}; remove it to build it again",
-        path.display(), found.0, FileKey::new(found.1, found.2), expected.0,
-        FileKey::new(expected.1, expected.2)
+        path.display(), found.0, found.1, expected.0, expected.1
     )]
     Foreign {
         /// The file.
         path: PathBuf,
-        /// Its variant, officers and soldiers.
-        found: (Variant, u8, u8),
-        /// The variant, officers and soldiers of the build.
-        expected: (Variant, u8, u8),
+        /// Its variant and material.
+        found: (Variant, FileKey),
+        /// The variant and material of the build.
+        expected: (Variant, FileKey),
     },
     /// A file is already where a file of the build goes, and it is of the
     /// other kind (WDL-only or with distances) and cannot serve: the build
@@ -115,44 +113,10 @@ pub enum BuildError {
         /// with distances, and the other way round).
         wdl_only: bool,
     },
-    /// The memory budget cannot hold what a build needs.
-    #[error(
-        "a memory budget of {budget} bytes is too small: the build of {} needs at least {} bytes ({needed} besides its window of solved tiers, and a window of {} MiB at least); give more with --memory",
-        crate::index::FileKey::new(*n, *k),
-        needed + memory::MIN_WINDOW_BYTES,
-        memory::MIN_WINDOW_BYTES >> 20
-    )]
-    Budget {
-        /// The budget given.
-        budget: u64,
-        /// Officers of the file.
-        n: u8,
-        /// Soldiers of the file.
-        k: u8,
-        /// What the build needs besides the window
-        /// ([`bytes_besides_window`]).
-        needed: u64,
-    },
-    /// The block cache asked for ([`BuildOptions::block_cache_bytes`])
-    /// leaves less than the smallest window in the memory budget.
-    #[error(
-        "a block cache of {cache} bytes leaves no room in the memory budget of {budget} bytes for the build of {}: it needs {needed} bytes besides its window of solved tiers and a window of {} MiB at least; give less with --block-cache or more with --memory",
-        crate::index::FileKey::new(*n, *k),
-        memory::MIN_WINDOW_BYTES >> 20
-    )]
-    BlockCache {
-        /// The block cache asked for.
-        cache: u64,
-        /// The budget given.
-        budget: u64,
-        /// Officers of the file.
-        n: u8,
-        /// Soldiers of the file.
-        k: u8,
-        /// What the build needs besides the window
-        /// ([`bytes_besides_window`]).
-        needed: u64,
-    },
+    /// The memory budget cannot hold what a build needs
+    /// ([`MemoryBudget::share`]).
+    #[error(transparent)]
+    Budget(#[from] BudgetError),
     /// A checkpoint could not be written.
     #[error(transparent)]
     Checkpoint(#[from] checkpoint::CheckpointError),
@@ -196,6 +160,13 @@ pub struct Stop {
     pub wdl_blocks_decompressed: u64,
 }
 
+impl Stop {
+    /// The file it stopped in.
+    pub fn file(&self) -> FileKey {
+        FileKey::new(self.n, self.k)
+    }
+}
+
 impl std::fmt::Display for Stop {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.positions_done == 0 {
@@ -225,8 +196,8 @@ pub struct BuildOptions {
     pub threads: usize,
     /// Memory budget in bytes for what the build allocates (anonymous
     /// memory; the mapped lower tables are the page cache's). Default:
-    /// [`memory::default_budget`].
-    pub memory_bytes: u64,
+    /// [`MemoryBudget::machine_default`].
+    pub memory: MemoryBudget,
     /// Cap on the window's share of the budget (`None`: all that the
     /// budget leaves; experiments and tests use small caps to force reads
     /// from disk).
@@ -234,9 +205,9 @@ pub struct BuildOptions {
     /// Bytes of the budget for the shared cache of the lower files'
     /// decompressed WDL blocks ([`crate::table::blocks`]), taken out of
     /// the window's room (`None`: half of what the file's window will
-    /// not use, at most [`memory::MAX_BLOCK_CACHE_BYTES`] beyond the
+    /// not use, at most [`crate::budget::MAX_BLOCK_CACHE_BYTES`] beyond the
     /// cache's default). A file whose room cannot hold it and the
-    /// smallest window is refused ([`BuildError::BlockCache`]).
+    /// smallest window is refused ([`BuildError::Budget`]).
     pub block_cache_bytes: Option<u64>,
     /// Seconds between checkpoints (0: after every chunk).
     pub checkpoint_secs: u64,
@@ -257,7 +228,7 @@ impl Default for BuildOptions {
     fn default() -> BuildOptions {
         BuildOptions {
             threads: 0,
-            memory_bytes: memory::default_budget(),
+            memory: MemoryBudget::machine_default(),
             window_bytes: None,
             block_cache_bytes: None,
             checkpoint_secs: 300,
@@ -338,6 +309,13 @@ pub struct FileReport {
     pub ranks: Vec<RankShare>,
 }
 
+impl FileReport {
+    /// The file built.
+    pub fn file(&self) -> FileKey {
+        FileKey::new(self.n, self.k)
+    }
+}
+
 /// Watches a build: the [`Observer`] of every long operation, told of
 /// each tier of the current file solved ([`Progress`] counts the file's
 /// positions and tiers), and the few events of a build besides. Every
@@ -345,7 +323,7 @@ pub struct FileReport {
 pub trait BuildObserver: Observer + Send {
     /// A file starts building: `resumed` of its `positions` come from a
     /// checkpoint (0 on a fresh start), the rest are solved by this run.
-    fn file_start(&self, _n: u8, _k: u8, _tiers: usize, _positions: u64, _resumed: u64) {}
+    fn file_start(&self, _file: FileKey, _tiers: usize, _positions: u64, _resumed: u64) {}
     /// A file is done (built or skipped).
     fn file_done(&self, _report: &FileReport) {}
     /// Something the user should know (a checkpoint taken up or discarded).
@@ -360,9 +338,11 @@ pub trait BuildObserver: Observer + Send {
 pub use crate::progress::Quiet;
 impl BuildObserver for Quiet {}
 
-/// The files `(n, k)` of a build up to `k_max` soldiers, in build order.
-pub(crate) fn plan(k_min: u8, k_max: u8) -> Vec<(u8, u8)> {
-    (k_min..=k_max).flat_map(|k| [(1, k), (2, k)]).collect()
+/// The files of a build of `k_min..=k_max` soldiers, in build order.
+pub(crate) fn plan(k_min: u8, k_max: u8) -> Vec<FileKey> {
+    (k_min..=k_max)
+        .flat_map(|k| [FileKey::new(1, k), FileKey::new(2, k)])
+        .collect()
 }
 
 /// How many levels below the current one a tier's soldier steps can reach:
@@ -381,7 +361,8 @@ pub(crate) fn window_levels(variant: &Variant) -> u32 {
 /// needs besides its window of solved tiers: [`FIXED_BYTES`] and an
 /// estimate of the file's index (its tier and block directories, kept by
 /// the writer until the file is done; a WDL-only file has no distance
-/// blocks). A `--memory` budget must exceed it by [`MIN_WINDOW_BYTES`] at
+/// blocks). A `--memory` budget must exceed it by
+/// [`crate::budget::MIN_WINDOW_BYTES`] at
 /// least.
 pub fn bytes_besides_window(tiers: u64, positions: u64, write: &WriteOptions) -> u64 {
     let distance_blocks = if write.wdl_only {
@@ -391,7 +372,7 @@ pub fn bytes_besides_window(tiers: u64, positions: u64, write: &WriteOptions) ->
     };
     let index_estimate =
         tiers * 48 + (positions / write.wdl_block_positions as u64 + distance_blocks) * 16;
-    memory::FIXED_BYTES + index_estimate
+    FIXED_BYTES + index_estimate
 }
 
 /// The table already at the place of `(variant, n, k)`, if any: `None`
@@ -401,11 +382,10 @@ pub fn bytes_besides_window(tiers: u64, positions: u64, write: &WriteOptions) ->
 fn existing_table(
     dir: &Path,
     variant: &Variant,
-    n: u8,
-    k: u8,
+    file: FileKey,
     floor: Option<Floor>,
 ) -> Result<Option<Table>, BuildError> {
-    let path = table_path(dir, variant, n, k);
+    let path = table_path(dir, variant, file);
     if !path.exists() {
         return Ok(None);
     }
@@ -420,11 +400,11 @@ fn existing_table(
             },
         )));
     }
-    if i.variant != *variant || i.n != n || i.k != k {
+    if i.variant != *variant || i.file() != file {
         return Err(BuildError::Foreign {
             path,
-            found: (i.variant, i.n, i.k),
-            expected: (*variant, n, k),
+            found: (i.variant, i.file()),
+            expected: (*variant, file),
         });
     }
     Ok(Some(t))
@@ -455,10 +435,10 @@ pub fn build(
     }
     let dir = &Floor::dir_under(dir, opts.write.floor);
     let mut reports = Vec::new();
-    for (n, k) in plan(k_min, k_max) {
-        let tiers = index::all_tiers(n, k, variant);
+    for file in plan(k_min, k_max) {
+        let tiers = index::all_tiers(file, variant);
         let r = after_stop(
-            build_file(dir, variant, n, k, tiers, opts, observer),
+            build_file(dir, variant, file, tiers, opts, observer),
             &mut reports,
         )?;
         reports.push(r);
@@ -507,18 +487,18 @@ pub fn build_tiers(
         });
     }
     let dir = &Floor::dir_under(dir, opts.write.floor);
-    let mut files: Vec<(u8, u8)> = tiers.iter().map(|t| (t.n, t.k)).collect();
-    files.sort_by_key(|&(n, k)| (k, n));
+    let mut files: Vec<FileKey> = tiers.iter().map(TierKey::file).collect();
+    files.sort_by_key(|f| (f.k, f.n));
     files.dedup();
     let mut reports = Vec::new();
-    for (n, k) in files {
+    for file in files {
         let mine: Vec<TierKey> = tiers
             .iter()
-            .filter(|t| (t.n, t.k) == (n, k))
+            .filter(|t| t.file() == file)
             .map(|t| t.canonical())
             .collect();
         let r = after_stop(
-            build_file(dir, variant, n, k, mine, opts, observer),
+            build_file(dir, variant, file, mine, opts, observer),
             &mut reports,
         )?;
         reports.push(r);
@@ -561,13 +541,12 @@ pub fn build_tiers(
 pub(crate) fn build_file(
     dir: &Path,
     variant: &Variant,
-    n: u8,
-    k: u8,
+    file: FileKey,
     tiers: Vec<TierKey>,
     opts: &BuildOptions,
     observer: &dyn BuildObserver,
 ) -> Result<FileReport, BuildError> {
-    let job = Job::new(dir, variant, n, k, opts, observer);
+    let job = Job::new(dir, variant, file, opts, observer);
     let mut tiers = tiers;
     if let Some(r) = job.skip_if_complete(&mut tiers)? {
         return Ok(r);
@@ -616,17 +595,22 @@ struct Job<'a> {
 }
 
 impl<'a> Job<'a> {
-    /// The file `(n, k)` of `variant` under `dir`, taken up now.
+    /// The file this job builds.
+    fn file(&self) -> FileKey {
+        FileKey::new(self.n, self.k)
+    }
+
+    /// The file `file` of `variant` under `dir`, taken up now.
     fn new(
         dir: &'a Path,
         variant: &'a Variant,
-        n: u8,
-        k: u8,
+        file: FileKey,
         opts: &'a BuildOptions,
         observer: &'a dyn BuildObserver,
     ) -> Job<'a> {
         let start = Instant::now();
-        let path = table_path(dir, variant, n, k);
+        let FileKey { n, k } = file;
+        let path = table_path(dir, variant, file);
         let ckpt_path = checkpoint::path_for(&path);
         Job {
             dir,
@@ -647,7 +631,7 @@ impl<'a> Job<'a> {
     /// built again with the rest).
     fn skip_if_complete(&self, tiers: &mut Vec<TierKey>) -> Result<Option<FileReport>, BuildError> {
         let floor = self.opts.write.floor;
-        let Some(t) = existing_table(self.dir, self.variant, self.n, self.k, floor)? else {
+        let Some(t) = existing_table(self.dir, self.variant, self.file(), floor)? else {
             return Ok(None);
         };
         let have: HashSet<TierKey> = t.tier_keys()?.into_iter().collect();
@@ -729,43 +713,19 @@ impl<'a> FileBuild<'a> {
                 Some(f)
             })
             .collect();
-        let identity = Identity::of(variant, job.n, job.k, &tiers, opts.write.wdl_only);
-        // Memory: what the build needs besides the window, then the window.
-        let needed = bytes_besides_window(tiers.len() as u64, positions, &opts.write);
-        let room = opts.memory_bytes.saturating_sub(needed);
-        if room < memory::MIN_WINDOW_BYTES {
-            return Err(BuildError::Budget {
-                budget: opts.memory_bytes,
-                n: job.n,
-                k: job.k,
-                needed,
-            });
-        }
-        // Half of what the window will not fill goes to the cache of the
-        // lower files' blocks (the window keeps the room it needs, and
-        // never less than the smallest window).
-        let peak = window::peak_bytes(variant, &tiers, opts.write.wdl_only);
-        let block_cache = match opts.block_cache_bytes {
-            None => (room.saturating_sub(peak) / 2)
-                .min(room - memory::MIN_WINDOW_BYTES)
-                .min(memory::MAX_BLOCK_CACHE_BYTES),
-            Some(cache) => {
-                // Its default part is always there, outside the budget.
-                let extra = cache.saturating_sub(blocks::DEFAULT_BYTES);
-                if extra > room - memory::MIN_WINDOW_BYTES {
-                    return Err(BuildError::BlockCache {
-                        cache,
-                        budget: opts.memory_bytes,
-                        n: job.n,
-                        k: job.k,
-                        needed,
-                    });
-                }
-                extra
-            }
+        let identity = Identity::of(variant, job.file(), &tiers, opts.write.wdl_only);
+        // Memory: what the build needs besides the window, then the
+        // window and the cache of the lower files' blocks.
+        let need = Need {
+            file: job.file(),
+            besides_window: bytes_besides_window(tiers.len() as u64, positions, &opts.write),
+            window: window::peak_bytes(variant, &tiers, opts.write.wdl_only),
         };
-        let room = room - block_cache;
-        let budget = opts.window_bytes.map_or(room, |w| w.min(room));
+        let share = opts.memory.share(&need, opts.block_cache_bytes)?;
+        let block_cache = share.block_cache;
+        let budget = opts
+            .window_bytes
+            .map_or(share.window, |w| w.min(share.window));
         Ok(FileBuild {
             job,
             tiers,
@@ -872,7 +832,14 @@ impl<'a> FileBuild<'a> {
                     floor: opts.write.floor,
                     ..c.writer.options()
                 };
-                match TableWriter::resume(dir, variant, n, k, &write, c.writer, &tiers[..done]) {
+                match TableWriter::resume(
+                    dir,
+                    variant,
+                    FileKey::new(n, k),
+                    &write,
+                    c.writer,
+                    &tiers[..done],
+                ) {
                     Ok(w) => {
                         observer.note(&format!(
                             "{}: resuming from its checkpoint, {positions} positions done",
@@ -885,7 +852,7 @@ impl<'a> FileBuild<'a> {
             }
         }
         Ok((
-            TableWriter::create_with(dir, variant, n, k, &opts.write)?,
+            TableWriter::create_with(dir, variant, FileKey::new(n, k), &opts.write)?,
             0,
             History::default(),
         ))
@@ -1037,7 +1004,7 @@ struct FileRun<'b> {
     /// The file's writer: rank 0's (`None` on the other ranks).
     writer: Option<&'b RwLock<TableWriter>>,
     /// The file's own tiers that later levels read.
-    window: FileSoFar<'b>,
+    window: Window<'b>,
     /// The lower files.
     tables: TableSet,
     solver: Solver,
@@ -1075,7 +1042,7 @@ impl<'b> FileRun<'b> {
         let resumed_positions = file.firsts.get(done).copied().unwrap_or(file.positions);
         let tiers = &file.tiers;
         job.observer
-            .file_start(job.n, job.k, tiers.len(), file.positions, resumed_positions);
+            .file_start(job.file(), tiers.len(), file.positions, resumed_positions);
         let back = match writer {
             Some(w) => {
                 w.write().unwrap_or_else(|e| e.into_inner()).open_reader()?;
@@ -1083,7 +1050,7 @@ impl<'b> FileRun<'b> {
             }
             None => Back::Spill(Spill::create(&spill_dir(&job.path, ranks.rank()))?),
         };
-        let window = FileSoFar::new(
+        let window = Window::new(
             variant,
             tiers,
             &file.firsts,
@@ -1385,7 +1352,7 @@ fn window_after_resume<'t>(
 /// ([`window_after_resume`]).
 fn send_window(
     ranks: &Cluster,
-    window: &FileSoFar<'_>,
+    window: &Window<'_>,
     wanted: &[&TierKey],
 ) -> Result<(), BuildError> {
     use crate::solve::TierStore;

@@ -114,12 +114,12 @@ pub struct RankShare {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::all_tiers;
+    use crate::index::{FileKey, all_tiers};
     use crate::rules::Variant;
 
     #[test]
     fn shares_cover_every_tier_and_balance_the_positions() {
-        let tiers = all_tiers(2, 9, &Variant::ASSAUT);
+        let tiers = all_tiers(FileKey::new(2, 9), &Variant::ASSAUT);
         let chunk = &tiers[..200];
         for size in [1, 2, 3, 7] {
             let owner = shares(chunk, size);

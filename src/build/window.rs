@@ -3,7 +3,7 @@
 //!
 //! A tier's soldier steps lead to tiers of the same file a few levels
 //! below ([`super::window_levels`]); those are not in a finished table yet.
-//! [`FileSoFar`] serves them: from memory while the build's memory budget
+//! [`Window`] serves them: from memory while the build's memory budget
 //! allows (the officers-to-move half of each tier, the only positions of
 //! the same file a move from another tier reaches, one byte per value
 //! where the values allow, and in a WDL-only build two bits: its win, draw,
@@ -34,7 +34,7 @@ use std::sync::{Arc, Mutex, RwLock};
 pub(crate) const CACHE_BYTES: u64 = 32 << 20;
 
 /// The most positions of the file read back at once after a resume
-/// ([`FileSoFar::reload`]): four blocks, 8 MiB of codes.
+/// ([`Window::reload`]): four blocks, 8 MiB of codes.
 pub(crate) const RELOAD_SPAN: u64 = 1 << 22;
 
 /// Where a window reads back what it does not hold in memory.
@@ -46,7 +46,7 @@ pub(crate) enum Back<'a> {
 }
 
 /// The tiers of the file being built that later levels read.
-pub(crate) struct FileSoFar<'a> {
+pub(crate) struct Window<'a> {
     variant: Variant,
     /// The file's tiers in solving order, and each one's first position.
     tiers: &'a [TierKey],
@@ -65,7 +65,7 @@ pub(crate) struct FileSoFar<'a> {
     wdl_only: bool,
 }
 
-impl<'a> FileSoFar<'a> {
+impl<'a> Window<'a> {
     /// The window over `tiers` (the file's tiers in solving order, with
     /// their first positions `firsts`), of which the first `done` are in
     /// the file already (when `back` is one); at most `budget` bytes of
@@ -78,8 +78,8 @@ impl<'a> FileSoFar<'a> {
         back: Back<'a>,
         budget: u64,
         wdl_only: bool,
-    ) -> FileSoFar<'a> {
-        FileSoFar {
+    ) -> Window<'a> {
+        Window {
             variant: *variant,
             tiers,
             firsts,
@@ -94,7 +94,7 @@ impl<'a> FileSoFar<'a> {
 
     /// Keep the officers-to-move half of `key` (just solved, `codes`) in
     /// memory if the budget allows; otherwise it is read back from the
-    /// file when asked for, once [`FileSoFar::set_done`] counts it (or
+    /// file when asked for, once [`Window::set_done`] counts it (or
     /// from the spill, where it goes now).
     pub(crate) fn add(&self, key: &TierKey, codes: &[u16]) -> Result<(), SolveError> {
         let half = key.size_per_side() as usize;
@@ -116,7 +116,7 @@ impl<'a> FileSoFar<'a> {
 
     /// After a resume: read the officers-to-move halves of `wanted` (tiers
     /// done, in solving order) back from the file and keep them as
-    /// [`FileSoFar::add`] does. Consecutive tiers are read together, up to
+    /// [`Window::add`] does. Consecutive tiers are read together, up to
     /// [`RELOAD_SPAN`] positions at a time, so each block of the file is
     /// decompressed once: tier by tier, a resumed 2o13s took 40 s to read
     /// its window back, decompressing each block once per tier in it.
@@ -178,7 +178,7 @@ impl<'a> FileSoFar<'a> {
     }
 }
 
-impl TierStore for FileSoFar<'_> {
+impl TierStore for Window<'_> {
     fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError> {
         Ok(self.values(key)?.map(|v| v.to_codes()))
     }
@@ -461,7 +461,7 @@ fn spill_error(path: &Path, e: std::io::Error) -> SolveError {
 /// The most bytes the window of a file built from `tiers` (its tiers in
 /// solving order) holds when its budget never binds: at the end of a level,
 /// the officers-to-move halves of that level's tiers and of the
-/// `window_levels` levels below it (what `FileSoFar::forget_below`
+/// `window_levels` levels below it (what `Window::forget_below`
 /// keeps), at one byte per value, or two bits in a WDL-only build
 /// (`held_bytes`). A tier with a code past a byte (a distance beyond
 /// about 250 plies, not known before solving) takes two bytes a value in

@@ -275,7 +275,7 @@ impl Observer for BuildBars {
 }
 
 impl BuildObserver for BuildBars {
-    fn file_start(&self, n: u8, k: u8, tiers: usize, positions: u64, resumed: u64) {
+    fn file_start(&self, file: FileKey, tiers: usize, positions: u64, resumed: u64) {
         let index = self.files.fetch_add(1, Ordering::Relaxed) + 1;
         let bar = ProgressBar::new(positions);
         bar.set_style(
@@ -284,7 +284,7 @@ impl BuildObserver for BuildBars {
             )
             .expect("valid template"),
         );
-        let label = format!("file {index}: {} {}", self.variant, FileKey::new(n, k));
+        let label = format!("file {index}: {} {file}", self.variant);
         bar.set_message(label.clone());
         // Start at the checkpoint, so that the rate and eta are this run's.
         bar.set_position(resumed);

@@ -3,6 +3,7 @@
 //! `scripts/bench-runs/<date>-<host>/bench.json`.
 
 use anyhow::{Context, Result, bail};
+use asalto_tb::budget::MemoryBudget;
 use asalto_tb::build::{self, Quiet};
 use asalto_tb::index::FileKey;
 use asalto_tb::index::{self, TierKey};
@@ -55,8 +56,8 @@ pub struct BenchArgs {
     rate_runs: u32,
     /// Memory budget of the --build-to build (as `asalto build --memory`;
     /// default: the build's default, 60% of the machine's memory).
-    #[arg(long, value_name = "SIZE", value_parser = super::parse_bytes, allow_hyphen_values = true)]
-    memory: Option<u64>,
+    #[arg(long, value_name = "SIZE", value_parser = super::parse_budget, allow_hyphen_values = true)]
+    memory: Option<MemoryBudget>,
     /// Folder for the results (a subfolder <date>-<host> is made, or
     /// <date>-<host>-2, -3, ... for later runs of the day). Default:
     /// scripts/bench-runs when run from a checkout of asalto-tb (that folder
@@ -75,7 +76,7 @@ fn machine() -> serde_json::Value {
                 .map(|m| m.trim().to_string())
         })
         .unwrap_or_else(|| "unknown".into());
-    let mem = build::total_memory_bytes();
+    let mem = asalto_tb::budget::total_memory_bytes();
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|s| s.trim().to_string())
         .unwrap_or_else(|_| "unknown".into());
@@ -352,7 +353,7 @@ fn measure_build(
 /// files of each soldier count.
 fn timed_build(
     k: u8,
-    memory: Option<u64>,
+    memory: Option<MemoryBudget>,
     variant: &Variant,
     raw: &mut serde_json::Map<String, serde_json::Value>,
 ) -> Result<BuildFigures> {
@@ -373,7 +374,7 @@ fn timed_build(
         9,
         k,
         &build::BuildOptions {
-            memory_bytes: memory.unwrap_or_else(build::default_budget),
+            memory: memory.unwrap_or_else(MemoryBudget::machine_default),
             ..build::BuildOptions::threads(0)
         },
         &Quiet,
@@ -394,7 +395,7 @@ fn timed_build(
     raw.insert(
         "build_run".into(),
         json!({"soldiers": k, "seconds": secs, "positions": positions, "threads": "one per core",
-               "memory_budget_bytes": memory.unwrap_or_else(build::default_budget),
+               "memory_budget_bytes": memory.unwrap_or_else(MemoryBudget::machine_default).bytes(),
                "files": reports.iter().map(|r| json!({"file": FileKey::new(r.n, r.k).to_string(),
                     "positions": r.info.positions, "seconds": r.seconds,
                     "peak_rss_bytes": r.peak_rss_bytes, "peak_anon_bytes": r.peak_anon_bytes,
@@ -436,7 +437,7 @@ fn measure_tables(
     let set = TableSet::open(tables_dir, variant);
     let mut present = Vec::new();
     for n in 1..=2u8 {
-        if let Some(t) = set.table(n, 9)? {
+        if let Some(t) = set.table(FileKey::new(n, 9))? {
             present.push(t);
         }
     }
@@ -444,7 +445,7 @@ fn measure_tables(
         errln!(
             "no {variant} tables with 9 soldiers under {} (e.g. {}): sizes and probes not measured",
             tables_dir.display(),
-            table_path(tables_dir, variant, 2, 9).display()
+            table_path(tables_dir, variant, FileKey::new(2, 9)).display()
         );
         return Ok(TableFigures::default());
     }

@@ -325,7 +325,7 @@ pub fn build_summary(
     // Where a stopped build stopped.
     let stopped = stop.map(|s| {
         json!({
-            "file": FileKey::new(s.n, s.k).to_string(), "officers": s.n, "soldiers": s.k,
+            "file": s.file().to_string(), "officers": s.n, "soldiers": s.k,
             "positions_done": s.positions_done, "positions": s.positions,
             "seconds": s.seconds, "earlier_seconds": s.earlier_seconds,
             "peak_anon_bytes": s.peak_anon_bytes, "peak_rss_bytes": s.peak_rss_bytes,
@@ -338,33 +338,7 @@ pub fn build_summary(
         let list: Vec<Json> = runs
             .iter()
             .map(|(v, reports, secs)| {
-                let files: Vec<Json> = reports
-                    .iter()
-                    .map(|r| {
-                        let i = &r.info;
-                        json!({
-                            "file": FileKey::new(r.n, r.k).to_string(),
-                            "officers": r.n, "soldiers": r.k,
-                            "skipped": r.skipped, "seconds": r.seconds,
-                            "earlier_seconds": r.earlier_seconds,
-                            "window_peak_bytes": r.window_peak_bytes,
-                            "window_budget_bytes": r.window_budget_bytes,
-                            "block_cache_bytes": r.block_cache_bytes,
-                            "wdl_blocks_read": r.wdl_blocks_read,
-                            "wdl_blocks_decompressed": r.wdl_blocks_decompressed,
-                            "resumed_positions": r.resumed_positions,
-                            "checkpoints": r.checkpoints,
-                            "peak_anon_bytes": r.peak_anon_bytes,
-                            "peak_rss_bytes": r.peak_rss_bytes,
-                            "ranks": r.ranks,
-                            "positions": i.positions, "wins": i.wins, "draws": i.draws,
-                            "losses": i.losses, "longest_win": i.longest_win,
-                            "bytes": i.file_bytes, "index_crc": i.index_crc,
-                            "wdl_bits_per_position": i.wdl_bits_per_position(),
-                            "bits_per_position": i.bits_per_position(),
-                        })
-                    })
-                    .collect();
+                let files: Vec<Json> = reports.iter().map(file_report_json).collect();
                 json!({"variant": v.to_string(), "seconds": secs, "files": files})
             })
             .collect();
@@ -381,101 +355,140 @@ pub fn build_summary(
         return;
     }
     for (v, reports, secs) in runs {
-        outln!("variant {v}: tables under {}", dir.join(v.slug()).display());
-        outln!(
-            "  {:<6} {:>14} {:>7} {:>7} {:>7} {:>8} {:>12} {:>9} {:>9}",
-            "file",
-            "positions",
-            "win%",
-            "draw%",
-            "loss%",
-            "longest",
-            "bytes",
-            "bits/pos",
-            "seconds"
-        );
-        let (mut pos, mut bytes, mut w, mut d, mut l) = (0u64, 0u64, 0u64, 0u64, 0u64);
-        for r in reports {
-            let i = &r.info;
-            let pct = |x: u64| 100.0 * x as f64 / i.positions.max(1) as f64;
-            outln!(
-                "  {:<6} {:>14} {:>7.2} {:>7.2} {:>7.2} {:>8} {:>12} {:>9.3} {:>9}",
-                FileKey::new(r.n, r.k).to_string(),
-                i.positions,
-                pct(i.wins),
-                pct(i.draws),
-                pct(i.losses),
-                i.longest_win,
-                i.file_bytes,
-                i.bits_per_position(),
-                if r.skipped {
-                    "skipped".to_string()
-                } else if r.earlier_seconds > 0.0 {
-                    // Resumed: this run's time and that of the runs before.
-                    format!("{:.1}+{:.1}", r.seconds, r.earlier_seconds)
-                } else {
-                    format!("{:.1}", r.seconds)
-                }
-            );
-            pos += i.positions;
-            bytes += i.file_bytes;
-            w += i.wins;
-            d += i.draws;
-            l += i.losses;
-        }
-        outln!(
-            "  total: {pos} positions (both sides to move, after the mirror): {w} wins, {d} draws, {l} losses for the side to move; {bytes} bytes ({:.3} bits/position); {secs:.1} s",
-            bytes as f64 * 8.0 / pos.max(1) as f64
-        );
+        build_table_text(v, reports, *secs, dir);
     }
     if let Some(p) = peak {
         outln!("peak memory: {:.2} GiB", p as f64 / (1u64 << 30) as f64);
     }
 }
 
+/// A built file's line of `asalto build --json`.
+fn file_report_json(r: &asalto_tb::build::FileReport) -> Json {
+    let i = &r.info;
+    json!({
+        "file": r.file().to_string(),
+        "officers": r.n, "soldiers": r.k,
+        "skipped": r.skipped, "seconds": r.seconds,
+        "earlier_seconds": r.earlier_seconds,
+        "window_peak_bytes": r.window_peak_bytes,
+        "window_budget_bytes": r.window_budget_bytes,
+        "block_cache_bytes": r.block_cache_bytes,
+        "wdl_blocks_read": r.wdl_blocks_read,
+        "wdl_blocks_decompressed": r.wdl_blocks_decompressed,
+        "resumed_positions": r.resumed_positions,
+        "checkpoints": r.checkpoints,
+        "peak_anon_bytes": r.peak_anon_bytes,
+        "peak_rss_bytes": r.peak_rss_bytes,
+        "ranks": r.ranks,
+        "positions": i.positions, "wins": i.wins, "draws": i.draws,
+        "losses": i.losses, "longest_win": i.longest_win,
+        "bytes": i.file_bytes, "index_crc": i.index_crc,
+        "wdl_bits_per_position": i.wdl_bits_per_position(),
+        "bits_per_position": i.bits_per_position(),
+    })
+}
+
+/// One variant's table of `asalto build`'s text summary: a line a file
+/// and the total, `secs` the variant's build time.
+fn build_table_text(
+    v: &Variant,
+    reports: &[asalto_tb::build::FileReport],
+    secs: f64,
+    dir: &std::path::Path,
+) {
+    outln!("variant {v}: tables under {}", dir.join(v.slug()).display());
+    outln!(
+        "  {:<6} {:>14} {:>7} {:>7} {:>7} {:>8} {:>12} {:>9} {:>9}",
+        "file",
+        "positions",
+        "win%",
+        "draw%",
+        "loss%",
+        "longest",
+        "bytes",
+        "bits/pos",
+        "seconds"
+    );
+    let (mut pos, mut bytes, mut w, mut d, mut l) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    for r in reports {
+        let i = &r.info;
+        let pct = |x: u64| 100.0 * x as f64 / i.positions.max(1) as f64;
+        outln!(
+            "  {:<6} {:>14} {:>7.2} {:>7.2} {:>7.2} {:>8} {:>12} {:>9.3} {:>9}",
+            r.file().to_string(),
+            i.positions,
+            pct(i.wins),
+            pct(i.draws),
+            pct(i.losses),
+            i.longest_win,
+            i.file_bytes,
+            i.bits_per_position(),
+            if r.skipped {
+                "skipped".to_string()
+            } else if r.earlier_seconds > 0.0 {
+                // Resumed: this run's time and that of the runs before.
+                format!("{:.1}+{:.1}", r.seconds, r.earlier_seconds)
+            } else {
+                format!("{:.1}", r.seconds)
+            }
+        );
+        pos += i.positions;
+        bytes += i.file_bytes;
+        w += i.wins;
+        d += i.draws;
+        l += i.losses;
+    }
+    outln!(
+        "  total: {pos} positions (both sides to move, after the mirror): {w} wins, {d} draws, {l} losses for the side to move; {bytes} bytes ({:.3} bits/position); {secs:.1} s",
+        bytes as f64 * 8.0 / pos.max(1) as f64
+    );
+}
+
 /// Result of `asalto verify`.
+/// The object of `asalto verify --json`.
+fn verify_json(r: &asalto_tb::verify::VerifyReport, variant: &Variant) -> Json {
+    let bad: Vec<Json> = r
+        .bad
+        .iter()
+        .map(|b| {
+            json!({
+                "file": b.file.display().to_string(),
+                "position": b.position.to_string(),
+                "stored": {"result": b.stored.result(), "plies": b.stored.plies()},
+                "derived": {"result": b.derived.result(), "plies": b.derived.plies()},
+            })
+        })
+        .collect();
+    json!({
+        "variant": variant.to_string(),
+        // The floor the files are of (null: exact tables).
+        "floor": floor_json(r.floor),
+        "files": r.files.iter().map(|f| f.path.display().to_string()).collect::<Vec<_>>(),
+        "tiers": r.tiers, "positions": r.positions,
+        "inconsistent": r.bad_count, "examples": bad,
+        "ok": r.bad_count == 0 && r.stopped.is_none() && r.failed.is_empty(),
+        // The files that could not be checked, each with its error.
+        "failed": r.failed.iter().map(|f| json!({
+            "file": f.path.display().to_string(), "error": f.error,
+        })).collect::<Vec<_>>(),
+        "per_file": r.files.iter().map(|f| json!({
+            "file": f.path.display().to_string(), "positions": f.positions,
+            "resumed_positions": f.resumed_positions, "seconds": f.seconds,
+            "earlier_seconds": f.earlier_seconds, "wdl_only": f.wdl_only,
+            "bytes": f.file_bytes, "index_crc": f.index_crc,
+            "inconsistent": f.inconsistent, "proved_by": f.proved_by,
+        })).collect::<Vec<_>>(),
+        "stopped": r.stopped.as_ref().map(|s| json!({
+            "file": s.path.display().to_string(), "positions_done": s.positions_done,
+            "positions": s.positions, "seconds": s.seconds,
+            "earlier_seconds": s.earlier_seconds,
+        })),
+    })
+}
+
 pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool) {
     if json {
-        let bad: Vec<Json> = r
-            .bad
-            .iter()
-            .map(|b| {
-                json!({
-                    "file": b.file.display().to_string(),
-                    "position": b.position.to_string(),
-                    "stored": {"result": b.stored.result(), "plies": b.stored.plies()},
-                    "derived": {"result": b.derived.result(), "plies": b.derived.plies()},
-                })
-            })
-            .collect();
-        outln!(
-            "{}",
-            json!({
-                "variant": variant.to_string(),
-                // The floor the files are of (null: exact tables).
-                "floor": floor_json(r.floor),
-                "files": r.files.iter().map(|f| f.path.display().to_string()).collect::<Vec<_>>(),
-                "tiers": r.tiers, "positions": r.positions,
-                "inconsistent": r.bad_count, "examples": bad,
-                "ok": r.bad_count == 0 && r.stopped.is_none() && r.failed.is_empty(),
-                // The files that could not be checked, each with its error.
-                "failed": r.failed.iter().map(|f| json!({
-                    "file": f.path.display().to_string(), "error": f.error,
-                })).collect::<Vec<_>>(),
-                "per_file": r.files.iter().map(|f| json!({
-                    "file": f.path.display().to_string(), "positions": f.positions,
-                    "resumed_positions": f.resumed_positions, "seconds": f.seconds,
-                    "earlier_seconds": f.earlier_seconds, "wdl_only": f.wdl_only,
-                    "bytes": f.file_bytes, "index_crc": f.index_crc,
-                    "inconsistent": f.inconsistent, "proved_by": f.proved_by,
-                })).collect::<Vec<_>>(),
-                "stopped": r.stopped.as_ref().map(|s| json!({
-                    "file": s.path.display().to_string(), "positions_done": s.positions_done,
-                    "positions": s.positions, "seconds": s.seconds,
-                    "earlier_seconds": s.earlier_seconds,
-                })),
-            })
-        );
+        outln!("{}", verify_json(r, variant));
         return;
     }
     for f in &r.failed {

@@ -2,9 +2,10 @@
 //! and the estimates are [`asalto_tb::plan`]'s; this module parses the
 //! arguments, measures or takes the rate, and prints.
 
-use super::{Soldiers, parse_bytes, parse_position, parse_threads};
+use super::{Soldiers, parse_position, parse_threads};
 use anyhow::Result;
 use asalto_tb::Variant;
+use asalto_tb::budget::{MemoryBudget, Need};
 use asalto_tb::index::FileKey;
 use asalto_tb::plan::{self, Plan, Scope};
 use clap::Args;
@@ -46,8 +47,8 @@ pub struct PlanArgs {
     /// The memory budget the build would have (as `asalto build
     /// --memory`; default: the build's, 60% of the machine's memory): the
     /// plan says whether each file's solved tiers stay in memory under it.
-    #[arg(long, value_name = "SIZE", value_parser = parse_bytes, allow_hyphen_values = true)]
-    memory: Option<u64>,
+    #[arg(long, value_name = "SIZE", value_parser = super::parse_budget, allow_hyphen_values = true)]
+    memory: Option<MemoryBudget>,
     /// Plan a WDL-only build (as `asalto build --wdl-only`): its windows
     /// of solved tiers hold two bits a value instead of a byte.
     #[arg(long)]
@@ -81,51 +82,33 @@ fn scope_text(plan: &Plan) -> String {
 /// words: whether every build keeps the tiers its levels read in memory
 /// (its window, over the tiers the build puts in the file), and if not,
 /// which file wants the most; `None` when nothing is left to build.
-pub fn memory_line(the_plan: &Plan, budget: u64) -> Option<String> {
-    let todo = the_plan.to_build();
-    let most = todo.iter().max_by_key(|f| f.memory_bytes())?;
+pub fn memory_line(the_plan: &Plan, budget: MemoryBudget) -> Option<String> {
+    let todo: Vec<Need> = the_plan.to_build().iter().map(|f| f.need()).collect();
+    let most = todo.iter().max_by_key(|n| n.whole())?;
     let wants = format!(
         "{} wants about {}: a window of solved tiers of {} plus {} besides",
-        FileKey::new(most.n, most.k),
-        bytes(most.memory_bytes()),
-        bytes(most.window_bytes),
-        bytes(most.besides_window_bytes())
+        most.file,
+        bytes(most.whole()),
+        bytes(most.window),
+        bytes(most.besides_window)
     );
-    if let Some(why) = too_small(the_plan, budget) {
-        return Some(format!(
-            "memory: {why}: a build would be refused (give more with --memory; {wants})"
-        ));
+    if let Some(least) = the_plan.neediest()
+        && let Err(why) = budget.share(&least, None)
+    {
+        return Some(format!("memory: {why}: a build would be refused ({wants})"));
     }
-    let short = todo.iter().filter(|f| f.memory_bytes() > budget).count();
+    let short = todo.iter().filter(|n| !budget.holds_whole(n)).count();
     Some(if short == 0 {
         format!(
-            "memory: a budget of {} keeps every file's solved tiers in memory (the most: {wants})",
-            bytes(budget)
+            "memory: a budget of {budget} keeps every file's solved tiers in memory (the most: {wants})"
         )
     } else {
         format!(
-            "memory: under a budget of {}, {short} file{} (marked *) read{} some of {} own solved tiers back from disk, slower ({wants}; --memory {} or more keeps them all)",
-            bytes(budget),
+            "memory: under a budget of {budget}, {short} file{} (marked *) read{} some of {} own solved tiers back from disk, slower ({wants}; --memory {} or more keeps them all)",
             if short == 1 { "" } else { "s" },
             if short == 1 { "s" } else { "" },
             if short == 1 { "its" } else { "their" },
-            bytes(most.memory_bytes())
-        )
-    })
-}
-
-/// Why `budget` is below the least a build of the plan's files still to
-/// build starts with ([`Plan::least_budget`]), in words; `None` when it is
-/// not. `asalto plan` and the refusal of `asalto build` say the same.
-pub fn too_small(the_plan: &Plan, budget: u64) -> Option<String> {
-    let (file, least) = the_plan.least_budget()?;
-    (budget < least).then(|| {
-        format!(
-            "a budget of {} is too small: the build of {file} needs at least {} ({least} bytes: {} besides its window of solved tiers, and a window of {} at least)",
-            bytes(budget),
-            bytes(least),
-            bytes(least - asalto_tb::build::MIN_WINDOW_BYTES),
-            bytes(asalto_tb::build::MIN_WINDOW_BYTES)
+            bytes(most.whole())
         )
     })
 }
@@ -159,7 +142,7 @@ pub fn run(args: PlanArgs) -> Result<()> {
     plan.mark_built(&asalto_tb::solve::Floor::dir_under(&args.tables, floor));
     let estimate = plan.estimate();
     let free = plan::free_bytes(&args.tables).ok();
-    let budget = args.memory.unwrap_or_else(asalto_tb::build::default_budget);
+    let budget = args.memory.unwrap_or_else(MemoryBudget::machine_default);
     let (rate, calibration) = match args.rate {
         Some(r) => (r, None),
         None => {
@@ -196,7 +179,7 @@ struct Planned {
     /// The free disk under --tables, if known.
     free: Option<u64>,
     /// The memory budget of the build.
-    budget: u64,
+    budget: MemoryBudget,
     /// The in-memory solving rate, positions per second.
     rate: f64,
     /// The calibration solve that measured the rate (none with --rate).
@@ -225,9 +208,9 @@ fn print_json(args: &PlanArgs, variant: &Variant, p: &Planned) {
                 "file": FileKey::new(f.n, f.k).to_string(), "officers": f.n, "soldiers": f.k,
                 "tiers": f.tiers, "positions": f.positions, "complete": f.complete,
                 "built": f.built, "disk_bytes": d, "disk_bytes_wdl_only": w,
-                "window_bytes": f.window_bytes, "memory_bytes": f.memory_bytes(),
-                "least_memory_bytes": f.least_memory_bytes(),
-                "window_in_memory": f.memory_bytes() <= budget,
+                "window_bytes": f.window_bytes, "memory_bytes": f.need().whole(),
+                "least_memory_bytes": f.need().least(),
+                "window_in_memory": budget.holds_whole(&f.need()),
                 "checkpoint": f.checkpoint.map(|c| json!({
                     "positions_done": c.positions_done, "wdl_only": c.wdl_only,
                 })),
@@ -252,8 +235,8 @@ fn print_json(args: &PlanArgs, variant: &Variant, p: &Planned) {
             "free_bytes": p.free,
             "fits": p.free.map(|f| disk <= f),
             "fits_wdl_only": p.free.map(|f| wdl <= f),
-            "memory_budget_bytes": budget,
-            "least_memory_bytes": plan.least_budget().map(|(_, least)| least),
+            "memory_budget_bytes": budget.bytes(),
+            "least_memory_bytes": plan.neediest().map(|n| n.least()),
             "memory": memory_line(plan, budget),
             "rate_positions_per_second": p.rate,
             "build_rate_ratio": plan::BUILD_RATE_RATIO,
@@ -333,7 +316,7 @@ fn print_text(args: &PlanArgs, variant: &Variant, p: &Planned) {
 /// The table of the plan's files: tiers, positions, disk, memory (marked
 /// `*` when the budget does not hold its window), and whether each is
 /// partial, built or checkpointed.
-fn print_files(plan: &Plan, budget: u64) {
+fn print_files(plan: &Plan, budget: MemoryBudget) {
     outln!(
         "  {:<7} {:>11} {:>16} {:>14} {:>14} {:>14}",
         "file",
@@ -357,8 +340,12 @@ fn print_files(plan: &Plan, budget: u64) {
         // budget holds it ("reads back": some tiers come from disk).
         let memory = format!(
             "{}{}",
-            bytes(f.memory_bytes()),
-            if f.memory_bytes() <= budget { "" } else { "*" }
+            bytes(f.need().whole()),
+            if budget.holds_whole(&f.need()) {
+                ""
+            } else {
+                "*"
+            }
         );
         outln!(
             "  {:<7} {:>11} {:>16} {:>14} {:>14} {:>14}{}{}{checkpoint}",

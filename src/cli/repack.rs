@@ -89,7 +89,7 @@ pub fn run(args: RepackArgs) -> Result<()> {
     let mut done = Vec::new();
     for k in lo..=hi {
         for n in 1..=2u8 {
-            let path = table_path(&args.tables, &variant, n, k);
+            let path = table_path(&args.tables, &variant, FileKey::new(n, k));
             if !path.exists() {
                 continue;
             }
@@ -119,7 +119,7 @@ pub fn run(args: RepackArgs) -> Result<()> {
                 );
             }
             done.push(serde_json::json!({
-                "file": table_path(&out, &variant, n, k).display().to_string(),
+                "file": table_path(&out, &variant, FileKey::new(n, k)).display().to_string(),
                 "positions": after.positions,
                 "bytes_before": before.file_bytes, "bytes_after": after.file_bytes,
                 "wdl_bytes_before": before.wdl_bytes, "wdl_bytes_after": after.wdl_bytes,

@@ -40,10 +40,10 @@ impl fmt::Display for Move {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// Not in move notation.
-    #[error("'{0}' is not a move: use c3-c4, d6xd4xb4, he6:c3-c4 or he6")]
+    #[error("'{}' is not a move: use c3-c4, d6xd4xb4, he6:c3-c4 or he6", .0.escape_debug())]
     Syntax(String),
     /// Well-formed but not legal here.
-    #[error("'{0}' is not a legal move in this position")]
+    #[error("'{}' is not a legal move in this position", .0.escape_debug())]
     Illegal(String),
 }
 

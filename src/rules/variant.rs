@@ -51,14 +51,18 @@ pub struct Variant {
 pub enum VariantError {
     /// Neither a preset name nor a switch list.
     #[error(
-        "unknown variant '{0}': expected a preset (assaut, assaut-mdj, asalto, assault) or soldiers=..,capture=..,max=..,trapped=.."
+        "unknown variant '{}': expected a preset (assaut, assaut-mdj, asalto, assault) or soldiers=..,capture=..,max=..,trapped=..",
+        .0.escape_debug()
     )]
     Unknown(String),
     /// A switch name that does not exist.
-    #[error("unknown switch '{0}' in variant: the switches are soldiers, capture, max, trapped")]
+    #[error(
+        "unknown switch '{}' in variant: the switches are soldiers, capture, max, trapped",
+        .0.escape_debug()
+    )]
     UnknownSwitch(String),
     /// A switch value that does not exist.
-    #[error("bad value '{value}' for switch {switch}: expected {expected}")]
+    #[error("bad value '{}' for switch {switch}: expected {expected}", .value.escape_debug())]
     BadValue {
         /// The switch.
         switch: &'static str,

@@ -128,7 +128,7 @@ fn parse(
         )));
     }
     let pos = Position::from_arg(&text)
-        .map_err(|e| ApiError::BadInput(format!("bad position '{text}': {e}")))?;
+        .map_err(|e| ApiError::BadInput(format!("bad position '{}': {e}", text.escape_debug())))?;
     probe::check_position(&pos, &variant).map_err(|e| ApiError::BadInput(e.to_string()))?;
     Ok((variant, pos))
 }

@@ -309,22 +309,34 @@ fn check_tier_in<const FIXED: bool>(
             })?;
         }
     }
-    if let Some(mut g) = c.graph.take() {
-        let derived = g.least_fixed_point(&c.huff_memo);
-        g.recycle();
-        for (node, (&code, derived)) in codes.iter().zip(derived).enumerate() {
-            let stored = Value::from_code(code);
-            if differs(derived, stored, true) {
-                bad.push(Inconsistency {
-                    index: node as u32,
-                    stored,
-                    derived,
-                });
-            }
-        }
+    if let Some(g) = c.graph.take() {
+        fixed_point_disagreements(g, &c.huff_memo, codes, &mut bad);
     }
     bad.sort_by_key(|b| b.index);
     Ok(bad)
+}
+
+/// The tier's values solved again as the least fixed point of its move
+/// graph `g`, each that differs in win/draw/loss from the stored `codes`
+/// added to `bad`.
+fn fixed_point_disagreements(
+    mut g: Graph,
+    huff_memo: &[u16],
+    codes: &[u16],
+    bad: &mut Vec<Inconsistency>,
+) {
+    let derived = g.least_fixed_point(huff_memo);
+    g.recycle();
+    for (node, (&code, derived)) in codes.iter().zip(derived).enumerate() {
+        let stored = Value::from_code(code);
+        if differs(derived, stored, true) {
+            bad.push(Inconsistency {
+                index: node as u32,
+                stored,
+                derived,
+            });
+        }
+    }
 }
 
 /// Whether a stored value differs from the derived one: in win/draw/loss,
@@ -438,6 +450,47 @@ impl Graph {
         &self.succ[a as usize..b as usize]
     }
 
+    /// The predecessors of the `nodes` nodes (those `reached`), as a
+    /// reversed adjacency (CSR): the predecessors of `j` are
+    /// `pred[start[j]..start[j + 1]]`; `left[i]` is the count of `i`'s
+    /// successors. Each node's count of predecessors is summed into the
+    /// end of its run in `pred`, which the edges then fill from the end
+    /// down to its start.
+    fn predecessors(
+        &self,
+        nodes: usize,
+        reached: impl Fn(usize) -> bool,
+        left: &mut Vec<u32>,
+        start: &mut Vec<u32>,
+        pred: &mut Vec<u32>,
+    ) {
+        left.clear();
+        left.resize(nodes, 0);
+        start.clear();
+        start.resize(nodes + 1, 0);
+        for i in (0..nodes).filter(|&i| reached(i)) {
+            let s = self.successors(i);
+            left[i] = s.len() as u32;
+            for &j in s {
+                start[j as usize] += 1;
+            }
+        }
+        let mut sum = 0;
+        for s in start.iter_mut() {
+            sum += *s;
+            *s = sum;
+        }
+        pred.clear();
+        pred.resize(sum as usize, 0);
+        for i in (0..nodes).filter(|&i| reached(i)) {
+            for &j in self.successors(i) {
+                let end = &mut start[j as usize];
+                *end -= 1;
+                pred[*end as usize] = i as u32;
+            }
+        }
+    }
+
     /// The win/draw/loss of the tier's positions `[0, 2N)`, given the huff
     /// nodes' exits `huff_memo`: the least fixed point, by counting down
     /// each position's successors not yet known to win for the opponent.
@@ -468,34 +521,7 @@ impl Graph {
             })
         };
         let reached = |i: usize| i < base || huff_memo[i - base] != UNSET;
-        // Predecessors, as a reversed adjacency (CSR): each node's count
-        // of predecessors, summed into the end of its run in `pred`, which
-        // the edges then fill from the end down to its start.
-        left.clear();
-        left.resize(nodes, 0);
-        start.clear();
-        start.resize(nodes + 1, 0);
-        for i in (0..nodes).filter(|&i| reached(i)) {
-            let s = self.successors(i);
-            left[i] = s.len() as u32;
-            for &j in s {
-                start[j as usize] += 1;
-            }
-        }
-        let mut sum = 0;
-        for s in start.iter_mut() {
-            sum += *s;
-            *s = sum;
-        }
-        pred.clear();
-        pred.resize(sum as usize, 0);
-        for i in (0..nodes).filter(|&i| reached(i)) {
-            for &j in self.successors(i) {
-                let end = &mut start[j as usize];
-                *end -= 1;
-                pred[*end as usize] = i as u32;
-            }
-        }
+        self.predecessors(nodes, reached, &mut left, &mut start, &mut pred);
         state.clear();
         state.resize(nodes, OPEN);
         queue.clear();

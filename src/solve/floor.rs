@@ -83,7 +83,7 @@ pub enum FloorError {
     )]
     Soldiers(u8),
     /// Not `officers` or `soldiers`.
-    #[error("'{0}' is not a side to assume the win of: officers or soldiers")]
+    #[error("'{}' is not a side to assume the win of: officers or soldiers", .0.escape_debug())]
     Assume(String),
 }
 

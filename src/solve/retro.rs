@@ -883,6 +883,13 @@ impl<'v> Tier<'v> {
         // Back for the next tier's room (nothing reads them from here on).
         self.buf.faults = faults;
         self.buf.fault_blocks = blocks;
+        self.huff_exits(look)
+    }
+
+    /// The exit value of each huff position numbered by
+    /// [`Self::huff_nodes`] (pushed to `hexit`): the best of its huffs,
+    /// each read in the one-officer tier.
+    fn huff_exits(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         // Huffing one of two officers leads to the one-officer tier.
         let one = if self.key.n == 2 && !self.buf.huffs.is_empty() {
             Some(Target::new(

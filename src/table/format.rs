@@ -5,7 +5,7 @@
 
 use super::{BlockDefect, Problem, TableInfo};
 use crate::board::{Bitboard, OUTSIDE};
-use crate::index::TierKey;
+use crate::index::{FileKey, TierKey};
 use crate::rules::{CaptureRule, SoldierRule, TrappedRule, Variant};
 use crate::solve::{Assume, Floor};
 use std::borrow::Cow;
@@ -528,6 +528,62 @@ impl TableInfo {
         (head <= index.len() as u128).then_some(head as usize)
     }
 
+    /// The checks of a decoded header that need no other part of the file:
+    /// its material, block sizes and counts, the results adding up to the
+    /// positions, and the index's length (`index_len`, its fixed part and
+    /// tool version ending at `end`) agreeing with the tier and block
+    /// counts.
+    fn check_counts(&self, version: u32, end: usize, index_len: usize) -> Result<(), Problem> {
+        let bad = |s: &str| Problem::BadHeader(s.to_string());
+        if !(1..=2).contains(&self.n) || !(9..=24).contains(&self.k) {
+            return Err(Problem::BadHeader(format!(
+                "impossible material: {} officers, {} soldiers",
+                self.n, self.k
+            )));
+        }
+        if self.wdl_block_positions == 0
+            || self.wdl_block_positions % 4 != 0
+            || self.wdl_block_positions > MAX_BLOCK_POSITIONS
+            || self.distance_block_positions == 0
+            || self.distance_block_positions > MAX_BLOCK_POSITIONS
+        {
+            return Err(bad("bad block size"));
+        }
+        let dist_blocks = if self.wdl_only {
+            0
+        } else {
+            block_count(self.positions, self.distance_block_positions)
+        };
+        if self.wdl_blocks != block_count(self.positions, self.wdl_block_positions)
+            || self.distance_blocks != dist_blocks
+        {
+            return Err(bad("block counts disagree with the number of positions"));
+        }
+        let total = self
+            .wins
+            .checked_add(self.draws)
+            .and_then(|x| x.checked_add(self.losses));
+        if total != Some(self.positions) {
+            return Err(bad("wins, draws and losses do not add up to the positions"));
+        }
+        if version >= 5 && self.positions > MAX_POSITIONS_V5 {
+            return Err(bad("more positions than a directory entry can address"));
+        }
+        let tables = tables_len(
+            version,
+            self.tiers as u128,
+            self.wdl_blocks as u128 + self.distance_blocks as u128,
+        );
+        let chunks = if version >= 2 { chunk_count(tables) } else { 0 };
+        let need = end as u128 + chunks * 4 + tables;
+        if need != index_len as u128 {
+            return Err(bad(
+                "the index's length disagrees with its tier and block counts",
+            ));
+        }
+        Ok(())
+    }
+
     /// Decode the header of a `version` file at the start of `index` (the
     /// whole index) and check that its fields agree with each other and
     /// with the index's length; returns the info (its `file_bytes` 0, for
@@ -594,52 +650,7 @@ impl TableInfo {
                 )));
             }
         }
-        if !(1..=2).contains(&h.n) || !(9..=24).contains(&h.k) {
-            return Err(Problem::BadHeader(format!(
-                "impossible material: {} officers, {} soldiers",
-                h.n, h.k
-            )));
-        }
-        if h.wdl_block_positions == 0
-            || h.wdl_block_positions % 4 != 0
-            || h.wdl_block_positions > MAX_BLOCK_POSITIONS
-            || h.distance_block_positions == 0
-            || h.distance_block_positions > MAX_BLOCK_POSITIONS
-        {
-            return Err(bad("bad block size"));
-        }
-        let dist_blocks = if h.wdl_only {
-            0
-        } else {
-            block_count(h.positions, h.distance_block_positions)
-        };
-        if h.wdl_blocks != block_count(h.positions, h.wdl_block_positions)
-            || h.distance_blocks != dist_blocks
-        {
-            return Err(bad("block counts disagree with the number of positions"));
-        }
-        let total = h
-            .wins
-            .checked_add(h.draws)
-            .and_then(|x| x.checked_add(h.losses));
-        if total != Some(h.positions) {
-            return Err(bad("wins, draws and losses do not add up to the positions"));
-        }
-        if version >= 5 && h.positions > MAX_POSITIONS_V5 {
-            return Err(bad("more positions than a directory entry can address"));
-        }
-        let tables = tables_len(
-            version,
-            h.tiers as u128,
-            h.wdl_blocks as u128 + h.distance_blocks as u128,
-        );
-        let chunks = if version >= 2 { chunk_count(tables) } else { 0 };
-        let need = end as u128 + chunks * 4 + tables;
-        if need != index.len() as u128 {
-            return Err(bad(
-                "the index's length disagrees with its tier and block counts",
-            ));
-        }
+        h.check_counts(version, end, index.len())?;
         Ok((h, end))
     }
 }
@@ -689,10 +700,10 @@ impl DirEntry {
     }
 
     /// The entry at `off` (checked by the caller to lie in `b`) of a file
-    /// of format `version` with `n` officers and `k` soldiers. From version
+    /// of format `version` and material `file`. From version
     /// 5 on, the size is the tier's own (0 for an `outside` that names no
     /// tier, which the layout check rejects).
-    pub(crate) fn at(b: &[u8], off: usize, version: u32, n: u8, k: u8) -> DirEntry {
+    pub(crate) fn at(b: &[u8], off: usize, version: u32, file: FileKey) -> DirEntry {
         if version < 5 {
             return DirEntry {
                 outside: u64_at(b, off),
@@ -705,7 +716,7 @@ impl DirEntry {
         let mut first = [0u8; 8];
         first[..5].copy_from_slice(&b[off + 3..off + 8]);
         let outside = unpack_outside(u32::from_le_bytes(packed));
-        let key = TierKey { n, k, outside };
+        let key = file.tier(outside);
         DirEntry {
             outside,
             first: u64::from_le_bytes(first),

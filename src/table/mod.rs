@@ -252,10 +252,10 @@ use crate::rules::Variant;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The path of the table of `variant` with `n` officers and `k` soldiers
-/// under `dir`: `<dir>/<variant slug>/<n>o<k>s.atb`.
-pub fn table_path(dir: &Path, variant: &Variant, n: u8, k: u8) -> PathBuf {
-    dir.join(variant.slug()).join(file_name(n, k))
+/// The path of `variant`'s table file `file` under `dir`: `<dir>/<variant
+/// slug>/<n>o<k>s.atb`.
+pub fn table_path(dir: &Path, variant: &Variant, file: FileKey) -> PathBuf {
+    dir.join(variant.slug()).join(file_name(file))
 }
 
 /// Words for a file's floor: `an exact table`, or `a floor file (k < 22
@@ -268,14 +268,13 @@ fn floor_words(floor: Option<crate::solve::Floor>) -> String {
 }
 
 /// `<n>o<k>s.atb`.
-fn file_name(n: u8, k: u8) -> String {
-    format!("{}.atb", FileKey::new(n, k))
+fn file_name(file: FileKey) -> String {
+    format!("{file}.atb")
 }
 
-/// `n` and `k` from a file name `<n>o<k>s.atb`.
-fn parse_file_name(name: &str) -> Option<(u8, u8)> {
-    let key: FileKey = name.strip_suffix(".atb")?.parse().ok()?;
-    Some((key.n, key.k))
+/// The file key of a file name `<n>o<k>s.atb`.
+fn parse_file_name(name: &str) -> Option<FileKey> {
+    name.strip_suffix(".atb")?.parse().ok()
 }
 
 /// What a table file holds: its header (the fields of the file format's
@@ -343,6 +342,11 @@ pub struct TableInfo {
 }
 
 impl TableInfo {
+    /// The file's material.
+    pub fn file(&self) -> FileKey {
+        FileKey::new(self.n, self.k)
+    }
+
     /// Bits per position of the WDL stream (what a WDL-only table would
     /// take).
     pub fn wdl_bits_per_position(&self) -> f64 {
@@ -524,15 +528,12 @@ pub enum Problem {
         expected: String,
     },
     /// The header names other material than the file name.
-    #[error(
-        "the table holds {}, the file name says {} (wrong material)",
-        FileKey::new(found.0, found.1), FileKey::new(expected.0, expected.1)
-    )]
+    #[error("the table holds {found}, the file name says {expected} (wrong material)")]
     WrongMaterial {
-        /// Officers and soldiers of the header.
-        found: (u8, u8),
-        /// Officers and soldiers expected (from the file's name).
-        expected: (u8, u8),
+        /// The material of the header.
+        found: FileKey,
+        /// The material expected (from the file's name).
+        expected: FileKey,
     },
     /// The file name is not `<n>o<k>s.atb`.
     #[error("not named <officers>o<soldiers>s.atb")]

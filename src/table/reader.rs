@@ -307,7 +307,7 @@ impl Table {
     /// Directory entry `i` (its chunk checked by the caller).
     fn entry_at(&self, i: usize) -> DirEntry {
         let off = self.dir_off + i * dir_entry_len(self.version);
-        DirEntry::at(&self.map, off, self.version, self.info.n, self.info.k)
+        DirEntry::at(&self.map, off, self.version, self.info.file())
     }
 
     /// The directory entry of `key`, by binary search.

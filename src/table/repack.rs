@@ -33,7 +33,7 @@ pub fn repack(
         floor: info.floor,
         ..*opts
     };
-    let mut w = TableWriter::create_with(dir, &info.variant, info.n, info.k, opts)?;
+    let mut w = TableWriter::create_with(dir, &info.variant, info.file(), opts)?;
     let throttle = Throttle::default();
     for key in src.tiers_in_stream_order()? {
         // A key from the table's own directory: not found, the directory

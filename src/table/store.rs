@@ -5,7 +5,7 @@
 use super::format::Order;
 use super::{Problem, Table, TableError, TableInfo, file_name, parse_file_name, table_path};
 use crate::fields;
-use crate::index::TierKey;
+use crate::index::{FileKey, TierKey};
 use crate::rules::Variant;
 use crate::solve::{
     Floor, FloorTiers, SolveError, StoreError, TierCache, TierStore, TierValues, WdlFields,
@@ -15,12 +15,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 /// Open the table at `path`, checking that its header names `variant` (by
-/// slug, when given), the material `(n, k)` (when given) and the floor
+/// slug, when given), the material `file` (when given) and the floor
 /// `floor` (`None`: an exact table).
 fn open_checked(
     path: &Path,
     slug: Option<&str>,
-    material: Option<(u8, u8)>,
+    material: Option<FileKey>,
     floor: Option<Floor>,
 ) -> Result<Table, TableError> {
     let t = Table::open(path)?;
@@ -45,13 +45,13 @@ fn open_checked(
             ));
         }
     }
-    if let Some((n, k)) = material {
-        if (info.n, info.k) != (n, k) {
+    if let Some(file) = material {
+        if info.file() != file {
             return Err(TableError::new(
                 path,
                 Problem::WrongMaterial {
-                    found: (info.n, info.k),
-                    expected: (n, k),
+                    found: info.file(),
+                    expected: file,
                 },
             ));
         }
@@ -65,7 +65,7 @@ fn open_checked(
 pub struct TableSet {
     dir: PathBuf,
     variant: Variant,
-    open: RwLock<HashMap<(u8, u8), Arc<Table>>>,
+    open: RwLock<HashMap<FileKey, Arc<Table>>>,
     /// Tiers of tables with distances decoded for [`TierStore::values`],
     /// at most [`HELD_BYTES`] (a WDL-only table's tiers are read in place
     /// in its blocks, which the block cache keeps).
@@ -139,38 +139,36 @@ impl TableSet {
         &self.variant
     }
 
-    /// The path of the table with `n` officers and `k` soldiers.
-    pub(crate) fn path(&self, n: u8, k: u8) -> PathBuf {
-        table_path(&self.dir, &self.variant, n, k)
+    /// The path of table file `file`.
+    pub(crate) fn path(&self, file: FileKey) -> PathBuf {
+        table_path(&self.dir, &self.variant, file)
     }
 
-    /// Whether the table with `n` officers and `k` soldiers is open or its
-    /// file exists (whether it is sound is only known on opening; the
-    /// tests ask).
+    /// Whether table file `file` is open or exists (whether it is sound is
+    /// only known on opening; the tests ask).
     #[cfg(test)]
-    pub(crate) fn has(&self, n: u8, k: u8) -> bool {
-        self.cached(n, k).is_some() || self.path(n, k).is_file()
+    pub(crate) fn has(&self, file: FileKey) -> bool {
+        self.cached(file).is_some() || self.path(file).is_file()
     }
 
-    fn cached(&self, n: u8, k: u8) -> Option<Arc<Table>> {
+    fn cached(&self, file: FileKey) -> Option<Arc<Table>> {
         let open = self.open.read().unwrap_or_else(|e| e.into_inner());
-        open.get(&(n, k)).cloned()
+        open.get(&file).cloned()
     }
 
-    /// The table with `n` officers and `k` soldiers, opened if need be;
-    /// `None` if its file does not exist, an error if it is unsound or
-    /// holds another variant or material.
-    pub fn table(&self, n: u8, k: u8) -> Result<Option<Arc<Table>>, TableError> {
-        if let Some(t) = self.cached(n, k) {
+    /// Table file `file`, opened if need be; `None` if it does not exist,
+    /// an error if it is unsound or holds another variant or material.
+    pub fn table(&self, file: FileKey) -> Result<Option<Arc<Table>>, TableError> {
+        if let Some(t) = self.cached(file) {
             return Ok(Some(t));
         }
         let mut open = self.open.write().unwrap_or_else(|e| e.into_inner());
-        if let Some(t) = open.get(&(n, k)) {
+        if let Some(t) = open.get(&file) {
             return Ok(Some(t.clone()));
         }
-        let path = self.path(n, k);
+        let path = self.path(file);
         let slug = self.variant.slug();
-        match open_checked(&path, Some(&slug), Some((n, k)), self.floor) {
+        match open_checked(&path, Some(&slug), Some(file), self.floor) {
             Ok(t) if t.info().wdl_only && self.require_distances => {
                 Err(TableError::new(&path, Problem::NoDistances))
             }
@@ -180,7 +178,7 @@ impl TableSet {
                         .store(true, std::sync::atomic::Ordering::Relaxed);
                 }
                 let t = Arc::new(t);
-                open.insert((n, k), t.clone());
+                open.insert(file, t.clone());
                 Ok(Some(t))
             }
             Err(e) if e.is_not_found() => Ok(None),
@@ -207,7 +205,7 @@ impl TierStore for TableSet {
         {
             return Ok(Some(TierValues::Codes(self.floor_tiers.tier(f, key))));
         }
-        let Some(table) = self.table(key.n, key.k)? else {
+        let Some(table) = self.table(key.file())? else {
             return Ok(None);
         };
         let info = table.info();
@@ -239,7 +237,7 @@ impl TierStore for TableSet {
         {
             return Ok(FloorTiers::code(f, key, index));
         }
-        match self.table(key.n, key.k)? {
+        match self.table(key.file())? {
             None => Ok(None),
             Some(t) => Ok(t.probe(key, index)?.map(|v| v.code())),
         }
@@ -309,8 +307,8 @@ fn list_floor(dir: &Path, floor: Option<Floor>) -> Vec<(PathBuf, Result<TableInf
                 continue;
             }
             let r = match parse_file_name(name) {
-                Some((n, k)) if file_name(n, k) == name => {
-                    open_checked(&path, Some(&slug), Some((n, k)), floor)
+                Some(file) if file_name(file) == name => {
+                    open_checked(&path, Some(&slug), Some(file), floor)
                         .and_then(|t| t.verify_checksums().map(|()| t.info().clone()))
                 }
                 _ => Err(TableError::new(&path, Problem::BadName)),

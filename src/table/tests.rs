@@ -25,9 +25,10 @@ impl Rng {
     }
 }
 
-/// Distinct canonical tiers with `n` officers and `k` soldiers, `outside`
-/// of `count` random bits each (sizes vary with the count).
-fn random_tiers(rng: &mut Rng, n: u8, k: u8, counts: &[u32]) -> Vec<TierKey> {
+/// Distinct canonical tiers of `file`, `outside` of `count` random bits
+/// each (sizes vary with the count).
+fn random_tiers(rng: &mut Rng, file: FileKey, counts: &[u32]) -> Vec<TierKey> {
+    let FileKey { n, k } = file;
     let points: Vec<u64> = board::points(OUTSIDE).map(|p| p.bit()).collect();
     let mut out: Vec<TierKey> = Vec::new();
     for &c in counts {
@@ -51,12 +52,11 @@ fn random_tiers(rng: &mut Rng, n: u8, k: u8, counts: &[u32]) -> Vec<TierKey> {
 /// [`random_codes`], `wide` distances or not) for all its positions.
 fn random_tier_codes(
     rng: &mut Rng,
-    n: u8,
-    k: u8,
+    file: FileKey,
     counts: &[u32],
     wide: bool,
 ) -> Vec<(TierKey, Vec<u16>)> {
-    let keys = random_tiers(rng, n, k, counts);
+    let keys = random_tiers(rng, file, counts);
     keys.iter()
         .map(|key| (*key, random_codes(rng, key.size() as usize, wide)))
         .collect()
@@ -95,12 +95,11 @@ fn small_opts() -> WriteOptions {
 fn write(
     dir: &Path,
     variant: &Variant,
-    n: u8,
-    k: u8,
+    file: FileKey,
     opts: &WriteOptions,
     tiers: &[(TierKey, Vec<u16>)],
 ) -> TableInfo {
-    let mut w = TableWriter::create_with(dir, variant, n, k, opts).unwrap();
+    let mut w = TableWriter::create_with(dir, variant, file, opts).unwrap();
     for (key, codes) in tiers {
         w.push_tier(key, codes).unwrap();
     }
@@ -129,7 +128,11 @@ fn check_all(t: &Table, tiers: &[(TierKey, Vec<u16>)]) {
 fn round_trip() {
     let dir = tempfile::tempdir().unwrap();
     let mut rng = Rng(1);
-    let keys = random_tiers(&mut rng, 2, 9, &[1, 2, 3, 4, 5, 2, 3, 1, 9, 8]);
+    let keys = random_tiers(
+        &mut rng,
+        FileKey::new(2, 9),
+        &[1, 2, 3, 4, 5, 2, 3, 1, 9, 8],
+    );
     let tiers: Vec<(TierKey, Vec<u16>)> = keys
         .iter()
         .enumerate()
@@ -145,8 +148,14 @@ fn round_trip() {
         ..small_opts()
     };
     for opts in [small_opts(), WriteOptions::default(), placement_major] {
-        let info = write(dir.path(), &Variant::ASSAUT, 2, 9, &opts, &tiers);
-        let path = table_path(dir.path(), &Variant::ASSAUT, 2, 9);
+        let info = write(
+            dir.path(),
+            &Variant::ASSAUT,
+            FileKey::new(2, 9),
+            &opts,
+            &tiers,
+        );
+        let path = table_path(dir.path(), &Variant::ASSAUT, FileKey::new(2, 9));
         assert_eq!(path, dir.path().join("assaut").join("2o9s.atb"));
         let t = Table::open(&path).unwrap();
         assert_eq!(t.info(), &info);
@@ -189,9 +198,20 @@ fn round_trip() {
 #[test]
 fn empty_and_single_tier_tables() {
     let dir = tempfile::tempdir().unwrap();
-    let info = write(dir.path(), &Variant::ASALTO, 1, 12, &small_opts(), &[]);
+    let info = write(
+        dir.path(),
+        &Variant::ASALTO,
+        FileKey::new(1, 12),
+        &small_opts(),
+        &[],
+    );
     assert_eq!((info.positions, info.tiers, info.wdl_blocks), (0, 0, 0));
-    let t = Table::open(&table_path(dir.path(), &Variant::ASALTO, 1, 12)).unwrap();
+    let t = Table::open(&table_path(
+        dir.path(),
+        &Variant::ASALTO,
+        FileKey::new(1, 12),
+    ))
+    .unwrap();
     assert_eq!(t.tier_keys().unwrap().len(), 0);
     t.verify_contents().unwrap();
     let key = TierKey {
@@ -201,17 +221,21 @@ fn empty_and_single_tier_tables() {
     };
     assert_eq!(t.tier(&key).unwrap(), None);
     let mut rng = Rng(2);
-    let key = random_tiers(&mut rng, 1, 24, &[24])[0];
+    let key = random_tiers(&mut rng, FileKey::new(1, 24), &[24])[0];
     let tiers = vec![(key, random_codes(&mut rng, key.size() as usize, true))];
     write(
         dir.path(),
         &Variant::ASALTO,
-        1,
-        24,
+        FileKey::new(1, 24),
         &WriteOptions::default(),
         &tiers,
     );
-    let t = Table::open(&table_path(dir.path(), &Variant::ASALTO, 1, 24)).unwrap();
+    let t = Table::open(&table_path(
+        dir.path(),
+        &Variant::ASALTO,
+        FileKey::new(1, 24),
+    ))
+    .unwrap();
     check_all(&t, &tiers);
 }
 
@@ -219,13 +243,24 @@ fn empty_and_single_tier_tables() {
 fn absent_tiers() {
     let dir = tempfile::tempdir().unwrap();
     let mut rng = Rng(3);
-    let keys = random_tiers(&mut rng, 2, 10, &[3, 4, 5, 6]);
+    let keys = random_tiers(&mut rng, FileKey::new(2, 10), &[3, 4, 5, 6]);
     let tiers: Vec<(TierKey, Vec<u16>)> = keys[..3]
         .iter()
         .map(|key| (*key, random_codes(&mut rng, key.size() as usize, false)))
         .collect();
-    write(dir.path(), &Variant::ASSAULT, 2, 10, &small_opts(), &tiers);
-    let t = Table::open(&table_path(dir.path(), &Variant::ASSAULT, 2, 10)).unwrap();
+    write(
+        dir.path(),
+        &Variant::ASSAULT,
+        FileKey::new(2, 10),
+        &small_opts(),
+        &tiers,
+    );
+    let t = Table::open(&table_path(
+        dir.path(),
+        &Variant::ASSAULT,
+        FileKey::new(2, 10),
+    ))
+    .unwrap();
     let absent = [
         keys[3],
         TierKey { k: 11, ..keys[0] },
@@ -255,9 +290,9 @@ fn absent_tiers() {
 fn writer_refuses_bad_tiers() {
     let dir = tempfile::tempdir().unwrap();
     let mut rng = Rng(4);
-    let key = random_tiers(&mut rng, 2, 9, &[3])[0];
+    let key = random_tiers(&mut rng, FileKey::new(2, 9), &[3])[0];
     let codes = vec![0u16; key.size() as usize];
-    let mut w = TableWriter::create(dir.path(), &Variant::ASSAUT, 2, 9).unwrap();
+    let mut w = TableWriter::create(dir.path(), &Variant::ASSAUT, FileKey::new(2, 9)).unwrap();
     let bad = |w: &mut TableWriter, key: TierKey, len: usize| {
         let e = w.push_tier(&key, &vec![0u16; len]).unwrap_err();
         assert!(matches!(e.problem(), Problem::BadTier { .. }), "{e}");
@@ -267,7 +302,7 @@ fn writer_refuses_bad_tiers() {
     bad(&mut w, key, codes.len() - 1);
     let mut asym = key;
     while asym.is_canonical() {
-        asym = random_tiers(&mut rng, 2, 9, &[3])[0].mirror();
+        asym = random_tiers(&mut rng, FileKey::new(2, 9), &[3])[0].mirror();
     }
     bad(&mut w, asym, asym.size() as usize);
     bad(
@@ -282,27 +317,34 @@ fn writer_refuses_bad_tiers() {
     w.push_tier(&key, &codes).unwrap();
     let e = w.finish().unwrap_err();
     assert!(e.to_string().contains("pushed twice"), "{e}");
-    assert!(!table_path(dir.path(), &Variant::ASSAUT, 2, 9).exists());
-    assert!(TableWriter::create(dir.path(), &Variant::ASSAUT, 3, 9).is_err());
+    assert!(!table_path(dir.path(), &Variant::ASSAUT, FileKey::new(2, 9)).exists());
+    assert!(TableWriter::create(dir.path(), &Variant::ASSAUT, FileKey::new(3, 9)).is_err());
     let opts = WriteOptions {
         wdl_block_positions: 6,
         ..small_opts()
     };
-    assert!(TableWriter::create_with(dir.path(), &Variant::ASSAUT, 2, 9, &opts).is_err());
+    assert!(
+        TableWriter::create_with(dir.path(), &Variant::ASSAUT, FileKey::new(2, 9), &opts).is_err()
+    );
 }
 
 #[test]
 fn temporary_file_until_finish() {
     let dir = tempfile::tempdir().unwrap();
-    let path = table_path(dir.path(), &Variant::ASSAUT, 2, 9);
+    let path = table_path(dir.path(), &Variant::ASSAUT, FileKey::new(2, 9));
     let tmp = path.with_file_name("2o9s.atb.tmp");
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(&tmp, b"stale junk from a crashed build").unwrap();
     let mut rng = Rng(5);
-    let keys = random_tiers(&mut rng, 2, 9, &[2, 3, 4]);
+    let keys = random_tiers(&mut rng, FileKey::new(2, 9), &[2, 3, 4]);
     // Dropped before finish: no table, no temporary file.
-    let mut w =
-        TableWriter::create_with(dir.path(), &Variant::ASSAUT, 2, 9, &small_opts()).unwrap();
+    let mut w = TableWriter::create_with(
+        dir.path(),
+        &Variant::ASSAUT,
+        FileKey::new(2, 9),
+        &small_opts(),
+    )
+    .unwrap();
     for key in &keys {
         w.push_tier(key, &random_codes(&mut rng, key.size() as usize, true))
             .unwrap();
@@ -313,8 +355,13 @@ fn temporary_file_until_finish() {
     assert!(!path.exists());
     assert!(!tmp.exists());
     // Finished: the table, no temporary file.
-    let mut w =
-        TableWriter::create_with(dir.path(), &Variant::ASSAUT, 2, 9, &small_opts()).unwrap();
+    let mut w = TableWriter::create_with(
+        dir.path(),
+        &Variant::ASSAUT,
+        FileKey::new(2, 9),
+        &small_opts(),
+    )
+    .unwrap();
     for key in &keys {
         w.push_tier(key, &random_codes(&mut rng, key.size() as usize, true))
             .unwrap();
@@ -340,7 +387,7 @@ fn temporary_file_until_finish() {
 fn small_table(dir: &Path) -> (PathBuf, Vec<(TierKey, Vec<u16>)>) {
     let mut rng = Rng(6);
     // One officer, 24 soldiers: tiers of 18 and 162 positions.
-    let tiers = random_tier_codes(&mut rng, 1, 24, &[24, 23, 23, 23], true);
+    let tiers = random_tier_codes(&mut rng, FileKey::new(1, 24), &[24, 23, 23, 23], true);
     let opts = WriteOptions {
         wdl_block_positions: 64,
         distance_block_positions: 48,
@@ -349,8 +396,11 @@ fn small_table(dir: &Path) -> (PathBuf, Vec<(TierKey, Vec<u16>)>) {
         order: Order::MaskMajor,
         floor: None,
     };
-    write(dir, &Variant::ASSAUT, 1, 24, &opts, &tiers);
-    (table_path(dir, &Variant::ASSAUT, 1, 24), tiers)
+    write(dir, &Variant::ASSAUT, FileKey::new(1, 24), &opts, &tiers);
+    (
+        table_path(dir, &Variant::ASSAUT, FileKey::new(1, 24)),
+        tiers,
+    )
 }
 
 /// Open a damaged copy and read everything: errors are fine, wrong data
@@ -657,8 +707,8 @@ fn table_set_serves_tiers() {
     let dir = tempfile::tempdir().unwrap();
     let (path, tiers) = small_table(dir.path());
     let set = TableSet::open(dir.path(), &Variant::ASSAUT);
-    assert!(set.has(1, 24));
-    assert!(!set.has(2, 24));
+    assert!(set.has(FileKey::new(1, 24)));
+    assert!(!set.has(FileKey::new(2, 24)));
     for (key, codes) in &tiers {
         assert_eq!(&set.tier(key).unwrap().unwrap()[..], &codes[..]);
     }
@@ -667,38 +717,38 @@ fn table_set_serves_tiers() {
         k: 24,
         outside: tiers[0].0.outside,
     };
-    assert!(set.table(2, 24).unwrap().is_none());
+    assert!(set.table(FileKey::new(2, 24)).unwrap().is_none());
     assert!(set.tier(&missing).unwrap().is_none());
     let mut rng = Rng(7);
     let absent = loop {
-        let k = random_tiers(&mut rng, 1, 24, &[23])[0];
+        let k = random_tiers(&mut rng, FileKey::new(1, 24), &[23])[0];
         if tiers.iter().all(|(t, _)| *t != k) {
             break k;
         }
     };
     assert!(set.tier(&absent).unwrap().is_none());
     assert!(Arc::ptr_eq(
-        &set.table(1, 24).unwrap().unwrap(),
-        &set.table(1, 24).unwrap().unwrap()
+        &set.table(FileKey::new(1, 24)).unwrap().unwrap(),
+        &set.table(FileKey::new(1, 24)).unwrap().unwrap()
     ));
 
     // The same file under another variant's folder, and under a wrong name.
     let other = TableSet::open(dir.path(), &Variant::ASALTO);
-    let moved = other.path(1, 24);
+    let moved = other.path(FileKey::new(1, 24));
     fs::create_dir_all(moved.parent().unwrap()).unwrap();
     fs::copy(&path, &moved).unwrap();
-    let e = other.table(1, 24).unwrap_err();
+    let e = other.table(FileKey::new(1, 24)).unwrap_err();
     assert!(e.to_string().contains("(wrong variant)"), "{e}");
     let e = other.tier(&tiers[0].0).unwrap_err();
     assert!(
         matches!(&e, SolveError::Store(s) if s.downcast_ref::<TableError>().is_some_and(|t| matches!(t.problem(), Problem::WrongVariant { .. }))),
         "{e}"
     );
-    fs::copy(&path, set.path(1, 23)).unwrap();
-    let e = set.table(1, 23).unwrap_err();
+    fs::copy(&path, set.path(FileKey::new(1, 23))).unwrap();
+    let e = set.table(FileKey::new(1, 23)).unwrap_err();
     assert!(e.to_string().contains("(wrong material)"), "{e}");
-    fs::write(set.path(2, 23), b"garbage").unwrap();
-    assert!(set.table(2, 23).is_err());
+    fs::write(set.path(FileKey::new(2, 23)), b"garbage").unwrap();
+    assert!(set.table(FileKey::new(2, 23)).is_err());
     // Through the store, a corrupt file stays a typed table error.
     let e = set
         .code(
@@ -711,7 +761,7 @@ fn table_set_serves_tiers() {
         )
         .unwrap_err();
     assert!(
-        matches!(&e, SolveError::Store(s) if s.downcast_ref::<TableError>().is_some_and(|t| matches!(t.problem(), Problem::TooShort { .. }) && t.path() == set.path(2, 23))),
+        matches!(&e, SolveError::Store(s) if s.downcast_ref::<TableError>().is_some_and(|t| matches!(t.problem(), Problem::TooShort { .. }) && t.path() == set.path(FileKey::new(2, 23)))),
         "{e}"
     );
 
@@ -721,8 +771,8 @@ fn table_set_serves_tiers() {
         .collect();
     let want: BTreeMap<PathBuf, bool> = [
         (path.clone(), true),
-        (set.path(1, 23), false),
-        (set.path(2, 23), false),
+        (set.path(FileKey::new(1, 23)), false),
+        (set.path(FileKey::new(2, 23)), false),
         (moved.clone(), false),
     ]
     .into_iter()
@@ -737,7 +787,7 @@ fn table_set_serves_tiers() {
 fn wdl_only_tiers_are_served_as_their_fields() {
     let mut rng = Rng(11);
     // Two officers, 12 soldiers: tiers of 3,780 to 52,920 positions.
-    let tiers = random_tier_codes(&mut rng, 2, 12, &[4, 5, 6, 7, 8, 9], false);
+    let tiers = random_tier_codes(&mut rng, FileKey::new(2, 12), &[4, 5, 6, 7, 8, 9], false);
     // Blocks smaller than a tier (every tier across blocks, at every
     // alignment), then blocks holding several tiers.
     for (block, order) in [
@@ -752,8 +802,19 @@ fn wdl_only_tiers_are_served_as_their_fields() {
             order,
             ..WriteOptions::of_kind(true)
         };
-        write(dir.path(), &Variant::ASSAUT, 2, 12, &opts, &tiers);
-        let table = Table::open(&table_path(dir.path(), &Variant::ASSAUT, 2, 12)).unwrap();
+        write(
+            dir.path(),
+            &Variant::ASSAUT,
+            FileKey::new(2, 12),
+            &opts,
+            &tiers,
+        );
+        let table = Table::open(&table_path(
+            dir.path(),
+            &Variant::ASSAUT,
+            FileKey::new(2, 12),
+        ))
+        .unwrap();
         let set = TableSet::open(dir.path(), &Variant::ASSAUT);
         for (key, codes) in &tiers {
             let want: Vec<u16> = codes
@@ -786,7 +847,8 @@ fn solved_tiers_through_tables() {
         by_material.entry((key.n, key.k)).or_default().push(*key);
     }
     for ((n, k), keys) in &by_material {
-        let mut w = TableWriter::create(dir.path(), &Variant::ASSAUT, *n, *k).unwrap();
+        let mut w =
+            TableWriter::create(dir.path(), &Variant::ASSAUT, FileKey::new(*n, *k)).unwrap();
         for key in keys {
             w.push_tier(key, &sol.store().tier(key).unwrap().unwrap())
                 .unwrap();
@@ -851,13 +913,19 @@ fn measure_compression() {
             };
             let t0 = Instant::now();
             let mut w =
-                TableWriter::create_with(dir.path(), &Variant::ASSAUT, n, k, &opts).unwrap();
+                TableWriter::create_with(dir.path(), &Variant::ASSAUT, FileKey::new(n, k), &opts)
+                    .unwrap();
             for (key, codes) in &tiers {
                 w.push_tier(key, codes).unwrap();
             }
             let info = w.finish().unwrap();
             let write = t0.elapsed().as_secs_f64();
-            let t = Table::open(&table_path(dir.path(), &Variant::ASSAUT, n, k)).unwrap();
+            let t = Table::open(&table_path(
+                dir.path(),
+                &Variant::ASSAUT,
+                FileKey::new(n, k),
+            ))
+            .unwrap();
             let t0 = Instant::now();
             for (key, codes) in &tiers {
                 assert_eq!(t.tier(key).unwrap().unwrap(), *codes);
@@ -897,7 +965,11 @@ fn measure_compression() {
 /// the current version.
 fn old_file(dir: &Path, bytes: &[u8], version: u32) -> (PathBuf, Table, Vec<(TierKey, Vec<u16>)>) {
     let (_, tiers) = small_table(&dir.join("fresh"));
-    let path = table_path(&dir.join(format!("v{version}")), &Variant::ASSAUT, 1, 24);
+    let path = table_path(
+        &dir.join(format!("v{version}")),
+        &Variant::ASSAUT,
+        FileKey::new(1, 24),
+    );
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(&path, bytes).unwrap();
     let t = Table::open(&path).unwrap();
@@ -952,9 +1024,9 @@ fn version_4_files_are_read_and_repacked_into_a_smaller_directory() {
         let pre = format::Preamble::decode(b).unwrap();
         b[format::PREAMBLE_LEN..pre.index_offset as usize].to_vec()
     };
-    let v5 = fs::read(table_path(&out, &Variant::ASSAUT, 1, 24)).unwrap();
+    let v5 = fs::read(table_path(&out, &Variant::ASSAUT, FileKey::new(1, 24))).unwrap();
     assert_eq!(area(&v5), area(V4_FILE));
-    let t5 = Table::open(&table_path(&out, &Variant::ASSAUT, 1, 24)).unwrap();
+    let t5 = Table::open(&table_path(&out, &Variant::ASSAUT, FileKey::new(1, 24))).unwrap();
     check_all(&t5, &tiers);
     t5.verify_contents().unwrap();
     assert_eq!(t5.tier_keys().unwrap(), t.tier_keys().unwrap());
@@ -983,8 +1055,8 @@ fn a_files_length_follows_from_its_counts() {
         ..WriteOptions::wdl_only()
     };
     let wdl = dir.path().join("wdl");
-    write(&wdl, &Variant::ASSAUT, 1, 24, &opts, &tiers);
-    let i = Table::open(&table_path(&wdl, &Variant::ASSAUT, 1, 24))
+    write(&wdl, &Variant::ASSAUT, FileKey::new(1, 24), &opts, &tiers);
+    let i = Table::open(&table_path(&wdl, &Variant::ASSAUT, FileKey::new(1, 24)))
         .unwrap()
         .info()
         .clone();
@@ -1159,9 +1231,10 @@ fn a_block_that_passes_its_checksum_but_does_not_decode_is_a_bad_block() {
 /// no distance blocks (it has none): the budget is not spent on them.
 #[test]
 fn a_builds_index_estimate_covers_the_written_index() {
-    use crate::build::{FIXED_BYTES, bytes_besides_window};
+    use crate::budget::FIXED_BYTES;
+    use crate::build::bytes_besides_window;
     let mut rng = Rng(11);
-    let tiers = random_tier_codes(&mut rng, 2, 12, &[12, 11, 10, 9], true);
+    let tiers = random_tier_codes(&mut rng, FileKey::new(2, 12), &[12, 11, 10, 9], true);
     let positions: u64 = tiers.iter().map(|(k, _)| k.size()).sum();
     let mut estimates = Vec::new();
     for wdl_only in [false, true] {
@@ -1172,8 +1245,19 @@ fn a_builds_index_estimate_covers_the_written_index() {
             distance_block_positions: 64,
             ..WriteOptions::of_kind(wdl_only)
         };
-        write(dir.path(), &Variant::ASSAUT, 2, 12, &opts, &tiers);
-        let table = Table::open(&table_path(dir.path(), &Variant::ASSAUT, 2, 12)).unwrap();
+        write(
+            dir.path(),
+            &Variant::ASSAUT,
+            FileKey::new(2, 12),
+            &opts,
+            &tiers,
+        );
+        let table = Table::open(&table_path(
+            dir.path(),
+            &Variant::ASSAUT,
+            FileKey::new(2, 12),
+        ))
+        .unwrap();
         let estimate = bytes_besides_window(tiers.len() as u64, positions, &opts) - FIXED_BYTES;
         let index = table.info().index_bytes;
         assert!(estimate >= index, "{wdl_only}: {estimate} < {index}");
@@ -1191,7 +1275,7 @@ fn a_builds_index_estimate_covers_the_written_index() {
 #[test]
 fn halves_read_back_together_are_those_read_one_at_a_time() {
     let mut rng = Rng(41);
-    let tiers = random_tier_codes(&mut rng, 2, 10, &[3, 4, 5, 6, 2, 7], true);
+    let tiers = random_tier_codes(&mut rng, FileKey::new(2, 10), &[3, 4, 5, 6, 2, 7], true);
     for (wdl_only, block, order) in [
         (false, 1000, Order::MaskMajor),
         (false, 1 << 20, Order::PlacementMajor),
@@ -1205,7 +1289,9 @@ fn halves_read_back_together_are_those_read_one_at_a_time() {
             order,
             ..WriteOptions::of_kind(wdl_only)
         };
-        let mut w = TableWriter::create_with(dir.path(), &Variant::ASSAUT, 2, 10, &opts).unwrap();
+        let mut w =
+            TableWriter::create_with(dir.path(), &Variant::ASSAUT, FileKey::new(2, 10), &opts)
+                .unwrap();
         let mut firsts = Vec::new();
         let mut first = 0;
         for (key, codes) in &tiers {

@@ -278,21 +278,20 @@ impl From<WriterStateV2> for WriterState {
 }
 
 impl TableWriter {
-    /// Start the table of `variant` with `n` officers and `k` soldiers under
-    /// `dir` (at [`table_path`]), with the default [`WriteOptions`].
-    pub fn create(dir: &Path, variant: &Variant, n: u8, k: u8) -> Result<TableWriter, TableError> {
-        TableWriter::create_with(dir, variant, n, k, &WriteOptions::default())
+    /// Start `variant`'s table file `file` under `dir` (at
+    /// [`table_path`]), with the default [`WriteOptions`].
+    pub fn create(dir: &Path, variant: &Variant, file: FileKey) -> Result<TableWriter, TableError> {
+        TableWriter::create_with(dir, variant, file, &WriteOptions::default())
     }
 
     /// Start a table with the given block sizes and compression level.
     pub fn create_with(
         dir: &Path,
         variant: &Variant,
-        n: u8,
-        k: u8,
+        file: FileKey,
         opts: &WriteOptions,
     ) -> Result<TableWriter, TableError> {
-        let mut w = TableWriter::create_paths(dir, variant, n, k, opts)?;
+        let mut w = TableWriter::create_paths(dir, variant, file, opts)?;
         let file = File::create(&w.tmp).map_err(|e| TableError::io(&w.tmp, "cannot create", e))?;
         let mut file = BufWriter::with_capacity(1 << 20, file);
         file.write_all(&[0u8; PREAMBLE_LEN])
@@ -305,11 +304,11 @@ impl TableWriter {
     fn create_paths(
         dir: &Path,
         variant: &Variant,
-        n: u8,
-        k: u8,
+        file: FileKey,
         opts: &WriteOptions,
     ) -> Result<TableWriter, TableError> {
-        let path = table_path(dir, variant, n, k);
+        let FileKey { n, k } = file;
+        let path = table_path(dir, variant, file);
         let bad_opts = |why: &str| TableError::new(&path, Problem::CannotWrite(why.to_string()));
         if !(1..=2).contains(&n) || !(9..=24).contains(&k) {
             return Err(TableError::new(
@@ -372,13 +371,12 @@ impl TableWriter {
     pub(crate) fn resume(
         dir: &Path,
         variant: &Variant,
-        n: u8,
-        k: u8,
+        file: FileKey,
         opts: &WriteOptions,
         state: WriterState,
         pushed: &[TierKey],
     ) -> Result<TableWriter, TableError> {
-        let mut w = TableWriter::create_paths(dir, variant, n, k, opts)?;
+        let mut w = TableWriter::create_paths(dir, variant, file, opts)?;
         let bad = |why: String| TableError::new(&w.path, Problem::CannotWrite(why));
         if (WriteOptions {
             floor: opts.floor,
@@ -869,30 +867,10 @@ impl TableWriter {
         info
     }
 
-    fn finish_inner(&mut self) -> Result<TableInfo, TableError> {
-        if !self.wdl.is_empty() {
-            self.flush_wdl()?;
-        }
-        if !self.dist.is_empty() {
-            self.flush_dist()?;
-        }
-        self.write_pending()?;
-        self.dir.sort_unstable_by_key(|e| e.outside);
-        if let Some(w) = self.dir.windows(2).find(|w| w[0].outside == w[1].outside) {
-            let key = TierKey {
-                n: self.n,
-                k: self.k,
-                outside: w[0].outside,
-            };
-            return Err(TableError::new(
-                &self.path,
-                Problem::BadTier {
-                    key,
-                    why: "pushed twice".into(),
-                },
-            ));
-        }
-        let mut info = TableInfo {
+    /// The header of the finished file, all but the index's own lengths
+    /// and checksum (known once it is encoded).
+    fn header_info(&self) -> TableInfo {
+        TableInfo {
             variant: self.variant,
             n: self.n,
             k: self.k,
@@ -927,7 +905,33 @@ impl TableWriter {
             index_bytes: 0,
             file_bytes: 0,
             index_crc: 0,
-        };
+        }
+    }
+
+    fn finish_inner(&mut self) -> Result<TableInfo, TableError> {
+        if !self.wdl.is_empty() {
+            self.flush_wdl()?;
+        }
+        if !self.dist.is_empty() {
+            self.flush_dist()?;
+        }
+        self.write_pending()?;
+        self.dir.sort_unstable_by_key(|e| e.outside);
+        if let Some(w) = self.dir.windows(2).find(|w| w[0].outside == w[1].outside) {
+            let key = TierKey {
+                n: self.n,
+                k: self.k,
+                outside: w[0].outside,
+            };
+            return Err(TableError::new(
+                &self.path,
+                Problem::BadTier {
+                    key,
+                    why: "pushed twice".into(),
+                },
+            ));
+        }
+        let mut info = self.header_info();
         if self.positions > format::MAX_POSITIONS_V5 {
             return Err(TableError::new(
                 &self.path,

@@ -72,16 +72,14 @@ pub fn serve(args: &[&str], stderr: std::process::Stdio) -> (std::process::Child
     (child, url)
 }
 
-/// The canonical tiers of the file `(n, k)` among `tiers`, sorted, once
-/// each.
+/// The canonical tiers of `file` among `tiers`, sorted, once each.
 pub fn own_tiers(
     tiers: &[asalto_tb::index::TierKey],
-    n: u8,
-    k: u8,
+    file: asalto_tb::index::FileKey,
 ) -> Vec<asalto_tb::index::TierKey> {
     let mut own: Vec<_> = tiers
         .iter()
-        .filter(|t| (t.n, t.k) == (n, k))
+        .filter(|t| t.file() == file)
         .map(|t| t.canonical())
         .collect();
     own.sort();

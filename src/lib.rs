@@ -9,10 +9,11 @@
 //! [`rules`] (variants, legal moves, game end) -> [`Position`] and its
 //! notation -> [`index`] (tiers, ranking) -> [`solve`] (retrograde
 //! analysis over a store it defines, and the checker verify runs) ->
-//! [`table`] (files, a store for the solver) -> [`probe`] and [`ondemand`]
-//! (solving what a query needs) -> [`build`] (files built level by level)
-//! and [`verify`] -> [`plan`] (counts and estimates, from build's memory
-//! rule and ondemand's closures) -> [`analysis`]; [`json`] builds the
+//! [`table`] (files, a store for the solver) -> [`budget`] (the memory
+//! budget) -> [`probe`] and [`ondemand`] (solving what a query needs) ->
+//! [`build`] (files built level by level), [`verify`] and [`bracket`]
+//! (floor files against exact ones) -> [`plan`] (counts and estimates,
+//! from the budget and ondemand's closures) -> [`analysis`]; [`json`] builds the
 //! objects the commands print and [`serve`] answers with (a local HTTP
 //! server over probe, ondemand and plan, with an explorer page). Nothing in
 //! the library prints; the `asalto` binary is thin glue over it.
@@ -85,6 +86,7 @@
 // are re-exported here.
 pub mod analysis;
 pub mod board;
+pub mod bracket;
 pub mod budget;
 pub mod build;
 pub mod index;

@@ -8,6 +8,7 @@
 
 mod common;
 
+use asalto_tb::bracket;
 use asalto_tb::build::{self, BuildError, BuildOptions, Quiet};
 use asalto_tb::index::FileKey;
 use asalto_tb::index::TierKey;
@@ -106,10 +107,10 @@ fn opts(floor: Option<Floor>) -> BuildOptions {
     }
 }
 
-/// The files `(n, k)` of `tiers`, in build order.
-fn files(tiers: &[TierKey]) -> Vec<(u8, u8)> {
-    let mut f: Vec<(u8, u8)> = tiers.iter().map(|t| (t.n, t.k)).collect();
-    f.sort_by_key(|&(n, k)| (k, n));
+/// The files of `tiers`, in build order.
+fn files(tiers: &[TierKey]) -> Vec<FileKey> {
+    let mut f: Vec<FileKey> = tiers.iter().map(|t| t.file()).collect();
+    f.sort_by_key(|f| (f.soldiers(), f.officers()));
     f.dedup();
     f
 }
@@ -155,13 +156,8 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
         assert_eq!(report.bad_count, 0, "{f}");
         assert_eq!(report.floor, Some(f));
         assert_eq!(report.files.len(), 2);
-        for (n, kk) in files(&top) {
-            let t = Table::open(&table_path(
-                &dir.path().join(f.folder()),
-                &v,
-                FileKey::new(n, kk),
-            ))
-            .unwrap();
+        for file in files(&top) {
+            let t = Table::open(&table_path(&dir.path().join(f.folder()), &v, file)).unwrap();
             assert_eq!(t.info().floor, Some(f));
             assert_eq!(t.info().format_version, 6);
         }
@@ -171,8 +167,8 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
     assert_eq!((exact.info().floor, exact.info().format_version), (None, 5));
     // Every position of the top files inside its bracket.
     let (mut n, mut decided) = (0u64, 0u64);
-    for (on, kk) in files(&top) {
-        let open = |d: &Path| Table::open(&table_path(d, &v, FileKey::new(on, kk))).unwrap();
+    for file in files(&top) {
+        let open = |d: &Path| Table::open(&table_path(d, &v, file)).unwrap();
         let e = open(dir.path());
         let a = open(&dir.path().join(lo.folder()));
         let b = open(&dir.path().join(hi.folder()));
@@ -193,6 +189,24 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
         }
     }
     assert!(n > 0 && decided > 0 && decided < n, "{decided} of {n}");
+    // `bracket::check` (asalto check-floor) counts the same, file by file
+    // and in all, and finds every position inside.
+    let c = bracket::check(dir.path(), &v, k, 2, &Quiet).unwrap();
+    assert_eq!(c.floors, [lo, hi]);
+    assert_eq!((c.positions(), c.decided(), c.outside()), (n, decided, 0));
+    assert_eq!(
+        c.files.iter().map(|f| f.file).collect::<Vec<_>>(),
+        files(&top)
+    );
+    for f in &c.files {
+        let in_file: u64 = top
+            .iter()
+            .filter(|t| t.file() == f.file)
+            .map(|t| t.size())
+            .sum();
+        assert_eq!(f.positions, in_file, "{}", f.file);
+        assert!(f.soldiers_win + f.officers_win <= f.decided);
+    }
 
     // `asalto line --floor`: a soldiers' win under the officers' floor is
     // played to the game's real end; an officers' win there is no proof.
@@ -283,10 +297,10 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
         ..WriteOptions::wdl_only()
     };
     let planted_dir = planted.path().join(lo.folder());
-    for (on, kk) in files(&top) {
-        let src = Table::open(&table_path(&hi_dir, &v, FileKey::new(on, kk))).unwrap();
-        let mut out = TableWriter::create_with(&planted_dir, &v, FileKey::new(on, kk), &w).unwrap();
-        for key in top.iter().filter(|t| (t.n, t.k) == (on, kk)) {
+    for file in files(&top) {
+        let src = Table::open(&table_path(&hi_dir, &v, file)).unwrap();
+        let mut out = TableWriter::create_with(&planted_dir, &v, file, &w).unwrap();
+        for key in top.iter().filter(|t| t.file() == file) {
             out.push_tier(key, &src.tier(key).unwrap().unwrap())
                 .unwrap();
         }
@@ -294,6 +308,25 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
     }
     let report = verify_floor(planted.path(), &v, Some(lo));
     assert!(report.bad_count > 0, "another assumption's values pass");
+    // Against the exact files, check-floor finds the positions the
+    // planted lower end passes over, and names the first.
+    let exact_dir = planted.path().join(v.slug());
+    std::fs::create_dir_all(&exact_dir).unwrap();
+    for file in files(&top) {
+        let from = table_path(dir.path(), &v, file);
+        std::fs::copy(&from, exact_dir.join(from.file_name().unwrap())).unwrap();
+    }
+    let c = bracket::check(planted.path(), &v, k, 2, &Quiet).unwrap();
+    assert_eq!(c.floors, [lo]);
+    assert!(c.outside() > 0, "a planted lower end passes");
+    let first = c
+        .files
+        .iter()
+        .find_map(|f| f.first_outside.clone())
+        .unwrap();
+    assert!(first.lower > first.real, "{first:?}");
+    let p: Position = first.position.parse().unwrap();
+    assert!(p.soldiers().count_ones() >= u32::from(k), "{first:?}");
 }
 
 /// `asalto build/verify/info/query --floor`: the files in their folder,
@@ -405,4 +438,39 @@ fn the_command_line_builds_verifies_and_queries_floors() {
         assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+    // check-floor: without exact files, one line and exit 1; with them,
+    // every position inside its bracket.
+    let check = ["check-floor", "--floor", "11", "--tables", t, "--json"];
+    let o = common::asalto(&check);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("no exact file"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let o = common::asalto(&[
+        "build",
+        "--for",
+        pos,
+        "--wdl-only",
+        "--tables",
+        t,
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let c = common::json(&common::asalto(&check));
+    assert_eq!(
+        (c["ok"].as_bool(), c["outside"].as_u64()),
+        (Some(true), Some(0)),
+        "{c}"
+    );
+    assert_eq!(
+        c["floors"],
+        serde_json::json!(["floor-11-officers", "floor-11-soldiers"])
+    );
+    let files = c["files"].as_array().unwrap();
+    let sum = |key: &str| files.iter().map(|f| f[key].as_u64().unwrap()).sum::<u64>();
+    assert!(sum("positions") > 0 && sum("positions") == c["positions"].as_u64().unwrap());
+    assert_eq!(sum("decided") + sum("undecided"), sum("positions"));
 }

@@ -282,6 +282,38 @@ pub(super) enum Command {
   asalto plan --floor 21 --wdl-only         the files with 21..=24 soldiers, as a floor build makes them
   asalto plan --for '3/O1O/SS3SS/SSSSSSS/2SS3/3/3 s' --rate 1.5e7 --json")]
     Plan(plan::PlanArgs),
+    /// Check floor files against exact files: every position of the files
+    /// above the floor, its exact value inside the bracket the floors give.
+    ///
+    /// Reads the exact files of --variant under --tables (complete tables
+    /// or a closure's) and the files above the floor of --floor K in
+    /// floor-K-officers/ and floor-K-soldiers/ under it (either or both):
+    /// under the officers' floor no soldiers' result may be better than the
+    /// real one, under the soldiers' floor none worse. Counts, per file, the
+    /// positions compared, those the floors decide and those outside their
+    /// bracket, with the first of them; exit 1 when any is outside (a fault
+    /// in a floor's soundness or a build), or when a floor file has no exact
+    /// file of its material or tiers.
+    #[command(after_help = "Examples:
+  asalto build --variant asalto --for formation:17 --wdl-only --tables t
+  asalto build --variant asalto --for formation:17 --wdl-only --tables t --floor 16 --assume officers
+  asalto check-floor --variant asalto --tables t --floor 16
+  asalto check-floor --variant asalto --tables t --floor 16 --json")]
+    CheckFloor {
+        #[arg(long, short, default_value = "assaut", help = VARIANT_HELP)]
+        variant: String,
+        /// Folder of the exact table files, the floor's folders inside it.
+        #[arg(long, default_value = "tables")]
+        tables: PathBuf,
+        /// The floor: the files with K..=24 soldiers above it are checked.
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(10..=24))]
+        floor: u8,
+        #[arg(long, short, default_value = "0", value_parser = parse_threads, allow_negative_numbers = true, help = THREADS_HELP)]
+        threads: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// List the table files present, with their variant, sizes and counts.
     ///
     /// A table holding only some of its file's tiers (a closure's, `build

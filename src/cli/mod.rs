@@ -110,6 +110,13 @@ fn dispatch(command: Command) -> Result<()> {
         Command::Report(args) => report::run(args),
         Command::Repack(args) => repack::run(args),
         Command::Info { tables, json } => info(&tables, json),
+        Command::CheckFloor {
+            variant,
+            tables,
+            floor,
+            threads,
+            json,
+        } => check_floor(&variant, &tables, floor, threads, json),
         Command::Plan(args) => plan::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Help { command } => help(command),
@@ -509,6 +516,54 @@ fn verify_tables(args: VerifyArgs) -> Result<()> {
 
 /// `asalto info`: describe the table files under `tables`; an error if
 /// some cannot be read.
+/// `asalto check-floor`: the files above the floor `k` against the exact
+/// files, every position (`bracket::check`); exit 1 when any lies outside
+/// its bracket.
+fn check_floor(
+    variant: &str,
+    tables: &std::path::Path,
+    k: u8,
+    threads: usize,
+    json: bool,
+) -> Result<()> {
+    let variant: Variant = variant.parse()?;
+    check_tables_dir(tables)?;
+    if !tables.is_dir() {
+        bail!("--tables {} does not exist", tables.display());
+    }
+    let bar = progress_bar(0, "comparing");
+    let to_log = !std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let log = std::sync::Mutex::new(None::<(String, bars::LogLines)>);
+    let progress = |p: &Progress| {
+        bar.set_length(p.total);
+        bar.set_position(p.done);
+        bar.set_message(format!("comparing {}", p.step));
+        if to_log {
+            let mut l = log.lock().expect("log lock");
+            if l.as_ref().is_none_or(|(step, _)| step != p.step) {
+                *l = Some((
+                    p.step.to_string(),
+                    bars::LogLines::new(format!("check-floor {}", p.step)),
+                ));
+            }
+            if let Some((_, lines)) = l.as_mut() {
+                lines.tick(p);
+            }
+        }
+    };
+    let started = std::time::Instant::now();
+    let c = asalto_tb::bracket::check(tables, &variant, k, threads, &progress)?;
+    bar.finish_and_clear();
+    output::check_floor(&c, &variant, started.elapsed().as_secs_f64(), json);
+    if c.outside() > 0 {
+        bail!(
+            "{} positions lie outside their bracket: a floor or a build is wrong",
+            c.outside()
+        );
+    }
+    Ok(())
+}
+
 fn info(tables: &std::path::Path, json: bool) -> Result<()> {
     check_tables_dir(tables)?;
     if !tables.exists() {

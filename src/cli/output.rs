@@ -706,3 +706,89 @@ fn unfinished_json(u: &asalto_tb::build::Unfinished) -> Json {
         "checkpoint": checkpoint,
     })
 }
+
+/// What `asalto check-floor` found: per file, the positions compared,
+/// decided by the floors and outside their bracket (text or JSON).
+pub fn check_floor(
+    c: &asalto_tb::bracket::Comparison,
+    variant: &Variant,
+    seconds: f64,
+    json: bool,
+) {
+    let side = |v: i8| match v {
+        1 => "soldiers win",
+        0 => "draw",
+        _ => "officers win",
+    };
+    let floors: Vec<String> = c.floors.iter().map(|f| f.folder()).collect();
+    if json {
+        let files: Vec<Json> = c
+            .files
+            .iter()
+            .map(|f| {
+                json!({
+                    "file": f.file.to_string(), "tiers": f.tiers, "positions": f.positions,
+                    "decided": f.decided, "undecided": f.positions - f.decided,
+                    "soldiers_win_proved": f.soldiers_win, "officers_win_proved": f.officers_win,
+                    "outside": f.outside,
+                    "first_outside": f.first_outside.as_ref().map(|o| json!({
+                        "position": o.position, "real": side(o.real),
+                        "lower": side(o.lower), "upper": side(o.upper),
+                    })),
+                })
+            })
+            .collect();
+        outln!(
+            "{}",
+            json!({
+                "variant": variant.to_string(), "floor": c.k, "floors": floors,
+                "positions": c.positions(), "decided": c.decided(), "outside": c.outside(),
+                "ok": c.outside() == 0, "seconds": seconds, "files": files,
+            })
+        );
+        return;
+    }
+    outln!(
+        "{variant}: the files above the floor of {} soldiers ({}) against the exact files, every position (decided: the floors' bracket closed; outside: the exact value outside it)",
+        c.k,
+        floors.join(" and ")
+    );
+    outln!(
+        "  {:<7} {:>9} {:>16} {:>16} {:>16} {:>16} {:>8}",
+        "file",
+        "tiers",
+        "positions",
+        "decided",
+        "soldiers win",
+        "officers win",
+        "outside"
+    );
+    for f in &c.files {
+        outln!(
+            "  {:<7} {:>9} {:>16} {:>16} {:>16} {:>16} {:>8}",
+            f.file.to_string(),
+            f.tiers,
+            f.positions,
+            f.decided,
+            f.soldiers_win,
+            f.officers_win,
+            f.outside
+        );
+        if let Some(o) = &f.first_outside {
+            outln!(
+                "    first outside: {}: exact {}, bracket [{}, {}]",
+                o.position,
+                side(o.real),
+                side(o.lower),
+                side(o.upper)
+            );
+        }
+    }
+    outln!(
+        "{} positions compared in {seconds:.1} s, {} decided ({:.2} %), {} outside their bracket",
+        c.positions(),
+        c.decided(),
+        100.0 * c.decided() as f64 / c.positions().max(1) as f64,
+        c.outside()
+    );
+}

@@ -243,6 +243,7 @@ pub use format::{Order, Stream};
 pub(crate) use format::{block_count, file_len};
 pub use reader::Table;
 pub use repack::repack;
+pub(crate) use store::open_checked;
 pub use store::{TableSet, floors_under, list};
 pub use writer::{TableWriter, WriteOptions, temporary_path};
 pub(crate) use writer::{WriterState, WriterStateV2};

@@ -17,7 +17,7 @@ use std::sync::{Arc, RwLock};
 /// Open the table at `path`, checking that its header names `variant` (by
 /// slug, when given), the material `file` (when given) and the floor
 /// `floor` (`None`: an exact table).
-fn open_checked(
+pub(crate) fn open_checked(
     path: &Path,
     slug: Option<&str>,
     material: Option<FileKey>,

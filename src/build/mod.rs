@@ -339,7 +339,7 @@ pub use crate::progress::Quiet;
 impl BuildObserver for Quiet {}
 
 /// The files of a build of `k_min..=k_max` soldiers, in build order.
-pub(crate) fn plan(k_min: u8, k_max: u8) -> Vec<FileKey> {
+pub(crate) fn build_order(k_min: u8, k_max: u8) -> Vec<FileKey> {
     (k_min..=k_max)
         .flat_map(|k| [FileKey::new(1, k), FileKey::new(2, k)])
         .collect()
@@ -435,7 +435,7 @@ pub fn build(
     }
     let dir = &Floor::dir_under(dir, opts.write.floor);
     let mut reports = Vec::new();
-    for file in plan(k_min, k_max) {
+    for file in build_order(k_min, k_max) {
         let tiers = index::all_tiers(file, variant);
         let r = after_stop(
             build_file(dir, variant, file, tiers, opts, observer),
@@ -551,7 +551,7 @@ pub(crate) fn build_file(
     if let Some(r) = job.skip_if_complete(&mut tiers)? {
         return Ok(r);
     }
-    let file = FileBuild::plan(job, tiers)?;
+    let file = FileBuild::prepare(job, tiers)?;
     // Collective 1.
     if deadline_passed(opts) {
         return Err(file.stopped(0, 0.0, 0.0, &History::default(), None));
@@ -700,7 +700,7 @@ struct FileBuild<'a> {
 impl<'a> FileBuild<'a> {
     /// The build of `tiers` (in any order, repeats allowed) for `job`: the
     /// tiers in solving order, and the memory budget checked.
-    fn plan(job: Job<'a>, mut tiers: Vec<TierKey>) -> Result<FileBuild<'a>, BuildError> {
+    fn prepare(job: Job<'a>, mut tiers: Vec<TierKey>) -> Result<FileBuild<'a>, BuildError> {
         let (variant, opts) = (job.variant, job.opts);
         tiers.sort_by_key(|t| (t.level(variant), *t));
         tiers.dedup();

@@ -1,0 +1,323 @@
+//! Estimates from measured figures: the disk a file takes (bits per
+//! position measured on built tables, [`MEASURED`]), and the time a build
+//! and a verify take (a solving rate, calibrated or given, and the ratios
+//! the bench records measured).
+
+use super::*;
+
+/// Bits per position measured on one built table.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Measured {
+    /// Officers.
+    pub(crate) n: u8,
+    /// Soldiers.
+    pub(crate) k: u8,
+    /// File bytes x 8 / positions.
+    pub(crate) bits: f64,
+    /// Whether the table was written with the current block sizes (2^14
+    /// WDL, 2^12 distance positions a block).
+    pub(crate) current_blocks: bool,
+    /// The record it comes from, under `scripts/bench-runs/`: provenance
+    /// for the reader of [`MEASURED`], which no code reads.
+    #[allow(dead_code, reason = "provenance of the figure, for the reader")]
+    pub(crate) source: &'static str,
+}
+
+/// The sizes the estimates of files with distances come from: the complete
+/// assaut tables with 9, 10 and 11 soldiers. The 9-soldier figures are file
+/// bytes over positions in `2026-11-21-vm/bench.json` (1o9s: 214,366,282
+/// bytes for 928,318,512 positions; 2o9s: 1,428,251,610 for
+/// 10,675,662,888); the others, and the same 9-soldier tables written with
+/// the larger blocks of that time, are the `bits_per_position` of
+/// `2026-11-21-assaut10/build-assaut-10.json` and
+/// `2026-11-21-assaut11/build-assaut-11.json`.
+pub(crate) const MEASURED: [Measured; 8] = [
+    Measured {
+        n: 1,
+        k: 9,
+        bits: 1.847_351,
+        current_blocks: true,
+        source: "2026-11-21-vm/bench.json",
+    },
+    Measured {
+        n: 2,
+        k: 9,
+        bits: 1.070_286,
+        current_blocks: true,
+        source: "2026-11-21-vm/bench.json",
+    },
+    Measured {
+        n: 1,
+        k: 9,
+        bits: 1.385_633,
+        current_blocks: false,
+        source: "2026-11-21-assaut10/build-assaut-10.json",
+    },
+    Measured {
+        n: 2,
+        k: 9,
+        bits: 0.691_179,
+        current_blocks: false,
+        source: "2026-11-21-assaut10/build-assaut-10.json",
+    },
+    Measured {
+        n: 1,
+        k: 10,
+        bits: 2.655_713,
+        current_blocks: false,
+        source: "2026-11-21-assaut10/build-assaut-10.json",
+    },
+    Measured {
+        n: 2,
+        k: 10,
+        bits: 1.843_105,
+        current_blocks: false,
+        source: "2026-11-21-assaut10/build-assaut-10.json",
+    },
+    Measured {
+        n: 1,
+        k: 11,
+        bits: 2.674_573,
+        current_blocks: false,
+        source: "2026-11-21-assaut11/build-assaut-11.json",
+    },
+    Measured {
+        n: 2,
+        k: 11,
+        bits: 2.892_328,
+        current_blocks: false,
+        source: "2026-11-21-assaut11/build-assaut-11.json",
+    },
+];
+
+/// The WDL streams of WDL-only files as `build --wdl-only` writes them
+/// (format 5: each tier's halves placement-major, `2^20`-position WDL
+/// blocks, level 9; [`crate::table::WriteOptions::wdl_only`]), by
+/// (officers, soldiers): `(positions, compressed bytes of the WDL
+/// stream)`. Measured on the files of the whole game's run
+/// (`scripts/bench-runs/2026-11-26-start/`): those with 9 to 12 soldiers,
+/// built in format 4 with `2^18`-position blocks, rewritten so by `asalto
+/// repack --wdl-only --wdl-block 1048576` (`wdl_bytes_after` in
+/// `scripts/bench-runs/2026-11-26-format5/`); those with 13, written so by
+/// the build (`wdl_bits_per_position` times `positions` in the summaries
+/// `12-build.json` and `15-build.json` there). The rest of a file (its
+/// index: 8 bytes a tier, 16 a block) follows from its counts
+/// ([`crate::table::file_len`]), so the estimate of a file is these
+/// bits/position times its positions plus its exact index.
+pub(crate) const MEASURED_WDL_STREAM: [(u8, u8, u64, u64); 10] = [
+    (1, 9, 928_318_512, 6_457_576),
+    (2, 9, 10_675_662_888, 7_660_513),
+    (1, 10, 2_133_337_860, 67_827_865),
+    (2, 10, 23_466_716_460, 89_312_618),
+    (1, 11, 4_264_450_344, 198_265_084),
+    (2, 11, 44_776_728_612, 585_939_452),
+    (1, 12, 7_460_291_496, 395_630_218),
+    (2, 12, 74_602_914_960, 2_003_389_139),
+    (1, 13, 11_474_793_120, 497_927_587),
+    (2, 13, 109_010_534_640, 4_526_201_053),
+];
+
+/// The most soldiers [`MEASURED_WDL_STREAM`] has a figure for: larger
+/// files are estimated at its figure times the growth of
+/// [`WDL_GROWTH_ABOVE`].
+pub(super) const MEASURED_WDL_MAX: u8 = 13;
+
+/// How the WDL stream's density grew above 13 soldiers in the largest
+/// closure built so far: asalto's closure of the 20-soldier formation
+/// `3/O1O/SS3SS/SSSSSSS/SSSSSSS/SS1/3 s` (142.1e9 positions, 24 files),
+/// by (officers, soldiers): `(positions, compressed bytes of the WDL
+/// stream)`, its files with 13 to 20 soldiers (`positions` times
+/// `wdl_bits_per_position` in the summaries
+/// `scripts/bench-runs/2026-11-27-f20/asalto-{1,3,4,5,6,7}-build.json`).
+/// For two officers it rose from 0.39 bits/position at 13 to 0.53 at 15
+/// and 16, then fell towards the closure's top (0.15 at 20); for one
+/// officer it fell from 13 on. A file above 13 soldiers is estimated at
+/// the whole game's 13-soldier figure times this closure's density at its
+/// soldiers over its density at 13, never less than 1 (the whole game's
+/// top is at 24, not 20, so its fall near the top need not come as early)
+/// and, above 20, the growth at 20 (so 1).
+pub(crate) const WDL_GROWTH_ABOVE: [(u8, u8, u64, u64); 16] = [
+    (1, 13, 1_967_970_160, 90_130_864),
+    (2, 13, 18_695_716_520, 915_423_827),
+    (1, 14, 2_187_000_320, 57_465_616),
+    (2, 14, 19_683_002_880, 1_193_902_353),
+    (1, 15, 2_119_383_648, 33_411_056),
+    (2, 15, 18_014_761_008, 1_187_217_144),
+    (1, 16, 1_790_197_478, 17_304_597),
+    (2, 16, 14_321_579_824, 938_203_899),
+    (1, 17, 1_315_607_456, 7_995_444),
+    (2, 17, 9_867_055_920, 588_906_456),
+    (1, 18, 838_349_340, 3_294_789),
+    (2, 18, 5_868_445_380, 281_099_181),
+    (1, 19, 460_846_568, 1_213_290),
+    (2, 19, 2_995_502_692, 97_553_035),
+    (1, 20, 216_928_946, 484_130),
+    (2, 20, 1_301_573_676, 25_175_884),
+];
+
+/// The density of `table`'s entry for `file`, in bits/position.
+pub(super) fn density(table: &[(u8, u8, u64, u64)], file: FileKey) -> Option<f64> {
+    table
+        .iter()
+        .find(|m| FileKey::new(m.0, m.1) == file)
+        .map(|m| m.3 as f64 * 8.0 / m.2 as f64)
+}
+
+/// The factor a WDL-only file `file` is estimated at over the figure of
+/// [`MEASURED_WDL_STREAM`] it is given: 1 up to [`MEASURED_WDL_MAX`]
+/// soldiers, above them the growth of [`WDL_GROWTH_ABOVE`].
+pub(super) fn wdl_growth(file: FileKey) -> f64 {
+    let FileKey { n, k } = file;
+    let top = WDL_GROWTH_ABOVE
+        .iter()
+        .map(|m| m.1)
+        .max()
+        .unwrap_or(MEASURED_WDL_MAX);
+    match (
+        density(
+            &WDL_GROWTH_ABOVE,
+            FileKey::new(n, k.clamp(MEASURED_WDL_MAX, top)),
+        ),
+        density(&WDL_GROWTH_ABOVE, FileKey::new(n, MEASURED_WDL_MAX)),
+    ) {
+        (Some(at), Some(base)) if base > 0.0 => (at / base).max(1.0),
+        _ => 1.0,
+    }
+}
+
+/// Where the disk estimates come from, in one sentence.
+pub const DISK_BASIS: &str = "bits/position measured: with distances, on the complete assaut tables \
+with 9 soldiers (scripts/bench-runs/2026-11-21-vm/bench.json) and 10 and 11 soldiers \
+(2026-11-21-assaut10, -assaut11, written with larger blocks and scaled by the growth the current \
+blocks showed at 9 soldiers), the 11-soldier figure above 11; WDL-only, the WDL stream of the \
+whole game's files with 9 to 12 soldiers rewritten in the current layout \
+(2026-11-26-format5) and with 13 soldiers as built (2026-11-26-start); above 13, the 13-soldier \
+figure times the growth from 13 soldiers that asalto's closure of a 20-soldier formation showed \
+(2026-11-27-f20: up to 1.35 for two officers at 15 and 16 soldiers), never below 1, plus each \
+file's index, exact from its tiers and blocks";
+
+pub(super) fn measured(file: FileKey, current: bool) -> Option<&'static Measured> {
+    MEASURED
+        .iter()
+        .find(|m| FileKey::new(m.n, m.k) == file && m.current_blocks == current)
+}
+
+/// Estimated bits per position of the file `file` with the current block
+/// sizes: of the whole file with distances, and of the WDL stream of a
+/// WDL-only file, index aside ([`DISK_BASIS`]).
+pub(crate) fn bits_per_position(file: FileKey) -> (f64, f64) {
+    let FileKey { n, k } = file;
+    let n = n.clamp(1, 2);
+    let wdl_only = density(
+        &MEASURED_WDL_STREAM,
+        FileKey::new(n, k.clamp(9, MEASURED_WDL_MAX)),
+    )
+    .unwrap_or(0.0)
+        * wdl_growth(FileKey::new(n, k));
+    let k = k.clamp(9, 11);
+    if let Some(m) = measured(FileKey::new(n, k), true) {
+        return (m.bits, wdl_only);
+    }
+    let (Some(now), Some(then), Some(m)) = (
+        measured(FileKey::new(n, 9), true),
+        measured(FileKey::new(n, 9), false),
+        measured(FileKey::new(n, k), false),
+    ) else {
+        unreachable!("MEASURED holds every officer count at 9, 10 and 11 soldiers")
+    };
+    (m.bits * now.bits / then.bits, wdl_only)
+}
+
+/// Estimated disk of a plan's files, in bytes: with distances, and
+/// win/draw/loss only (the WDL stream at measured bits/position, the
+/// index exact).
+pub fn disk_bytes(files: &[FilePlan]) -> (u64, u64) {
+    let per = WriteOptions::wdl_only().wdl_block_positions;
+    files.iter().fold((0, 0), |(all, wdl), f| {
+        let (bits, wdl_bits) = bits_per_position(f.file());
+        let bytes = |b: f64| (f.positions as f64 * b / 8.0).ceil() as u64;
+        let blocks = table::block_count(f.positions, per);
+        let wdl_only = table::file_len(f.tiers, blocks, 0, bytes(wdl_bits));
+        (all + bytes(bits), wdl + wdl_only)
+    })
+}
+
+/// A build's rate over the in-memory solving rate, from one benchmark run
+/// (`scripts/bench-runs/2026-11-21-vm/bench.json`): every assaut table up
+/// to 9 soldiers, 11,603,981,400 positions, built in 1030.8 s on 2 threads
+/// (1.126e7 positions/s), against the in-memory rate of the same run on 2
+/// threads (8.701e6 x 1.756 = 1.528e7): the build also reads lower tables
+/// and compresses and writes its own.
+pub const BUILD_RATE_RATIO: f64 = 0.737;
+
+/// The in-memory solving rate on two threads in the same bench record
+/// (8.701e6 positions/s on one thread, 1.756 times that on two), for a
+/// time estimate made without calibrating.
+pub(crate) const RECORDED_RATE: f64 = 1.528e7;
+
+/// The bench record `RECORDED_RATE` and [`BUILD_RATE_RATIO`] come from.
+pub const RECORDED_RATE_SOURCE: &str = "scripts/bench-runs/2026-11-21-vm/bench.json";
+
+/// The position whose closure the calibration solves in memory (two
+/// officers, ten soldiers, about 13.5 million positions; the rate position
+/// of `asalto bench`).
+pub const CALIBRATION_POSITION: &str = "S1S/3/OSS1S1O/2SSS2/3S3/1S1/3 s";
+
+/// A solving rate.
+#[derive(Clone, Copy, Debug)]
+pub struct Rate {
+    /// Positions solved in memory per second.
+    pub positions_per_second: f64,
+    /// Positions the calibration solved (0 when the rate was given).
+    pub calibration_positions: u64,
+    /// Seconds the calibration took.
+    pub calibration_seconds: f64,
+    /// The share of its threads' time the calibration had on a core
+    /// (as `solve::Stats::cpu_share`):
+    /// well below 1 when other work held the cores, so that the rate, and
+    /// the time estimate, are those of the busy machine.
+    pub cpu_share: f64,
+}
+
+/// Measure the in-memory solving rate with `threads` threads (0: one per
+/// core) on the closure of [`CALIBRATION_POSITION`] (1 to 2 s here).
+pub fn calibrate(variant: &Variant, threads: usize) -> Result<Rate, PlanError> {
+    let pos: Position = CALIBRATION_POSITION
+        .parse()
+        .expect("the calibration position is valid");
+    let solution = crate::solve::Solver::new(*variant)
+        .threads(threads)
+        .solve_closure(&pos)?;
+    let stats = solution.stats();
+    Ok(Rate {
+        positions_per_second: stats.rate(),
+        calibration_positions: stats.positions,
+        calibration_seconds: stats.seconds,
+        cpu_share: stats.cpu_share(),
+    })
+}
+
+/// Estimated seconds to build `positions` at an in-memory solving rate.
+pub fn build_seconds(positions: u64, rate: f64) -> f64 {
+    positions as f64 / (rate * BUILD_RATE_RATIO).max(1e-9)
+}
+
+/// The time `asalto verify` takes on WDL-only files (the fixed point)
+/// over the time their build took, both measured on one closure on one
+/// host: assaut-mdj's 20-soldier closure, 127,684,212,012 positions in
+/// 12 files, built in 7,850 s (the files' `seconds`, commit c910cfc) and
+/// verified in 10,465 s (their `seconds` and `earlier_seconds` over two
+/// sittings, c910cfc then 2f60386), records in [`VERIFY_OVER_BUILD_SOURCE`].
+/// The checker got faster after them (905b287: 0.907 of the CPU on a
+/// chunk of that closure's 2o12s), so the estimate errs long.
+pub const VERIFY_OVER_BUILD: f64 = 1.333;
+
+/// The records [`VERIFY_OVER_BUILD`] comes from.
+pub const VERIFY_OVER_BUILD_SOURCE: &str = "scripts/bench-runs/2026-11-28-f20/ (assaut-mdj-1-build.json, assaut-mdj-1-verify.json and assaut-mdj-2-verify.json)";
+
+/// Estimated seconds to verify WDL-only files of `positions` at an
+/// in-memory solving rate: their build's time ([`build_seconds`]) times
+/// [`VERIFY_OVER_BUILD`].
+pub fn verify_seconds(positions: u64, rate: f64) -> f64 {
+    build_seconds(positions, rate) * VERIFY_OVER_BUILD
+}

@@ -23,19 +23,26 @@ SECONDS_EACH="$1"
 OUT="$2"
 mkdir -p "$OUT"
 
+# The commit the tests are built from (the tree may change while they run).
+COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+  COMMIT="$COMMIT with uncommitted changes"
+fi
 echo "== building the fuzz tests (cargo test's profile)"
 cargo test --locked --test fuzz --no-run --quiet
 START=$(date +%s)
+STARTED=$(date -u +%FT%TZ)
 status=0
 ASALTO_FUZZ_SECONDS="$SECONDS_EACH" cargo test --locked --test fuzz --quiet -- \
   --test-threads 1 --nocapture > "$OUT/fuzz.log" 2>&1 || status=$?
 {
   echo "command: scripts/fuzz.sh $SECONDS_EACH $OUT"
-  echo "date: $(date -u +%FT%TZ)"
-  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "date: $STARTED to $(date -u +%FT%TZ)"
+  echo "commit: $COMMIT"
   echo "machine: $(uname -srm), $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
   echo "wall: $(($(date +%s) - START)) s, exit status $status"
-  grep '^fuzz ' "$OUT/fuzz.log" || true
+  # (the harness's progress dots may share a line with a property's)
+  grep -o 'fuzz [a-z]*: .*' "$OUT/fuzz.log" || true
   grep -E '^test result|minimal failing input' "$OUT/fuzz.log" || true
 } | tee "$OUT/fuzz.txt"
 exit $status

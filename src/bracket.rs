@@ -204,16 +204,19 @@ pub fn check(
     })
 }
 
-/// [`check`] of one file.
-fn check_file(
+/// The files of `file` [`check_file`] compares: the officers' floor's and
+/// the soldiers' floor's (either may be missing), the exact one, and the
+/// tiers the floor files hold.
+type Opened = (Option<Table>, Option<Table>, Table, Vec<TierKey>);
+
+/// Open the floor files of `file` under `dir` and the exact one, checked
+/// to be what their folders say, the two floors' holding the same tiers.
+fn open_files(
     dir: &Path,
     variant: &Variant,
     floors: &[Floor],
     file: FileKey,
-    observer: &dyn Observer,
-) -> Result<FileBracket, BracketError> {
-    // The floors' files of this material (a floor may lack it), and the
-    // exact one.
+) -> Result<Opened, BracketError> {
     let mut lower = None;
     let mut upper = None;
     for f in floors {
@@ -241,6 +244,86 @@ fn check_file(
         });
     }
     let exact = open_checked(&exact_path, Some(&variant.slug()), Some(file), None)?;
+    Ok((lower, upper, exact, keys))
+}
+
+/// The counts of one tier of `file`: its exact codes `real` against the
+/// floors' `lo` and `hi` (a missing floor leaves its end open).
+fn compare_tier(
+    file: FileKey,
+    key: &TierKey,
+    real: &[u16],
+    lo: Option<&[u16]>,
+    hi: Option<&[u16]>,
+) -> FileBracket {
+    let mut r = FileBracket::empty(file);
+    r.tiers = 1;
+    let half = (real.len() / 2).max(1);
+    for i in 0..real.len() {
+        let side = i / half;
+        let x = soldiers(side, real[i]);
+        let l = lo.map_or(-1, |c| soldiers(side, c[i]));
+        let u = hi.map_or(1, |c| soldiers(side, c[i]));
+        r.positions += 1;
+        if l == u {
+            r.decided += 1;
+            r.soldiers_win += u64::from(l == 1);
+            r.officers_win += u64::from(u == -1);
+        }
+        if !(l <= x && x <= u) {
+            r.outside += 1;
+            if r.first_outside.is_none() {
+                r.first_outside = Some(Outside {
+                    position: crate::index::position_at(key, i as u32).to_string(),
+                    real: x,
+                    lower: l,
+                    upper: u,
+                });
+            }
+        }
+    }
+    r
+}
+
+impl FileBracket {
+    /// Nothing counted yet.
+    fn empty(file: FileKey) -> FileBracket {
+        FileBracket {
+            file,
+            tiers: 0,
+            positions: 0,
+            decided: 0,
+            soldiers_win: 0,
+            officers_win: 0,
+            outside: 0,
+            first_outside: None,
+        }
+    }
+
+    /// The counts of `self` and `other` together (`self` first).
+    fn add(self, other: FileBracket) -> FileBracket {
+        FileBracket {
+            file: self.file,
+            tiers: self.tiers + other.tiers,
+            positions: self.positions + other.positions,
+            decided: self.decided + other.decided,
+            soldiers_win: self.soldiers_win + other.soldiers_win,
+            officers_win: self.officers_win + other.officers_win,
+            outside: self.outside + other.outside,
+            first_outside: self.first_outside.or(other.first_outside),
+        }
+    }
+}
+
+/// [`check`] of one file.
+fn check_file(
+    dir: &Path,
+    variant: &Variant,
+    floors: &[Floor],
+    file: FileKey,
+    observer: &dyn Observer,
+) -> Result<FileBracket, BracketError> {
+    let (lower, upper, exact, keys) = open_files(dir, variant, floors, file)?;
     let total: u64 = keys.iter().map(|t| t.size()).sum();
     let step = format!("{variant} {file}");
     let done = AtomicU64::new(0);
@@ -266,65 +349,19 @@ fn check_file(
             path: t.path().to_path_buf(),
         })
     };
-    let zero = || FileBracket {
-        file,
-        tiers: 0,
-        positions: 0,
-        decided: 0,
-        soldiers_win: 0,
-        officers_win: 0,
-        outside: 0,
-        first_outside: None,
-    };
     let result = keys
         .par_iter()
         .map(|key| -> Result<FileBracket, BracketError> {
             let real = read(&exact, key)?;
             let lo = lower.as_ref().map(|t| read(t, key)).transpose()?;
             let hi = upper.as_ref().map(|t| read(t, key)).transpose()?;
-            let mut r = zero();
-            r.tiers = 1;
-            let half = real.len() / 2;
-            for i in 0..real.len() {
-                let side = i / half.max(1);
-                let x = soldiers(side, real[i]);
-                let l = lo.as_ref().map_or(-1, |c| soldiers(side, c[i]));
-                let u = hi.as_ref().map_or(1, |c| soldiers(side, c[i]));
-                r.positions += 1;
-                if l == u {
-                    r.decided += 1;
-                    r.soldiers_win += u64::from(l == 1);
-                    r.officers_win += u64::from(u == -1);
-                }
-                if !(l <= x && x <= u) {
-                    r.outside += 1;
-                    if r.first_outside.is_none() {
-                        r.first_outside = Some(Outside {
-                            position: crate::index::position_at(key, i as u32).to_string(),
-                            real: x,
-                            lower: l,
-                            upper: u,
-                        });
-                    }
-                }
-            }
+            let r = compare_tier(file, key, &real, lo.as_deref(), hi.as_deref());
             let d = done.fetch_add(key.size(), Ordering::Relaxed) + key.size();
             let t = tiers_done.fetch_add(1, Ordering::Relaxed) + 1;
             report(d, t);
             Ok(r)
         })
-        .try_reduce(zero, |a, b| {
-            Ok(FileBracket {
-                file,
-                tiers: a.tiers + b.tiers,
-                positions: a.positions + b.positions,
-                decided: a.decided + b.decided,
-                soldiers_win: a.soldiers_win + b.soldiers_win,
-                officers_win: a.officers_win + b.officers_win,
-                outside: a.outside + b.outside,
-                first_outside: a.first_outside.or(b.first_outside),
-            })
-        })?;
+        .try_reduce(|| FileBracket::empty(file), |a, b| Ok(a.add(b)))?;
     report(total, keys.len());
     Ok(result)
 }

@@ -34,14 +34,14 @@ fn opts(wdl_only: bool) -> BuildOptions {
     }
 }
 
-fn files(tiers: &[TierKey]) -> Vec<(u8, u8)> {
-    let mut f: Vec<(u8, u8)> = tiers.iter().map(|t| (t.n, t.k)).collect();
-    f.sort_by_key(|&(n, k)| (k, n));
+fn files(tiers: &[TierKey]) -> Vec<FileKey> {
+    let mut f: Vec<FileKey> = tiers.iter().map(|t| t.file()).collect();
+    f.sort_by_key(|f| (f.soldiers(), f.officers()));
     f.dedup();
     f
 }
 
-/// Every tier of `(n, k)` in `wdl` (a WDL-only table) against `full` (the
+/// Every tier of `file` in `wdl` (a WDL-only table) against `full` (the
 /// same tiers with distances): same win/draw/loss everywhere, a loss in 0
 /// exactly where the full table has one; returns the positions compared.
 fn compare(full: &Path, wdl: &Path, v: &Variant, file: FileKey) -> u64 {
@@ -92,8 +92,8 @@ fn wdl_only_tables_hold_the_win_draw_loss_of_the_full_tables_for_every_preset() 
         build::build_tiers(full.path(), &v, &t, &opts(false), &Quiet).unwrap();
         build::build_tiers(wdl.path(), &v, &t, &opts(true), &Quiet).unwrap();
         let mut compared = 0;
-        for (n, k) in files(&t) {
-            compared += compare(full.path(), wdl.path(), &v, FileKey::new(n, k));
+        for file in files(&t) {
+            compared += compare(full.path(), wdl.path(), &v, file);
         }
         assert_eq!(compared, t.iter().map(|t| t.size()).sum::<u64>(), "{v}");
     }

@@ -41,12 +41,12 @@ pub use crate::progress::{human_bytes, human_duration};
 mod count;
 mod estimate;
 pub(crate) use count::{closure_counts, complete_window_bytes};
+pub(crate) use estimate::RECORDED_RATE;
 pub use estimate::{
     BUILD_RATE_RATIO, CALIBRATION_POSITION, DISK_BASIS, RECORDED_RATE_SOURCE, Rate,
     VERIFY_OVER_BUILD, VERIFY_OVER_BUILD_SOURCE, build_seconds, calibrate, disk_bytes,
     verify_seconds,
 };
-pub(crate) use estimate::RECORDED_RATE;
 
 /// What went wrong making a plan.
 #[derive(Debug, thiserror::Error)]

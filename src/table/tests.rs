@@ -842,13 +842,12 @@ fn solved_tiers_through_tables() {
     let sol = solver.solve_closure(&p).unwrap();
     let keys = solver.closure_of(&p);
     let dir = tempfile::tempdir().unwrap();
-    let mut by_material: BTreeMap<(u8, u8), Vec<TierKey>> = BTreeMap::new();
+    let mut by_material: BTreeMap<FileKey, Vec<TierKey>> = BTreeMap::new();
     for key in &keys {
-        by_material.entry((key.n, key.k)).or_default().push(*key);
+        by_material.entry(key.file()).or_default().push(*key);
     }
-    for ((n, k), keys) in &by_material {
-        let mut w =
-            TableWriter::create(dir.path(), &Variant::ASSAUT, FileKey::new(*n, *k)).unwrap();
+    for (file, keys) in &by_material {
+        let mut w = TableWriter::create(dir.path(), &Variant::ASSAUT, *file).unwrap();
         for key in keys {
             w.push_tier(key, &sol.store().tier(key).unwrap().unwrap())
                 .unwrap();

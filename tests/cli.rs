@@ -285,6 +285,14 @@ fn bench_checks_its_summaries_first() {
     assert!(err.contains("cannot read"), "{err}");
     // Nothing was measured: no rate line before the error.
     assert_eq!(err.lines().count(), 1, "{err}");
+    // A results folder that cannot be made is the error too, at once.
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, b"").unwrap();
+    let o = asalto(&["bench", "--out", file.join("sub").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("cannot create the results folder"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 #[test]

@@ -142,6 +142,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     if args.build_to.is_none() && !args.build_summary.is_empty() {
         from_summaries(&args.build_summary, &variant)?;
     }
+    check_out(&out_dir(args.out.as_deref(), &args.tables))?;
     let mut raw = serde_json::Map::new();
     let runs = args.rate_runs as usize;
     let rate = measure_rate(&variant, &pos, runs, &mut raw)?;
@@ -716,6 +717,18 @@ fn write_record(args: &BenchArgs, result: &serde_json::Value) -> Result<()> {
     std::fs::write(&path, serde_json::to_string_pretty(result)? + "\n")
         .with_context(|| format!("write {}", path.display()))?;
     outln!("results: {}", path.display());
+    Ok(())
+}
+
+/// That the record can be written under `out`, before any measuring: the
+/// folder made if missing, and a file written and removed there.
+fn check_out(out: &Path) -> Result<()> {
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("cannot create the results folder {}", out.display()))?;
+    let probe = out.join(format!(".bench-check-{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .with_context(|| format!("cannot write in the results folder {}", out.display()))?;
+    std::fs::remove_file(&probe).with_context(|| format!("remove {}", probe.display()))?;
     Ok(())
 }
 

@@ -106,6 +106,13 @@ fn write(
     w.finish().unwrap()
 }
 
+/// [`write`] assaut's 2o12s under `dir`, then open it.
+fn write_2o12s(dir: &Path, opts: &WriteOptions, tiers: &[(TierKey, Vec<u16>)]) -> Table {
+    let file = FileKey::new(2, 12);
+    write(dir, &Variant::ASSAUT, file, opts, tiers);
+    Table::open(&table_path(dir, &Variant::ASSAUT, file)).unwrap()
+}
+
 fn check_all(t: &Table, tiers: &[(TierKey, Vec<u16>)]) {
     for (key, codes) in tiers {
         let got = t.tier(key).unwrap().unwrap();
@@ -802,19 +809,7 @@ fn wdl_only_tiers_are_served_as_their_fields() {
             order,
             ..WriteOptions::of_kind(true)
         };
-        write(
-            dir.path(),
-            &Variant::ASSAUT,
-            FileKey::new(2, 12),
-            &opts,
-            &tiers,
-        );
-        let table = Table::open(&table_path(
-            dir.path(),
-            &Variant::ASSAUT,
-            FileKey::new(2, 12),
-        ))
-        .unwrap();
+        let table = write_2o12s(dir.path(), &opts, &tiers);
         let set = TableSet::open(dir.path(), &Variant::ASSAUT);
         for (key, codes) in &tiers {
             let want: Vec<u16> = codes
@@ -1244,19 +1239,7 @@ fn a_builds_index_estimate_covers_the_written_index() {
             distance_block_positions: 64,
             ..WriteOptions::of_kind(wdl_only)
         };
-        write(
-            dir.path(),
-            &Variant::ASSAUT,
-            FileKey::new(2, 12),
-            &opts,
-            &tiers,
-        );
-        let table = Table::open(&table_path(
-            dir.path(),
-            &Variant::ASSAUT,
-            FileKey::new(2, 12),
-        ))
-        .unwrap();
+        let table = write_2o12s(dir.path(), &opts, &tiers);
         let estimate = bytes_besides_window(tiers.len() as u64, positions, &opts) - FIXED_BYTES;
         let index = table.info().index_bytes;
         assert!(estimate >= index, "{wdl_only}: {estimate} < {index}");

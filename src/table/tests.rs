@@ -106,11 +106,16 @@ fn write(
     w.finish().unwrap()
 }
 
-/// [`write`] assaut's 2o12s under `dir`, then open it.
-fn write_2o12s(dir: &Path, opts: &WriteOptions, tiers: &[(TierKey, Vec<u16>)]) -> Table {
-    let file = FileKey::new(2, 12);
-    write(dir, &Variant::ASSAUT, file, opts, tiers);
-    Table::open(&table_path(dir, &Variant::ASSAUT, file)).unwrap()
+/// [`write`] `file` under `dir`, then open it.
+fn write_and_open(
+    dir: &Path,
+    variant: &Variant,
+    file: FileKey,
+    opts: &WriteOptions,
+    tiers: &[(TierKey, Vec<u16>)],
+) -> Table {
+    write(dir, variant, file, opts, tiers);
+    Table::open(&table_path(dir, variant, file)).unwrap()
 }
 
 fn check_all(t: &Table, tiers: &[(TierKey, Vec<u16>)]) {
@@ -230,19 +235,13 @@ fn empty_and_single_tier_tables() {
     let mut rng = Rng(2);
     let key = random_tiers(&mut rng, FileKey::new(1, 24), &[24])[0];
     let tiers = vec![(key, random_codes(&mut rng, key.size() as usize, true))];
-    write(
+    let t = write_and_open(
         dir.path(),
         &Variant::ASALTO,
         FileKey::new(1, 24),
         &WriteOptions::default(),
         &tiers,
     );
-    let t = Table::open(&table_path(
-        dir.path(),
-        &Variant::ASALTO,
-        FileKey::new(1, 24),
-    ))
-    .unwrap();
     check_all(&t, &tiers);
 }
 
@@ -255,19 +254,13 @@ fn absent_tiers() {
         .iter()
         .map(|key| (*key, random_codes(&mut rng, key.size() as usize, false)))
         .collect();
-    write(
+    let t = write_and_open(
         dir.path(),
         &Variant::ASSAULT,
         FileKey::new(2, 10),
         &small_opts(),
         &tiers,
     );
-    let t = Table::open(&table_path(
-        dir.path(),
-        &Variant::ASSAULT,
-        FileKey::new(2, 10),
-    ))
-    .unwrap();
     let absent = [
         keys[3],
         TierKey { k: 11, ..keys[0] },
@@ -809,7 +802,13 @@ fn wdl_only_tiers_are_served_as_their_fields() {
             order,
             ..WriteOptions::of_kind(true)
         };
-        let table = write_2o12s(dir.path(), &opts, &tiers);
+        let table = write_and_open(
+            dir.path(),
+            &Variant::ASSAUT,
+            FileKey::new(2, 12),
+            &opts,
+            &tiers,
+        );
         let set = TableSet::open(dir.path(), &Variant::ASSAUT);
         for (key, codes) in &tiers {
             let want: Vec<u16> = codes
@@ -1239,7 +1238,13 @@ fn a_builds_index_estimate_covers_the_written_index() {
             distance_block_positions: 64,
             ..WriteOptions::of_kind(wdl_only)
         };
-        let table = write_2o12s(dir.path(), &opts, &tiers);
+        let table = write_and_open(
+            dir.path(),
+            &Variant::ASSAUT,
+            FileKey::new(2, 12),
+            &opts,
+            &tiers,
+        );
         let estimate = bytes_besides_window(tiers.len() as u64, positions, &opts) - FIXED_BYTES;
         let index = table.info().index_bytes;
         assert!(estimate >= index, "{wdl_only}: {estimate} < {index}");

@@ -474,3 +474,139 @@ fn the_command_line_builds_verifies_and_queries_floors() {
     assert!(sum("positions") > 0 && sum("positions") == c["positions"].as_u64().unwrap());
     assert_eq!(sum("decided") + sum("undecided"), sum("positions"));
 }
+
+/// `asalto report --floor K --formations A..=B`: each placement's bracket
+/// from the floor files of both assumptions holds the placement's exact
+/// result (from the exact report of the same formation), the row counts
+/// are those of its placements, and nothing is written or reported as a
+/// value; without floor files, one line and exit 1.
+#[test]
+fn the_floor_report_brackets_every_placement_of_the_formation() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().to_str().unwrap();
+    let run = |args: &[&str]| {
+        let o = common::asalto(args);
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        o
+    };
+    let build = [
+        "build",
+        "--variant",
+        "assaut",
+        "--for",
+        "formation:10",
+        "--wdl-only",
+    ];
+    for side in ["officers", "soldiers"] {
+        let mut args = build.to_vec();
+        args.extend([
+            "--floor",
+            "10",
+            "--assume",
+            side,
+            "--tables",
+            t,
+            "--threads",
+            "2",
+        ]);
+        run(&args);
+    }
+    // No exact file yet: the floor report reads the floor folders alone.
+    let out = dir.path().join("bounds");
+    let o = out.to_str().unwrap();
+    let report = [
+        "report",
+        "--variants",
+        "assaut",
+        "--formations",
+        "10",
+        "--tables",
+        t,
+    ];
+    let mut args = report.to_vec();
+    args.extend(["--floor", "10", "--out", o, "--json"]);
+    let b = common::json(&run(&args));
+    assert_eq!(b["kind"], "floor bounds");
+    let mut args = build.to_vec();
+    args.extend(["--tables", t, "--threads", "2"]);
+    run(&args);
+    let exact_out = dir.path().join("exact");
+    let mut args = report.to_vec();
+    args.extend(["--json", "--out", exact_out.to_str().unwrap()]);
+    let exact = common::json(&run(&args));
+    let exact = &exact["critical_mass"]["variants"][0]["rows"][0]["placements"];
+    let row = &b["variants"][0]["rows"][0];
+    assert_eq!(row["k"], 10);
+    let placements = row["placements"].as_array().unwrap();
+    assert_eq!(placements.len(), 36);
+    let mut counts = std::collections::HashMap::new();
+    for (p, e) in placements.iter().zip(exact.as_array().unwrap()) {
+        assert_eq!(p["officers"], e["officers"]);
+        let real = match e["result"].as_str().unwrap() {
+            "win" => 1,
+            "draw" => 0,
+            _ => -1,
+        };
+        let (l, u) = (p["lower"].as_i64().unwrap(), p["upper"].as_i64().unwrap());
+        assert!(l <= real && real <= u, "{p} against the exact {e}");
+        assert_eq!(p["proved"].as_array().unwrap().len(), 2, "{p}");
+        *counts.entry((l, u)).or_insert(0u64) += 1;
+    }
+    for (key, l, u) in [
+        ("soldiers_win", 1, 1),
+        ("draws", 0, 0),
+        ("officers_win", -1, -1),
+        ("at_least_draw", 0, 1),
+        ("at_most_draw", -1, 0),
+        ("open", -1, 1),
+    ] {
+        let n = counts.get(&(l, u)).copied().unwrap_or(0);
+        assert_eq!(row[key].as_u64(), Some(n), "{key}");
+    }
+    let best = (
+        placements
+            .iter()
+            .map(|p| p["lower"].as_i64().unwrap())
+            .min(),
+        placements
+            .iter()
+            .map(|p| p["upper"].as_i64().unwrap())
+            .min(),
+    );
+    assert_eq!(
+        (row["best_lower"].as_i64(), row["best_upper"].as_i64()),
+        best
+    );
+    let md = std::fs::read_to_string(out.join("bounds.md")).unwrap();
+    assert!(md.contains("bounds, not values"), "{md}");
+    assert!(out.join("placement_bounds.csv").is_file());
+    assert!(!out.join("report.json").exists());
+    // No floor files at 11: one line, exit 1; no --formations: usage.
+    for (args, code) in [
+        (
+            vec![
+                "report",
+                "--floor",
+                "11",
+                "--formations",
+                "11",
+                "--tables",
+                t,
+            ],
+            1,
+        ),
+        (vec!["report", "--floor", "10", "--tables", t], 2),
+    ] {
+        let o = common::asalto(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        if code == 1 {
+            assert_eq!(err.trim().lines().count(), 1, "{err}");
+        }
+    }
+}

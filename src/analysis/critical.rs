@@ -70,7 +70,7 @@ pub fn formation_closure(variant: &crate::rules::Variant, k: u8) -> Vec<TierKey>
 }
 
 /// Point names joined by `,` (`c6,e6`).
-fn names(b: Bitboard, sep: &str) -> String {
+pub(super) fn names(b: Bitboard, sep: &str) -> String {
     board::points(b)
         .map(|p| p.name())
         .collect::<Vec<_>>()

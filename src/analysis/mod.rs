@@ -40,6 +40,7 @@
 //! }
 //! ```
 
+mod bounds;
 mod critical;
 mod merge;
 mod plots;
@@ -47,6 +48,9 @@ mod report;
 mod sensitivity;
 mod stats;
 
+pub use bounds::{
+    BoundRow, FloorBounds, PlacementBound, VariantBounds, floor_bounds, render_bounds,
+};
 pub(crate) use critical::FORMATION_RULE;
 pub use critical::{
     CriticalMass, CriticalMassSection, CriticalRow, PlacementValue, critical_mass, formation,
@@ -153,6 +157,19 @@ pub enum AnalysisError {
     /// A `report.json` read back is not one this version writes.
     #[error("not a report.json of this asalto-tb version: {0}")]
     BadReport(String),
+    /// No floor file of the variant above the floor under the folder.
+    #[error(
+        "no floor files of {variant} at {floor} under {}: neither floor-{floor}-officers/ nor floor-{floor}-soldiers/ holds the variant (build them with asalto build --floor {floor} --assume officers|soldiers)",
+        dir.display()
+    )]
+    NoFloorFiles {
+        /// The tables folder.
+        dir: PathBuf,
+        /// The variant.
+        variant: String,
+        /// The floor.
+        floor: u8,
+    },
     /// Report folders that cannot be put into one report.
     #[error("cannot merge the reports: {0}")]
     Unmergeable(String),

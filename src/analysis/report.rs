@@ -20,16 +20,16 @@ pub struct OutputFile {
 }
 
 /// One CSV file: its name, what it holds, its contents.
-struct Csv {
-    name: &'static str,
-    about: &'static str,
-    contents: String,
+pub(super) struct Csv {
+    pub(super) name: &'static str,
+    pub(super) about: &'static str,
+    pub(super) contents: String,
 }
 
 impl Csv {
     /// The CSV file of `rows`, a header line of the row type's field names
     /// first (also when there are no rows), standard CSV quoting.
-    fn new<R: Serialize + Default>(
+    pub(super) fn new<R: Serialize + Default>(
         name: &'static str,
         about: &'static str,
         rows: &[R],

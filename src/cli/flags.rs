@@ -251,7 +251,9 @@ pub(super) enum Command {
   asalto report --all-presets --soldiers 10 --allow-missing --out /tmp/report
   asalto report --all-presets --formations 9..=17 --build   the balance curve
   asalto report --from notebooks/data/presets-formations-9-17   draw a folder again
-  asalto report --from A --from B --out AB  merge two folders into one report (no table read)")]
+  asalto report --from A --from B --out AB  merge two folders into one report (no table read)
+  asalto report --floor 20 --formations 21 --variants asalto   what the files above the floor at 20 prove
+                                            of the formation of 21 soldiers: each placement's bracket")]
     Report(report::ReportArgs),
     /// Rewrite table files with other block sizes or zstd level, or in the
     /// current format version (after an upgrade), without solving: the

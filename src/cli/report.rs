@@ -38,6 +38,13 @@ pub struct ReportArgs {
     /// holds every formation of A..=B) instead of complete tables.
     #[arg(long, value_name = "RANGE", conflicts_with_all = ["soldiers", "allow_missing"])]
     formations: Option<Soldiers>,
+    /// What the files above this floor prove of the formations (with
+    /// --formations): each placement's bracket from the floor-K-officers/
+    /// and floor-K-soldiers/ folders of --tables (either or both), never a
+    /// value; written as bounds.md, bounds.json and two CSV files. Without
+    /// --variants, the presets that have floor files there.
+    #[arg(long, value_name = "K", requires = "formations", conflicts_with_all = ["build", "all_switches"], value_parser = clap::value_parser!(u8).range(10..=24))]
+    floor: Option<u8>,
     /// Folder of table files.
     #[arg(long, default_value = "tables")]
     tables: PathBuf,
@@ -65,7 +72,7 @@ pub struct ReportArgs {
     /// variants from different folders are listed, not compared.
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "variants", "all_presets", "all_switches", "soldiers", "formations", "build",
-        "allow_missing", "tables",
+        "allow_missing", "tables", "floor",
     ])]
     from: Vec<PathBuf>,
     /// Print report.json's content on stdout (the summary goes nowhere, the
@@ -210,6 +217,9 @@ pub fn run(args: ReportArgs) -> Result<()> {
     if !args.from.is_empty() {
         return from_folders(&args.from, args.out.as_deref(), args.json);
     }
+    if let Some(floor) = args.floor {
+        return floor_report(&args, floor);
+    }
     let variants = args.variants()?;
     let Soldiers(k_min, k_max) = args.formations.unwrap_or(args.soldiers);
     let allow_missing = args.allow_missing || args.formations.is_some();
@@ -307,19 +317,105 @@ fn from_folders(dirs: &[PathBuf], out: Option<&Path>, json: bool) -> Result<()> 
     write_report(&report, out, json)
 }
 
-/// Write every file of `report` into the folder `out` (each whole or not
-/// at all: written beside, then renamed) and say where on the terminal.
-fn write_report(report: &analysis::Report, out: &Path, json: bool) -> Result<()> {
-    let files = analysis::render(report)?;
+/// `asalto report --floor K --formations A..=B`: what the floor files
+/// prove of the formations, written into the report folder.
+fn floor_report(args: &ReportArgs, floor: u8) -> Result<()> {
+    let Some(Soldiers(k_min, k_max)) = args.formations else {
+        bail!("--floor reports formations: give --formations A..=B");
+    };
+    super::check_tables_dir(&args.tables)?;
+    let explicit = args.variants.is_some() || args.all_presets;
+    let has_floor = |v: &Variant| {
+        asalto_tb::table::floors_under(&args.tables, v)
+            .iter()
+            .any(|f| f.k() == floor)
+    };
+    let variants: Vec<Variant> = args
+        .variants()?
+        .into_iter()
+        .filter(|v| explicit || has_floor(v))
+        .collect();
+    if variants.is_empty() {
+        bail!(
+            "no floor files at {floor} under {}: no preset has a floor-{floor}-officers/ or floor-{floor}-soldiers/ folder there (build them with asalto build --floor {floor} --assume officers|soldiers)",
+            args.tables.display()
+        );
+    }
+    let mut found = Vec::new();
+    for v in &variants {
+        found.push(analysis::floor_bounds(
+            &args.tables,
+            v,
+            floor,
+            k_min,
+            k_max,
+        )?);
+    }
+    let bounds = analysis::FloorBounds::new(floor, found);
+    let files = analysis::render_bounds(&bounds)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_out(&args.tables));
+    write_files(&files, &out)?;
+    let written = format!(
+        "floor report written to {}: bounds.md, bounds.json, formation_bounds.csv, placement_bounds.csv",
+        out.display()
+    );
+    if args.json {
+        let json = files.iter().find(|f| f.name == "bounds.json");
+        out!("{}", json.map_or("{}", |f| f.contents.as_str()));
+        errln!("{written}");
+        return Ok(());
+    }
+    for v in &bounds.variants {
+        outln!("{} ({}):", v.variant, v.floors.join("; "));
+        for r in &v.rows {
+            outln!(
+                "  k = {:2}: vs the best placement {} [{}]; placements: {} win, {} draw, {} lose proved, {} at least draw, {} at most draw, {} open",
+                r.k,
+                r.vs_best,
+                r.label,
+                r.soldiers_win,
+                r.draws,
+                r.officers_win,
+                r.at_least_draw,
+                r.at_most_draw,
+                r.open
+            );
+        }
+        if !v.missing_k.is_empty() {
+            let ks: Vec<String> = v.missing_k.iter().map(u8::to_string).collect();
+            outln!(
+                "  no floor file holds the formation of k = {}",
+                ks.join(", ")
+            );
+        }
+    }
+    outln!("{written}");
+    Ok(())
+}
+
+/// Write `files` into the folder `out`, each whole or not at all (written
+/// beside, then renamed).
+fn write_files(files: &[analysis::OutputFile], out: &Path) -> Result<()> {
     std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create the report folder {}", out.display()))?;
-    for f in &files {
+    for f in files {
         let path = out.join(&f.name);
         let part = out.join(format!(".{}.part", f.name));
         std::fs::write(&part, &f.contents)
             .and_then(|()| std::fs::rename(&part, &path))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
+    Ok(())
+}
+
+/// Write every file of `report` into the folder `out` and say where on
+/// the terminal.
+fn write_report(report: &analysis::Report, out: &Path, json: bool) -> Result<()> {
+    let files = analysis::render(report)?;
+    write_files(&files, out)?;
     let count = |ext: &str| files.iter().filter(|f| f.name.ends_with(ext)).count();
     let written = format!(
         "report written to {}: report.md, report.json, {} CSV files, {} SVG plots",

@@ -7,7 +7,7 @@ use asalto_tb::budget::MemoryBudget;
 use asalto_tb::build::{self, Quiet};
 use asalto_tb::index::FileKey;
 use asalto_tb::index::{self, TierKey};
-use asalto_tb::solve::{Lookup, Solver, Stats};
+use asalto_tb::solve::{LevelSample, Lookup, Solver, Stats};
 use asalto_tb::table::{Table, TableSet, table_path};
 use asalto_tb::{Position, Variant, verify};
 use clap::Args;
@@ -58,6 +58,21 @@ pub struct BenchArgs {
     /// default: the build's default, 60% of the machine's memory).
     #[arg(long, value_name = "SIZE", value_parser = super::parse_budget, allow_hyphen_values = true)]
     memory: Option<MemoryBudget>,
+    /// Soldier counts of the level samples, comma-separated (each 9..=24),
+    /// or `none`: at each, a sample of the two-officer file's tiers solved
+    /// and checked (WDL-only) on one thread against a synthetic store
+    /// standing in for every other tier (`asalto_tb::solve::level_sample`):
+    /// the solving and verify rates per soldier count, at counts no bench
+    /// could build.
+    #[arg(long, default_value = "9,12,15,18,21", value_parser = parse_levels)]
+    levels: Levels,
+    /// Positions in each level sample (both sides to move).
+    #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1_000..=10_000_000_000))]
+    level_positions: u64,
+    /// Measure the level samples only, print their figures and write no
+    /// record (a bench record holds every figure, from a whole run).
+    #[arg(long)]
+    levels_only: bool,
     /// Folder for the results (a subfolder <date>-<host> is made, or
     /// <date>-<host>-2, -3, ... for later runs of the day). Default:
     /// scripts/bench-runs when run from a checkout of asalto-tb (that folder
@@ -135,6 +150,11 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
 /// Run the benchmark.
 pub fn run(args: BenchArgs) -> Result<()> {
     let variant: Variant = args.variant.parse()?;
+    if args.levels_only {
+        let levels = measure_levels(&variant, &args.levels, args.level_positions)?;
+        print_levels(&levels);
+        return Ok(());
+    }
     let command: Vec<String> = std::env::args().collect();
     let pos = Position::from_arg(&args.rate_position).context("bad --rate-position")?;
     // Inputs are checked before any work: the summaries are read here
@@ -155,7 +175,9 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let peak = build::peak_rss_bytes();
     let tables_dir = built_tables.unwrap_or(args.tables.clone());
     let tables = measure_tables(&tables_dir, &variant, args.probes, &mut raw)?;
+    let levels = measure_levels(&variant, &args.levels, args.level_positions)?;
     let measured = Measured {
+        levels,
         rate,
         verify_rates,
         seconds_to,
@@ -170,6 +192,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
 
 /// Everything the bench measured.
 struct Measured {
+    /// The level samples, by soldier count.
+    levels: Vec<LevelSample>,
     /// The solving rate.
     rate: Rate,
     /// The verification rates, with distances and WDL-only.
@@ -641,6 +665,7 @@ fn record(
         "probe_median_us": tables.probe_us,
         "query_warm_ms": tables.warm_ms,
         "query_cold_ms": tables.cold_ms,
+        "levels": levels_json(&m.levels),
         "raw": raw,
     })
 }
@@ -697,6 +722,84 @@ fn print_figures(variant: &Variant, m: &Measured) {
         "  query process, cold (evicted) {}",
         fmt(tables.cold_ms, "ms")
     );
+    print_levels(&m.levels);
+}
+
+/// Soldier counts of the level samples (`--levels`).
+#[derive(Clone, Debug)]
+struct Levels(Vec<u8>);
+
+/// Parse `--levels`: soldier counts 9..=24, comma-separated, or `none`.
+fn parse_levels(text: &str) -> Result<Levels, String> {
+    if text.trim() == "none" {
+        return Ok(Levels(Vec::new()));
+    }
+    let mut out = Vec::new();
+    for t in text.split(',').map(str::trim) {
+        match t.parse::<u8>() {
+            Ok(k) if (9..=24).contains(&k) => out.push(k),
+            _ => {
+                return Err(format!(
+                    "'{}' is not a soldier count of 9 to 24 (give a comma-separated list, e.g. 9,12,15, or none)",
+                    t.escape_debug()
+                ));
+            }
+        }
+    }
+    Ok(Levels(out))
+}
+
+/// The level samples (the two-officer file of each soldier count, one
+/// thread, seed 1).
+fn measure_levels(variant: &Variant, levels: &Levels, positions: u64) -> Result<Vec<LevelSample>> {
+    let mut out = Vec::new();
+    for &k in &levels.0 {
+        errln!(
+            "levels: k = {k}: a sample of about {positions} positions of 2o{k}s, solved and checked on 1 thread against a synthetic store ..."
+        );
+        let s = asalto_tb::solve::level_sample(variant, FileKey::new(2, k), positions, 1)
+            .with_context(|| format!("the level sample of 2o{k}s"))?;
+        if s.inconsistent > 0 {
+            bail!(
+                "the level sample of 2o{k}s: the check finds {} of the solver's values wrong",
+                s.inconsistent
+            );
+        }
+        out.push(s);
+    }
+    Ok(out)
+}
+
+/// The level samples as the record holds them.
+fn levels_json(levels: &[LevelSample]) -> serde_json::Value {
+    levels
+        .iter()
+        .map(|s| {
+            json!({
+                "k": s.file.soldiers(), "file": s.file.to_string(), "tiers": s.tiers,
+                "positions": s.positions, "threads": 1,
+                "solve_seconds": s.solve_seconds, "verify_seconds": s.verify_seconds,
+                "solve_rate_per_core": s.positions as f64 / s.solve_seconds,
+                "verify_rate_per_core": s.positions as f64 / s.verify_seconds,
+                "inconsistent": s.inconsistent,
+                "store": "synthetic WDL fields (solve::SyntheticStore, seed 1), in memory: no file I/O",
+            })
+        })
+        .collect()
+}
+
+/// Print the level samples, one a line.
+fn print_levels(levels: &[LevelSample]) {
+    for s in levels {
+        outln!(
+            "  level sample {:<5} {:>11} positions, {:>6} tiers: solve {:.3e}/s, verify {:.3e}/s (1 thread, synthetic store)",
+            s.file.to_string(),
+            s.positions,
+            s.tiers,
+            s.positions as f64 / s.solve_seconds,
+            s.positions as f64 / s.verify_seconds
+        );
+    }
 }
 
 /// Write the record to `bench.json` in a new run folder (see [`run_dir`])
@@ -946,6 +1049,16 @@ mod tests {
             std::fs::read_to_string(first.join("bench.json")).unwrap(),
             "{}"
         );
+    }
+
+    #[test]
+    fn levels_are_soldier_counts_or_none() {
+        assert_eq!(parse_levels("9, 12,21").unwrap().0, vec![9, 12, 21]);
+        assert!(parse_levels("none").unwrap().0.is_empty());
+        for bad in ["8", "25", "x", "9,,12", ""] {
+            let e = parse_levels(bad).unwrap_err();
+            assert!(e.contains("9 to 24") && !e.contains('\n'), "{bad}: {e}");
+        }
     }
 
     #[test]

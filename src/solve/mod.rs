@@ -14,6 +14,7 @@ mod check;
 mod floor;
 mod lookup;
 mod retro;
+mod sample;
 
 pub(crate) use check::stuck_value;
 pub use check::{Inconsistency, check_tier_as};
@@ -22,6 +23,7 @@ pub use floor::{Assume, Bound, Floor, FloorError, Floored, range_words, result_w
 pub(crate) use lookup::{FieldsAt, Layered, TierCache, code_class};
 pub use lookup::{Lookup, MemoryStore, TierStore, TierValues, WdlFields};
 pub(crate) use retro::solve_tier;
+pub use sample::{LevelSample, SyntheticStore, level_sample, sample_tiers};
 
 use crate::Value;
 use crate::index::{self, TierKey};

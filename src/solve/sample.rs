@@ -1,0 +1,284 @@
+//! Level samples: the solver and the verify timed on a sample of one
+//! file's tiers read against a deterministic synthetic store that stands
+//! in for every other tier, so that a rate can be measured at any soldier
+//! count, however large the tables below it would be (`asalto bench
+//! --levels`).
+//!
+//! The sample is tiers of one file (`n` officers, `k` soldiers) drawn
+//! uniformly among its tiers (each set of soldiers outside the fortress
+//! equally likely, made canonical), until it holds the positions asked
+//! for: its positions per second estimate the whole file's, tiers weighted
+//! by their size as a build weights them. Every tier a sample tier's moves
+//! read (the same file's, the files below, the one-officer file the huffs
+//! read) comes from a [`SyntheticStore`]: two-bit WDL fields made up from
+//! a hash of the tier and the position, as a WDL-only build's window
+//! hands them over. The values are not the game's, but the work of
+//! solving and checking against them is the same work: every move is
+//! generated, every exit read, every in-tier chain resolved. A verify of
+//! the sample's own solution against the same store must find nothing
+//! wrong, which the sample reports.
+
+use super::lookup::{TierStore, TierValues, WdlFields};
+use super::{Lookup, SolveError, check_tier_as, solve_tier};
+use crate::board::OUTSIDE;
+use crate::fields::WDL_ONLY_FIELD_CODES;
+use crate::index::{FileKey, TierKey};
+use crate::rules::Variant;
+use rustc_hash::FxHashMap as HashMap;
+use std::sync::{Arc, RwLock};
+use std::time::Instant;
+
+/// A store that makes up a WDL-only tier for any tier asked for:
+/// deterministic in the seed, the tier and the position (a draw, a win or
+/// a loss for the side to move, a third each), made once per tier and
+/// kept.
+pub struct SyntheticStore {
+    seed: u64,
+    tiers: RwLock<HashMap<TierKey, Arc<[u8]>>>,
+}
+
+/// SplitMix64's finaliser: a well-mixed 64-bit hash of `x`.
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+impl SyntheticStore {
+    /// An empty store whose tiers are made from `seed`.
+    pub fn new(seed: u64) -> SyntheticStore {
+        SyntheticStore {
+            seed,
+            tiers: RwLock::new(HashMap::default()),
+        }
+    }
+
+    /// The packed fields of `key`, made on first asking.
+    fn fields(&self, key: &TierKey) -> Arc<[u8]> {
+        if let Some(f) = self
+            .tiers
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+        {
+            return f.clone();
+        }
+        let n = key.size() as usize;
+        let base =
+            mix(self.seed ^ mix(key.outside ^ u64::from(key.k) << 40 ^ u64::from(key.n) << 48));
+        let mut bytes = vec![0u8; n.div_ceil(4)];
+        for (i, b) in bytes.iter_mut().enumerate() {
+            let h = mix(base ^ i as u64);
+            for j in 0..4 {
+                // A draw, a win or a loss: fields 0, 1, 2.
+                let w = ((h >> (16 * j)) & 0xffff) % 3;
+                *b |= (w as u8) << (2 * j);
+            }
+        }
+        let fields: Arc<[u8]> = bytes.into();
+        self.tiers
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(*key, fields.clone());
+        fields
+    }
+}
+
+impl TierStore for SyntheticStore {
+    fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError> {
+        let fields = self.fields(key);
+        Ok(Some(
+            (0..key.size() as usize)
+                .map(|i| WDL_ONLY_FIELD_CODES[(fields[i / 4] >> (2 * (i % 4)) & 3) as usize])
+                .collect(),
+        ))
+    }
+
+    /// As a WDL-only build's window hands a tier over: a copy of its
+    /// fields, in index order.
+    fn values(&self, key: &TierKey) -> Result<Option<TierValues>, SolveError> {
+        let fields = self.fields(key);
+        Ok(Some(TierValues::Wdl(WdlFields::new(
+            (fields[..].into(), 0),
+            key.size() as u32,
+            key,
+            false,
+            WDL_ONLY_FIELD_CODES,
+        ))))
+    }
+
+    fn has_distances(&self) -> bool {
+        false
+    }
+}
+
+/// The tiers of a level sample: canonical tiers of `file`, drawn from
+/// `seed`, until they hold at least `positions` positions (or every draw
+/// of a small file has been tried). Each set of soldiers outside is drawn
+/// with the chance of its size among the file's sets, its points at
+/// random, then made canonical; repeats are dropped.
+pub fn sample_tiers(file: FileKey, positions: u64, seed: u64) -> Vec<TierKey> {
+    let outside: Vec<u64> = crate::board::points(OUTSIDE).map(|p| p.bit()).collect();
+    let k = u32::from(file.soldiers());
+    // Sizes of the outside set: k - 8 (eight soldiers inside) to k.
+    let sizes: Vec<u32> = (k.saturating_sub(8)..=k.min(24)).collect();
+    let weights: Vec<f64> = sizes
+        .iter()
+        .map(|&s| f64::from(crate::index::binom(24, s as usize)))
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut held = 0u64;
+    let mut draw = 0u64;
+    while held < positions && draw < 200_000 {
+        draw += 1;
+        let h = mix(seed ^ mix(draw));
+        let mut x = (h >> 11) as f64 / (1u64 << 53) as f64 * total;
+        let mut size = sizes[sizes.len() - 1];
+        for (&s, &w) in sizes.iter().zip(&weights) {
+            if x < w {
+                size = s;
+                break;
+            }
+            x -= w;
+        }
+        // `size` of the 24 points by a partial shuffle.
+        let mut pts = outside.clone();
+        let mut set = 0u64;
+        for i in 0..size as usize {
+            let j = i + (mix(h ^ (i as u64 + 1)) % (24 - i) as u64) as usize;
+            pts.swap(i, j);
+            set |= pts[i];
+        }
+        let key = file.tier(set).canonical();
+        if key.is_valid() && seen.insert(key) {
+            held += key.size();
+            out.push(key);
+        }
+    }
+    out
+}
+
+/// What a level sample measured.
+#[derive(Clone, Debug)]
+pub struct LevelSample {
+    /// The file sampled.
+    pub file: FileKey,
+    /// Tiers in the sample.
+    pub tiers: usize,
+    /// Positions in the sample (both sides to move).
+    pub positions: u64,
+    /// Seconds the solver took on the sample (one thread, its store warm).
+    pub solve_seconds: f64,
+    /// Seconds the WDL-only check took on the solver's values.
+    pub verify_seconds: f64,
+    /// Positions the check found wrong (0 unless the solver and the
+    /// check disagree).
+    pub inconsistent: u64,
+}
+
+/// Solve and check a sample of `file`'s tiers (about `positions`
+/// positions, drawn from `seed`) on the calling thread against a
+/// [`SyntheticStore`] of the same seed: the solve is run once to make the
+/// store's tiers, then timed; the check is timed on the timed solve's
+/// values.
+pub fn level_sample(
+    variant: &Variant,
+    file: FileKey,
+    positions: u64,
+    seed: u64,
+) -> Result<LevelSample, SolveError> {
+    let tiers = sample_tiers(file, positions, seed);
+    let store = SyntheticStore::new(seed);
+    for key in &tiers {
+        solve_tier(key, &mut Lookup::new(&store, *variant))?;
+    }
+    let t = Instant::now();
+    let mut solved = Vec::with_capacity(tiers.len());
+    for key in &tiers {
+        solved.push(solve_tier(key, &mut Lookup::new(&store, *variant))?);
+    }
+    let solve_seconds = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let mut inconsistent = 0;
+    for (key, codes) in tiers.iter().zip(&solved) {
+        let wrong = check_tier_as(key, &mut Lookup::new(&store, *variant), codes, true)?;
+        inconsistent += wrong.len() as u64;
+    }
+    let verify_seconds = t.elapsed().as_secs_f64();
+    Ok(LevelSample {
+        file,
+        tiers: tiers.len(),
+        positions: tiers.iter().map(TierKey::size).sum(),
+        solve_seconds,
+        verify_seconds,
+        inconsistent,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sample_is_canonical_tiers_of_the_file_and_deterministic() {
+        let file = FileKey::new(2, 15);
+        let a = sample_tiers(file, 2_000_000, 7);
+        assert_eq!(a, sample_tiers(file, 2_000_000, 7));
+        assert_ne!(a, sample_tiers(file, 2_000_000, 8));
+        let held: u64 = a.iter().map(TierKey::size).sum();
+        assert!(held >= 2_000_000, "{held}");
+        for t in &a {
+            assert!(t.is_valid() && t.is_canonical(), "{t:?}");
+            assert_eq!((t.n, t.k), (2, 15));
+        }
+        let mut d = a.clone();
+        d.sort();
+        d.dedup();
+        assert_eq!(d.len(), a.len());
+        // Several sizes of the outside set are drawn.
+        let sizes: std::collections::HashSet<u32> =
+            a.iter().map(|t| t.outside.count_ones()).collect();
+        assert!(sizes.len() >= 3, "{sizes:?}");
+    }
+
+    #[test]
+    fn the_synthetic_store_is_deterministic_and_hands_over_what_it_reads() {
+        let key = TierKey {
+            n: 2,
+            k: 12,
+            outside: 0xfff,
+        };
+        let (a, b) = (SyntheticStore::new(1), SyntheticStore::new(1));
+        let ta = a.tier(&key).unwrap().unwrap();
+        assert_eq!(ta, b.tier(&key).unwrap().unwrap());
+        assert_ne!(ta, SyntheticStore::new(2).tier(&key).unwrap().unwrap());
+        let TierValues::Wdl(w) = a.values(&key).unwrap().unwrap() else {
+            panic!("fields expected");
+        };
+        let mut classes = [0u64; 3];
+        for (i, &c) in ta.iter().enumerate() {
+            assert_eq!(TierValues::Wdl(w.clone()).code(i as u32), Some(c));
+            classes[super::super::code_class(c)] += 1;
+        }
+        // A third each, roughly.
+        let n = ta.len() as u64;
+        assert!(
+            classes.iter().all(|&c| c > n / 4 && c < n / 2),
+            "{classes:?}"
+        );
+    }
+
+    /// The solver's values of a sample pass the WDL-only check against
+    /// the same store, in a huff and a mandatory variant.
+    #[test]
+    fn a_level_sample_checks_clean() {
+        for v in [Variant::ASSAUT, Variant::ASSAUT_MDJ] {
+            let s = level_sample(&v, FileKey::new(2, 12), 20_000, 3).unwrap();
+            assert!(s.positions >= 20_000 && s.tiers > 0, "{s:?}");
+            assert_eq!(s.inconsistent, 0, "{v}: {s:?}");
+        }
+    }
+}

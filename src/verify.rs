@@ -532,10 +532,7 @@ pub fn verify(
             // are checked all the same.
             Err(e) if e.is_of_a_file() => {
                 let info = table.info();
-                let step = format!(
-                    "{variant} {}{FAILED_STEP}",
-                    index::FileKey::new(info.n, info.k)
-                );
+                let step = format!("{variant} {}{FAILED_STEP}", info.file);
                 progress.progress(&Progress {
                     step: &step,
                     done: run.checked.load(Ordering::Relaxed),
@@ -674,7 +671,7 @@ impl Run<'_> {
         let opts = self.opts;
         let start = Instant::now();
         let info = table.info();
-        let step = format!("{} {}", self.variant, index::FileKey::new(info.n, info.k));
+        let step = format!("{} {}", self.variant, info.file);
         self.progress.progress(&Progress {
             step: &step,
             done: self.checked.load(Ordering::Relaxed),

@@ -110,7 +110,7 @@ fn stopped() -> tempfile::TempDir {
 
 fn last_report(reports: &[FileReport]) -> &FileReport {
     let r = reports.last().unwrap();
-    assert_eq!((r.n, r.k), (2, 10));
+    assert_eq!(r.file, FileKey::new(2, 10));
     r
 }
 
@@ -178,7 +178,7 @@ fn a_build_past_its_deadline_starts_no_file() {
     let Err(BuildError::Stopped(stop)) = r else {
         panic!("not stopped: {:?}", r.map(|r| r.len()));
     };
-    assert_eq!((stop.n, stop.k, stop.positions_done), (2, 10, 0));
+    assert_eq!((stop.file, stop.positions_done), (FileKey::new(2, 10), 0));
     assert_eq!(stop.files.len(), 3);
     assert!(stop.files.iter().all(|f| f.skipped));
     assert!(stop.to_string().contains("before building 2o10s"), "{stop}");
@@ -225,7 +225,7 @@ fn a_build_stopped_by_its_deadline_goes_on_and_writes_the_same_bytes() {
     let done = stop.files.len();
     assert!(reports[..done].iter().all(|r| r.skipped));
     let r = &reports[done];
-    assert_eq!((r.n, r.k), (stop.n, stop.k));
+    assert_eq!(r.file, stop.file);
     assert_eq!(r.resumed_positions, stop.positions_done);
     if stop.positions_done > 0 {
         assert!(r.earlier_seconds > 0.0 && r.earlier_seconds <= stop.seconds);
@@ -235,9 +235,8 @@ fn a_build_stopped_by_its_deadline_goes_on_and_writes_the_same_bytes() {
         assert_eq!(
             std::fs::read(path(dir.path())).unwrap(),
             std::fs::read(path(clean.path())).unwrap(),
-            "{}o{}s",
-            r.n,
-            r.k
+            "{}",
+            r.file
         );
     }
 }
@@ -337,7 +336,7 @@ fn the_window_peaks_at_what_its_files_tiers_predict() {
     for r in &reports {
         let own = common::own_tiers(&tiers, r.file());
         let want = build::window_peak_bytes(&Variant::ASSAUT, &own, false);
-        assert_eq!(r.window_peak_bytes, want, "{}o{}s", r.n, r.k);
+        assert_eq!(r.window_peak_bytes, want, "{}", r.file);
     }
     assert!(last_report(&reports).window_peak_bytes > 0);
 }

@@ -359,7 +359,7 @@ fn the_window_of_a_wdl_only_build_holds_two_bits_a_value() {
     for r in &reports {
         let own = common::own_tiers(&t, r.file());
         let want = build::window_peak_bytes(&v, &own, true);
-        assert_eq!(r.window_peak_bytes, want, "{}o{}s", r.n, r.k);
+        assert_eq!(r.window_peak_bytes, want, "{}", r.file);
         let bytes = build::window_peak_bytes(&v, &own, false);
         assert!(4 * want >= bytes && 4 * want < bytes + 4 * own.len() as u64);
         held += r.window_peak_bytes;

@@ -296,7 +296,7 @@ pub(crate) fn chunk_len(tiers: usize) -> usize {
 /// Count every position of a table (in the current rayon pool).
 pub fn table_stats(table: &Table, progress: &dyn Observer) -> Result<TableStats, AnalysisError> {
     let info = table.info().clone();
-    let (n, k) = (info.n, info.k);
+    let FileKey { n, k } = info.file;
     // In the order they lie in the file: neighbouring tiers share blocks.
     let keys = table.tiers_in_stream_order()?;
     let masks: Vec<&[u16]> = (0..=9).map(index::fortress_masks).collect();

@@ -183,10 +183,8 @@ pub struct Unfinished {
 pub struct Saved {
     /// The variant, as its four switch names (`soldiers=..,capture=..`).
     pub variant: String,
-    /// Officers.
-    pub n: u8,
-    /// Soldiers.
-    pub k: u8,
+    /// The file: officers and soldiers.
+    pub file: FileKey,
     /// Tiers in the file.
     pub tiers: u64,
     /// Positions in the file.
@@ -210,8 +208,7 @@ impl Saved {
         let i = &c.identity;
         Saved {
             variant: i.variant.clone(),
-            n: i.n,
-            k: i.k,
+            file: FileKey::new(i.n, i.k),
             tiers: i.tiers,
             positions: i.positions,
             wdl_only: i.wdl_only,

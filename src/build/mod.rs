@@ -133,10 +133,8 @@ pub enum BuildError {
 pub struct Stop {
     /// The files done (built or skipped) before it stopped, in build order.
     pub files: Vec<FileReport>,
-    /// Officers of the file it stopped in.
-    pub n: u8,
-    /// Soldiers of the file it stopped in.
-    pub k: u8,
+    /// The file it stopped in.
+    pub file: FileKey,
     /// Positions of that file its checkpoint holds (0: not started).
     pub positions_done: u64,
     /// Positions of that file.
@@ -163,25 +161,19 @@ pub struct Stop {
 impl Stop {
     /// The file it stopped in.
     pub fn file(&self) -> FileKey {
-        FileKey::new(self.n, self.k)
+        self.file
     }
 }
 
 impl std::fmt::Display for Stop {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.positions_done == 0 {
-            write!(
-                f,
-                "stopped before building {}",
-                FileKey::new(self.n, self.k)
-            )?;
+            write!(f, "stopped before building {}", self.file)?;
         } else {
             write!(
                 f,
                 "stopped at a checkpoint of {}, {} of {} positions done",
-                FileKey::new(self.n, self.k),
-                self.positions_done,
-                self.positions
+                self.file, self.positions_done, self.positions
             )?;
         }
         write!(f, "; run the same build again to go on")
@@ -263,10 +255,8 @@ impl BuildOptions {
 /// One table file of a build.
 #[derive(Clone, Debug)]
 pub struct FileReport {
-    /// Officers.
-    pub n: u8,
-    /// Soldiers.
-    pub k: u8,
+    /// The file.
+    pub file: FileKey,
     /// The file's header information, with the identity of its contents
     /// a verify record names ([`TableInfo::file_bytes`],
     /// [`TableInfo::index_crc`]).
@@ -312,7 +302,7 @@ pub struct FileReport {
 impl FileReport {
     /// The file built.
     pub fn file(&self) -> FileKey {
-        FileKey::new(self.n, self.k)
+        self.file
     }
 }
 
@@ -582,8 +572,7 @@ pub(crate) fn build_file(
 struct Job<'a> {
     dir: &'a Path,
     variant: &'a Variant,
-    n: u8,
-    k: u8,
+    file: FileKey,
     opts: &'a BuildOptions,
     observer: &'a dyn BuildObserver,
     /// The file's place.
@@ -597,7 +586,7 @@ struct Job<'a> {
 impl<'a> Job<'a> {
     /// The file this job builds.
     fn file(&self) -> FileKey {
-        FileKey::new(self.n, self.k)
+        self.file
     }
 
     /// The file `file` of `variant` under `dir`, taken up now.
@@ -609,14 +598,12 @@ impl<'a> Job<'a> {
         observer: &'a dyn BuildObserver,
     ) -> Job<'a> {
         let start = Instant::now();
-        let FileKey { n, k } = file;
         let path = table_path(dir, variant, file);
         let ckpt_path = checkpoint::path_for(&path);
         Job {
             dir,
             variant,
-            n,
-            k,
+            file,
             opts,
             observer,
             path,
@@ -655,8 +642,7 @@ impl<'a> Job<'a> {
         // A checkpoint left between the rename and its removal.
         let _ = std::fs::remove_file(&self.ckpt_path);
         let r = FileReport {
-            n: self.n,
-            k: self.k,
+            file: self.file,
             info: t.info().clone(),
             seconds: 0.0,
             earlier_seconds: 0.0,
@@ -756,8 +742,7 @@ impl<'a> FileBuild<'a> {
         });
         BuildError::Stopped(Box::new(Stop {
             files: Vec::new(),
-            n: self.job.n,
-            k: self.job.k,
+            file: self.job.file,
             positions_done,
             positions: self.positions,
             seconds,
@@ -799,8 +784,7 @@ impl<'a> FileBuild<'a> {
         let Job {
             dir,
             variant,
-            n,
-            k,
+            file,
             opts,
             observer,
             ..
@@ -832,14 +816,7 @@ impl<'a> FileBuild<'a> {
                     floor: opts.write.floor,
                     ..c.writer.options()
                 };
-                match TableWriter::resume(
-                    dir,
-                    variant,
-                    FileKey::new(n, k),
-                    &write,
-                    c.writer,
-                    &tiers[..done],
-                ) {
+                match TableWriter::resume(dir, variant, file, &write, c.writer, &tiers[..done]) {
                     Ok(w) => {
                         observer.note(&format!(
                             "{}: resuming from its checkpoint, {positions} positions done",
@@ -852,7 +829,7 @@ impl<'a> FileBuild<'a> {
             }
         }
         Ok((
-            TableWriter::create_with(dir, variant, FileKey::new(n, k), &opts.write)?,
+            TableWriter::create_with(dir, variant, file, &opts.write)?,
             0,
             History::default(),
         ))
@@ -884,8 +861,7 @@ impl<'a> FileBuild<'a> {
         let earlier = stats.earlier;
         let ((hits, misses), before) = (blocks::counts(), stats.blocks_before);
         let r = FileReport {
-            n: self.job.n,
-            k: self.job.k,
+            file: self.job.file,
             info,
             seconds: self.job.start.elapsed().as_secs_f64(),
             earlier_seconds: earlier.seconds,
@@ -1066,7 +1042,7 @@ impl<'b> FileRun<'b> {
             let halves: u64 = wanted.iter().map(|t| u64::from(t.size_per_side())).sum();
             let what = format!(
                 "{variant} {}: reading back the window of the resumed build from the file ({} tiers, {halves} positions)",
-                FileKey::new(job.n, job.k),
+                job.file,
                 wanted.len()
             );
             job.observer.note(&what);
@@ -1079,7 +1055,7 @@ impl<'b> FileRun<'b> {
             window.reload(&wanted)?;
             job.observer.note(&format!(
                 "{variant} {}: window read back in {:.1} s",
-                FileKey::new(job.n, job.k),
+                job.file,
                 start.elapsed().as_secs_f64()
             ));
         }

@@ -317,7 +317,7 @@ impl BuildObserver for BuildBars {
             errln!(
                 "{} {}: already built ({} positions), skipped",
                 self.variant,
-                FileKey::new(r.n, r.k),
+                r.file,
                 i.positions
             );
         } else if r.resumed_positions > 0 {
@@ -325,7 +325,7 @@ impl BuildObserver for BuildBars {
             errln!(
                 "{} {}: {} positions, {} of them from a checkpoint; {} in {:.1} s this run ({:.3e} positions/s), {:.1} s over all runs, {:.3} bits/position",
                 self.variant,
-                FileKey::new(r.n, r.k),
+                r.file,
                 i.positions,
                 r.resumed_positions,
                 i.positions - r.resumed_positions,
@@ -338,7 +338,7 @@ impl BuildObserver for BuildBars {
             errln!(
                 "{} {}: {} positions in {:.1} s ({:.3e} positions/s), {:.3} bits/position",
                 self.variant,
-                FileKey::new(r.n, r.k),
+                r.file,
                 i.positions,
                 r.seconds,
                 i.positions as f64 / r.seconds.max(1e-9),

@@ -409,7 +409,7 @@ fn timed_build(
     // Cumulative time and the peaks of the files of each soldier count.
     let mut total = 0.0;
     for j in 9..=k {
-        let files: Vec<_> = reports.iter().filter(|r| r.k == j).collect();
+        let files: Vec<_> = reports.iter().filter(|r| r.file.soldiers() == j).collect();
         total += files.iter().map(|r| r.seconds).sum::<f64>();
         seconds_to.insert(format!("seconds_to_{j}"), json!(total));
         let rss = files.iter().map(|r| r.peak_rss_bytes).max();
@@ -421,7 +421,7 @@ fn timed_build(
         "build_run".into(),
         json!({"soldiers": k, "seconds": secs, "positions": positions, "threads": "one per core",
                "memory_budget_bytes": memory.unwrap_or_else(MemoryBudget::machine_default).bytes(),
-               "files": reports.iter().map(|r| json!({"file": FileKey::new(r.n, r.k).to_string(),
+               "files": reports.iter().map(|r| json!({"file": r.file.to_string(),
                     "positions": r.info.positions, "seconds": r.seconds,
                     "peak_rss_bytes": r.peak_rss_bytes, "peak_anon_bytes": r.peak_anon_bytes,
                     "window_peak_bytes": r.window_peak_bytes})).collect::<Vec<_>>()}),

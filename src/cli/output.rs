@@ -2,7 +2,6 @@
 
 use anyhow::Result;
 use asalto_tb::board;
-use asalto_tb::index::FileKey;
 use asalto_tb::probe::Analysis;
 use asalto_tb::{Position, Side, Value, Variant, rules};
 use serde_json::{Value as Json, json};
@@ -325,7 +324,7 @@ pub fn build_summary(
     // Where a stopped build stopped.
     let stopped = stop.map(|s| {
         json!({
-            "file": s.file().to_string(), "officers": s.n, "soldiers": s.k,
+            "file": s.file().to_string(), "officers": s.file.officers(), "soldiers": s.file.soldiers(),
             "positions_done": s.positions_done, "positions": s.positions,
             "seconds": s.seconds, "earlier_seconds": s.earlier_seconds,
             "peak_anon_bytes": s.peak_anon_bytes, "peak_rss_bytes": s.peak_rss_bytes,
@@ -367,7 +366,7 @@ fn file_report_json(r: &asalto_tb::build::FileReport) -> Json {
     let i = &r.info;
     json!({
         "file": r.file().to_string(),
-        "officers": r.n, "soldiers": r.k,
+        "officers": r.file.officers(), "soldiers": r.file.soldiers(),
         "skipped": r.skipped, "seconds": r.seconds,
         "earlier_seconds": r.earlier_seconds,
         "window_peak_bytes": r.window_peak_bytes,
@@ -571,14 +570,15 @@ pub fn info(dir: &std::path::Path, json: bool) -> usize {
     let list = asalto_tb::table::list(dir);
     let unfinished = asalto_tb::build::unfinished(dir);
     let bad = list.iter().filter(|(_, r)| r.is_err()).count();
-    let complete_tiers = |i: &asalto_tb::table::TableInfo| asalto_tb::index::complete_tiers(i.k);
+    let complete_tiers =
+        |i: &asalto_tb::table::TableInfo| asalto_tb::index::complete_tiers(i.file.soldiers());
     if json {
         let items: Vec<Json> = list
             .iter()
             .map(|(p, r)| match r {
                 Ok(i) => json!({
                     "file": p.display().to_string(), "variant": i.variant.to_string(),
-                    "officers": i.n, "soldiers": i.k, "tiers": i.tiers, "positions": i.positions,
+                    "officers": i.file.officers(), "soldiers": i.file.soldiers(), "tiers": i.tiers, "positions": i.positions,
                     "complete": i.tiers == complete_tiers(i), "complete_tiers": complete_tiers(i),
                     "wins": i.wins, "draws": i.draws, "losses": i.losses,
                     "longest_win": i.longest_win, "bytes": i.file_bytes,
@@ -621,7 +621,7 @@ pub fn info(dir: &std::path::Path, json: bool) -> usize {
                 "{:<40} {:<12} {:>5} {:>14} {:>8} {:>12} {:>9.3} {:>9} {:>8}{}",
                 p.display().to_string(),
                 i.variant.to_string(),
-                FileKey::new(i.n, i.k).to_string(),
+                i.file.to_string(),
                 i.positions,
                 if i.wdl_only {
                     "-".to_string()
@@ -693,8 +693,8 @@ fn unfinished_json(u: &asalto_tb::build::Unfinished) -> Json {
     let checkpoint = match &u.checkpoint {
         None => Json::Null,
         Some(Ok(c)) => json!({
-            "variant": c.variant, "officers": c.n,
-            "soldiers": c.k, "tiers": c.tiers,
+            "variant": c.variant, "officers": c.file.officers(),
+            "soldiers": c.file.soldiers(), "tiers": c.tiers,
             "positions": c.positions, "wdl_only": c.wdl_only,
             "tiers_done": c.tiers_done, "positions_done": c.positions_done,
         }),

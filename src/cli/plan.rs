@@ -6,7 +6,6 @@ use super::{Soldiers, parse_position, parse_threads};
 use anyhow::Result;
 use asalto_tb::Variant;
 use asalto_tb::budget::{MemoryBudget, Need};
-use asalto_tb::index::FileKey;
 use asalto_tb::plan::{self, Plan, Scope};
 use clap::Args;
 use serde_json::json;
@@ -205,7 +204,7 @@ fn print_json(args: &PlanArgs, variant: &Variant, p: &Planned) {
         .map(|f| {
             let (d, w) = plan::disk_bytes(std::slice::from_ref(f));
             json!({
-                "file": FileKey::new(f.n, f.k).to_string(), "officers": f.n, "soldiers": f.k,
+                "file": f.file.to_string(), "officers": f.file.officers(), "soldiers": f.file.soldiers(),
                 "tiers": f.tiers, "positions": f.positions, "complete": f.complete,
                 "built": f.built, "disk_bytes": d, "disk_bytes_wdl_only": w,
                 "window_bytes": f.window_bytes, "memory_bytes": f.need().whole(),
@@ -349,7 +348,7 @@ fn print_files(plan: &Plan, budget: MemoryBudget) {
         );
         outln!(
             "  {:<7} {:>11} {:>16} {:>14} {:>14} {:>14}{}{}{checkpoint}",
-            FileKey::new(f.n, f.k).to_string(),
+            f.file.to_string(),
             f.tiers,
             f.positions,
             bytes(d),

@@ -25,13 +25,11 @@ pub(crate) fn complete_window_bytes(variant: &Variant, file: FileKey, wdl_only: 
     crate::build::peak_over_levels(&per_level, crate::build::window_levels(variant))
 }
 
-/// Tiers and positions of one file `(n, k)` in a closure.
+/// Tiers and positions of one file in a closure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct FileCount {
-    /// Officers.
-    pub(crate) n: u8,
-    /// Soldiers.
-    pub(crate) k: u8,
+    /// The file.
+    pub(crate) file: FileKey,
     /// Canonical tiers.
     pub(crate) tiers: u64,
     /// Positions of those tiers (both sides to move).
@@ -156,8 +154,7 @@ pub(super) fn counts(roots: &[TierKey], variant: &Variant, shortcut: bool) -> Ve
         for k in (9..=24u8).rev() {
             if full[slot(FileKey::new(n, k))] {
                 out.push(FileCount {
-                    n,
-                    k,
+                    file: FileKey::new(n, k),
                     tiers: index::complete_tiers(k),
                     positions: index::complete_positions(FileKey::new(n, k)),
                     windows: Windows::complete(variant, FileKey::new(n, k)),
@@ -191,7 +188,7 @@ pub(super) fn counts(roots: &[TierKey], variant: &Variant, shortcut: bool) -> Ve
             }
         }
     }
-    out.sort_by_key(|c| (c.k, c.n));
+    out.sort_by_key(|c| (c.file.k, c.file.n));
     out
 }
 
@@ -302,8 +299,7 @@ pub(super) fn walk_file(
     let [with_distances, wdl_only] =
         per_level.map(|held| crate::build::peak_over_levels(&held, keep));
     FileCount {
-        n,
-        k,
+        file: FileKey::new(n, k),
         tiers,
         positions,
         windows: Windows {

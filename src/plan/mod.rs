@@ -65,10 +65,8 @@ pub enum PlanError {
 /// One table file of a plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FilePlan {
-    /// Officers, 1 or 2.
-    pub n: u8,
-    /// Soldiers, 9..=24.
-    pub k: u8,
+    /// The file: officers (1 or 2) and soldiers (9..=24).
+    pub file: FileKey,
     /// Canonical tiers the build puts in it.
     pub tiers: u64,
     /// Positions stored in it (both sides to move).
@@ -126,7 +124,7 @@ impl Windows {
 impl FilePlan {
     /// The file planned.
     pub fn file(&self) -> FileKey {
-        FileKey::new(self.n, self.k)
+        self.file
     }
 
     /// Bytes its build needs besides the window
@@ -187,7 +185,7 @@ impl Plan {
     /// soldiers dropped.
     pub fn above_floor(mut self, floor: Option<crate::solve::Floor>) -> Plan {
         if let Some(f) = floor {
-            self.files.retain(|x| x.k >= f.k());
+            self.files.retain(|x| x.file.k >= f.k());
         }
         self
     }
@@ -232,7 +230,7 @@ impl Plan {
             .map(|f| {
                 crate::table::Table::open(&path(f)).ok().filter(|t| {
                     let i = t.info();
-                    i.variant == self.variant && (i.n, i.k) == (f.n, f.k)
+                    i.variant == self.variant && i.file == f.file
                 })
             })
             .collect();
@@ -252,7 +250,7 @@ impl Plan {
                 let i = t.info();
                 let kind = !i.wdl_only || f.wdl_only;
                 let holds = if f.complete {
-                    i.tiers == index::complete_tiers(f.k)
+                    i.tiers == index::complete_tiers(f.file.k)
                 } else {
                     t.tier_keys().is_ok_and(|have| {
                         let have: HashSet<TierKey> = have.into_iter().collect();
@@ -269,8 +267,7 @@ impl Plan {
             let table = crate::table::table_path(dir, &self.variant, f.file());
             if let Ok(Some(saved)) = crate::build::Saved::of_table(&table)
                 && saved.variant == self.variant.to_string()
-                && (saved.n, saved.k, saved.tiers, saved.positions)
-                    == (f.n, f.k, f.tiers, f.positions)
+                && (saved.file, saved.tiers, saved.positions) == (f.file, f.tiers, f.positions)
             {
                 f.checkpoint = Some(Checkpointed {
                     positions_done: saved.positions_done,
@@ -380,8 +377,7 @@ pub fn complete(variant: &Variant, k_min: u8, k_max: u8) -> Result<Plan, PlanErr
         .map(|(n, k)| {
             let windows = Windows::complete(variant, FileKey::new(n, k));
             FilePlan {
-                n,
-                k,
+                file: FileKey::new(n, k),
                 tiers: index::complete_tiers(k),
                 positions: index::complete_positions(FileKey::new(n, k)),
                 complete: true,
@@ -411,9 +407,8 @@ pub fn for_position(variant: &Variant, pos: &Position) -> Result<Plan, PlanError
     let files = counts
         .into_iter()
         .map(|c| FilePlan {
-            complete: c.tiers == index::complete_tiers(c.k),
-            n: c.n,
-            k: c.k,
+            complete: c.tiers == index::complete_tiers(c.file.k),
+            file: c.file,
             tiers: c.tiers,
             positions: c.positions,
             built: false,
@@ -454,11 +449,7 @@ pub fn free_bytes(dir: &Path) -> std::io::Result<u64> {
 /// build` and the refusal of a query that needs too much, [`refusal`]).
 pub fn summary_line(plan: &Plan) -> String {
     let e = plan.estimate();
-    let names: Vec<String> = plan
-        .to_build()
-        .iter()
-        .map(|f| FileKey::new(f.n, f.k).to_string())
-        .collect();
+    let names: Vec<String> = plan.to_build().iter().map(|f| f.file.to_string()).collect();
     let shown = if names.len() > 6 {
         format!(
             "{} .. {}",
@@ -536,13 +527,12 @@ mod tests {
         sorted.sort_by_key(|t| (t.k, t.n));
         for t in sorted {
             match out.last_mut() {
-                Some(c) if (c.n, c.k) == (t.n, t.k) => {
+                Some(c) if c.file == FileKey::new(t.n, t.k) => {
                     c.tiers += 1;
                     c.positions += t.size();
                 }
                 _ => out.push(FileCount {
-                    n: t.n,
-                    k: t.k,
+                    file: FileKey::new(t.n, t.k),
                     tiers: 1,
                     positions: t.size(),
                     windows: Windows::default(),
@@ -552,7 +542,7 @@ mod tests {
         for c in &mut out {
             let own: Vec<TierKey> = tiers
                 .iter()
-                .filter(|t| (t.n, t.k) == (c.n, c.k))
+                .filter(|t| FileKey::new(t.n, t.k) == c.file)
                 .copied()
                 .collect();
             c.windows = Windows {
@@ -604,7 +594,7 @@ mod tests {
         // docs/DESIGN.md: about 1.2e12 positions.
         assert!((1.2e12..1.3e12).contains(&(plan.positions() as f64)));
         let mdj = for_position(&Variant::ASSAUT_MDJ, &start).unwrap();
-        assert!(mdj.files.iter().all(|f| f.n == 2 && f.complete));
+        assert!(mdj.files.iter().all(|f| f.file.n == 2 && f.complete));
         assert_eq!(mdj.files.len(), 16);
     }
 
@@ -660,13 +650,18 @@ mod tests {
         // the index exact.
         let thirteen = complete(&Variant::ASSAUT, 13, 13).unwrap();
         for f in &thirteen.files {
-            let want = if f.n == 1 {
+            let want = if f.file.n == 1 {
                 547_089_656u64
             } else {
                 4_576_852_850
             };
             let (_, wdl) = disk_bytes(std::slice::from_ref(f));
-            assert!(wdl.abs_diff(want) <= 1, "{}o{}s: {wdl} {want}", f.n, f.k);
+            assert!(
+                wdl.abs_diff(want) <= 1,
+                "{}o{}s: {wdl} {want}",
+                f.file.n,
+                f.file.k
+            );
         }
         // The whole game's files to 12 soldiers: the records' positions are
         // the plan's, and the WDL-only estimate of each is the size of the
@@ -691,12 +686,21 @@ mod tests {
         for f in &twelve.files {
             let m = MEASURED_WDL_STREAM
                 .iter()
-                .find(|m| (m.0, m.1) == (f.n, f.k))
+                .find(|m| (m.0, m.1) == (f.file.n, f.file.k))
                 .unwrap();
-            assert_eq!(m.2, f.positions, "{}o{}s", f.n, f.k);
+            assert_eq!(m.2, f.positions, "{}o{}s", f.file.n, f.file.k);
             let (_, wdl) = disk_bytes(std::slice::from_ref(f));
-            let want = measured.iter().find(|m| m.0 == (f.n, f.k)).unwrap().1;
-            assert!(wdl.abs_diff(want) <= 1, "{}o{}s: {wdl} {want}", f.n, f.k);
+            let want = measured
+                .iter()
+                .find(|m| m.0 == (f.file.n, f.file.k))
+                .unwrap()
+                .1;
+            assert!(
+                wdl.abs_diff(want) <= 1,
+                "{}o{}s: {wdl} {want}",
+                f.file.n,
+                f.file.k
+            );
         }
         // The bench's 9-soldier files come back to within a byte each.
         let nine = complete(&Variant::ASSAUT, 9, 9).unwrap();
@@ -763,10 +767,10 @@ mod tests {
                 assert_eq!(f.positions, tiers.iter().map(|t| t.size()).sum::<u64>());
                 // The window counted by level equals the one of the list.
                 let listed = crate::build::window_peak_bytes(&v, &tiers, false);
-                assert_eq!(f.window_bytes, listed, "{v} {}o{}s", f.n, f.k);
+                assert_eq!(f.window_bytes, listed, "{v} {}o{}s", f.file.n, f.file.k);
                 let wdl = complete_window_bytes(&v, f.file(), true);
                 let listed = crate::build::window_peak_bytes(&v, &tiers, true);
-                assert_eq!(wdl, listed, "{v} {}o{}s WDL-only", f.n, f.k);
+                assert_eq!(wdl, listed, "{v} {}o{}s WDL-only", f.file.n, f.file.k);
                 assert!(4 * wdl >= f.window_bytes && 4 * wdl < f.window_bytes + 4 * f.tiers);
             }
         }
@@ -774,10 +778,10 @@ mod tests {
         for f in &complete(&Variant::ASSAULT, 22, 24).unwrap().files {
             let tiers = index::all_tiers(f.file(), &Variant::ASSAULT);
             let listed = crate::build::window_peak_bytes(&Variant::ASSAULT, &tiers, false);
-            assert_eq!(f.window_bytes, listed, "{}o{}s", f.n, f.k);
+            assert_eq!(f.window_bytes, listed, "{}o{}s", f.file.n, f.file.k);
             let wdl = complete_window_bytes(&Variant::ASSAULT, f.file(), true);
             let listed = crate::build::window_peak_bytes(&Variant::ASSAULT, &tiers, true);
-            assert_eq!(wdl, listed, "{}o{}s WDL-only", f.n, f.k);
+            assert_eq!(wdl, listed, "{}o{}s WDL-only", f.file.n, f.file.k);
             assert!(f.window_bytes > 0 && f.need().whole() >= f.need().least());
         }
         // The complete assaut tables measured by the bench record:

@@ -482,8 +482,8 @@ impl TableInfo {
         let version = self.tool_version.as_bytes();
         let version = &version[..version.len().min(u16::MAX as usize)];
         out.extend_from_slice(&variant_bytes(&self.variant));
-        out.push(self.n);
-        out.push(self.k);
+        out.push(self.file.n);
+        out.push(self.file.k);
         out.extend_from_slice(&(version.len() as u16).to_le_bytes());
         for x in [
             self.tiers,
@@ -535,10 +535,10 @@ impl TableInfo {
     /// counts.
     fn check_counts(&self, version: u32, end: usize, index_len: usize) -> Result<(), Problem> {
         let bad = |s: &str| Problem::BadHeader(s.to_string());
-        if !(1..=2).contains(&self.n) || !(9..=24).contains(&self.k) {
+        if !(1..=2).contains(&self.file.n) || !(9..=24).contains(&self.file.k) {
             return Err(Problem::BadHeader(format!(
                 "impossible material: {} officers, {} soldiers",
-                self.n, self.k
+                self.file.n, self.file.k
             )));
         }
         if self.wdl_block_positions == 0
@@ -605,8 +605,7 @@ impl TableInfo {
             .map_err(|_| bad("the tool version is not UTF-8"))?;
         let h = TableInfo {
             variant,
-            n: index[4],
-            k: index[5],
+            file: FileKey::new(index[4], index[5]),
             tiers: u64_at(index, 8),
             positions: u64_at(index, 16),
             wins: u64_at(index, 24),
@@ -641,11 +640,11 @@ impl TableInfo {
         if version >= FLOOR_FORMAT_VERSION {
             h.floor = floor_of_flags(version, u32_at(index, 96))?;
             if let Some(f) = h.floor
-                && h.k < f.k()
+                && h.file.k < f.k()
             {
                 return Err(Problem::BadHeader(format!(
                     "{} soldiers, below its floor of {}",
-                    h.k,
+                    h.file.k,
                     f.k()
                 )));
             }
@@ -818,8 +817,7 @@ mod tests {
     fn sample_info(variant: Variant) -> TableInfo {
         TableInfo {
             variant,
-            n: 2,
-            k: 9,
+            file: FileKey::new(2, 9),
             tiers: 0,
             positions: 10,
             wins: 3,
@@ -924,7 +922,7 @@ mod tests {
     fn floors_round_trip_in_version_6_headers_only() {
         use crate::solve::{Assume, Floor};
         let p = TableInfo {
-            k: 24,
+            file: FileKey::new(2, 24),
             longest_win: 0,
             longest_loss: 0,
             distance_blocks: 0,
@@ -949,7 +947,7 @@ mod tests {
             let f = Floor::new(k, assume).unwrap();
             let t = TableInfo {
                 floor: Some(f),
-                k: 24,
+                file: FileKey::new(2, 24),
                 format_version: FLOOR_FORMAT_VERSION,
                 ..p.clone()
             };
@@ -961,7 +959,7 @@ mod tests {
             assert!(TableInfo::decode_header(&b, FORMAT_VERSION).is_err());
             // A file below its own floor is refused.
             let low = header(&TableInfo {
-                k: k - 1,
+                file: FileKey::new(2, k - 1),
                 ..t.clone()
             });
             let e = TableInfo::decode_header(&low, FLOOR_FORMAT_VERSION).unwrap_err();

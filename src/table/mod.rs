@@ -285,10 +285,8 @@ fn parse_file_name(name: &str) -> Option<FileKey> {
 pub struct TableInfo {
     /// The rule variant.
     pub variant: Variant,
-    /// Officers.
-    pub n: u8,
-    /// Soldiers.
-    pub k: u8,
+    /// The file's material: officers and soldiers.
+    pub file: FileKey,
     /// The file's format version.
     pub format_version: u32,
     /// The version of `asalto-tb` that built the file.
@@ -345,7 +343,7 @@ pub struct TableInfo {
 impl TableInfo {
     /// The file's material.
     pub fn file(&self) -> FileKey {
-        FileKey::new(self.n, self.k)
+        self.file
     }
 
     /// Bits per position of the WDL stream (what a WDL-only table would

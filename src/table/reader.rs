@@ -293,8 +293,8 @@ impl Table {
 
     fn key(&self, e: DirEntry) -> TierKey {
         TierKey {
-            n: self.info.n,
-            k: self.info.k,
+            n: self.info.file.n,
+            k: self.info.file.k,
             outside: e.outside,
         }
     }
@@ -312,7 +312,7 @@ impl Table {
 
     /// The directory entry of `key`, by binary search.
     fn find(&self, key: &TierKey) -> Result<Option<DirEntry>, TableError> {
-        if key.n != self.info.n || key.k != self.info.k {
+        if key.file() != self.info.file {
             return Ok(None);
         }
         if key.outside & !board::OUTSIDE != 0 {
@@ -652,8 +652,8 @@ impl Table {
             }
             prev = Some(e.outside);
             let key = TierKey {
-                n: self.info.n,
-                k: self.info.k,
+                n: self.info.file.n,
+                k: self.info.file.k,
                 outside: e.outside,
             };
             if !key.is_valid() || !key.is_canonical() {

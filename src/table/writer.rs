@@ -872,8 +872,7 @@ impl TableWriter {
     fn header_info(&self) -> TableInfo {
         TableInfo {
             variant: self.variant,
-            n: self.n,
-            k: self.k,
+            file: FileKey::new(self.n, self.k),
             tiers: self.dir.len() as u64,
             positions: self.positions,
             wins: self.wins,

@@ -481,16 +481,28 @@ async fn bounds_is_the_object_of_asalto_query_floor_json() {
             "{body}"
         );
     }
-    // The page opens on the start, saying why its value is a bound.
+    // These floor files bound neither the start nor a formation: the page
+    // opens on a position of their largest tier, which they do bound, and
+    // says so.
     let (_, _, board) = server.get("/api/v1/board").await;
     let board: Json = serde_json::from_str(&board).unwrap();
-    assert_eq!(board["opening"]["position"], "start", "{board}");
+    let opening = &board["opening"];
+    assert_ne!(opening["position"], "start", "{board}");
     assert!(
-        board["opening"]["note"]
+        opening["note"]
             .as_str()
-            .is_some_and(|n| n.contains("floor files")),
+            .is_some_and(|n| n.contains("the floor files of floor-11-officers bound")),
         "{board}"
     );
+    let (status, _, body) = server
+        .get(&format!(
+            "/api/v1/bounds?{}",
+            params("assaut", opening["position"].as_str().unwrap())
+        ))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let bounds: Json = serde_json::from_str(&body).unwrap();
+    assert_eq!(bounds["floors"].as_array().unwrap().len(), 2, "{bounds}");
 }
 
 /// Where the tables answer no larger formation, the page opens on the

@@ -343,28 +343,64 @@ const QUICK: u64 = 1 << 22;
 /// The position the page opens on for `variant`: `{"position": ...,
 /// "note": ...}`. The start when the tables answer it (or floor files
 /// bound it), else the largest formation (the soldiers nearest the
-/// fortress, [`crate::analysis::formation_position`]) that they answer,
-/// with a note saying why the start is not shown.
+/// fortress, [`crate::analysis::formation_position`]) that the exact
+/// tables answer, or failing that one floor's files bound, else a
+/// position of the largest tier a table holds (a build's closure answers
+/// every position of its tiers), with a note saying why the start is not
+/// shown.
 fn opening(app: &App, variant: &Variant) -> JsonValue {
-    let set = app.set(variant, None);
-    let quick = |p: &Position| ondemand::missing_tiers(p, variant, &set, QUICK).is_ok();
+    let tables = app.options.tables.display();
+    let exact = app.set(variant, None);
+    let floors: Vec<(Floor, Arc<TableSet>)> =
+        crate::table::floors_under(&app.options.tables, variant)
+            .into_iter()
+            .map(|f| (f, app.set(variant, Some(f))))
+            .collect();
+    let quick =
+        |set: &TableSet, p: &Position| ondemand::missing_tiers(p, variant, set, QUICK).is_ok();
     let start = Position::start();
-    if quick(&start) {
+    if quick(&exact, &start) {
         return json!({"position": "start", "note": null});
     }
-    let tables = app.options.tables.display();
-    if !crate::table::floors_under(&app.options.tables, variant).is_empty() {
+    if let Some((f, _)) = floors.iter().find(|(_, set)| quick(set, &start)) {
         return json!({
             "position": "start",
-            "note": format!("the exact tables under {tables} do not reach the start: what the floor files there prove of it is shown"),
+            "note": format!("the exact tables under {tables} do not reach the start: what the floor files of {} prove of it is shown", f.folder()),
         });
     }
-    for k in (9..24).rev() {
-        let p = crate::analysis::formation_position(k);
-        if quick(&p) {
+    // The largest formation of at least `least` soldiers `set` answers.
+    let answered = |set: &TableSet, least: u8| {
+        (least..24)
+            .rev()
+            .find(|&k| quick(set, &crate::analysis::formation_position(k)))
+    };
+    if let Some(k) = answered(&exact, 9) {
+        return json!({
+            "position": crate::analysis::formation_position(k).to_string(),
+            "note": format!("the start needs the whole game's tables, which {tables} does not hold: opening on the formation of {k} soldiers, which its tables answer"),
+        });
+    }
+    for (f, set) in &floors {
+        if let Some(k) = answered(set, f.k()) {
+            return json!({
+                "position": crate::analysis::formation_position(k).to_string(),
+                "note": format!("neither the exact tables nor the floor files under {tables} reach the start: opening on the formation of {k} soldiers, which the floor files of {} bound", f.folder()),
+            });
+        }
+    }
+    let sets = std::iter::once((None, exact.clone()))
+        .chain(floors.iter().map(|(f, s)| (Some(*f), s.clone())));
+    for (f, set) in sets {
+        if let Some(p) = set
+            .largest_tier()
+            .map(|key| crate::index::position_at(&key, key.size() as u32 / 2))
+        {
+            let what = f.map_or("its exact tables hold".to_string(), |f| {
+                format!("the floor files of {} bound", f.folder())
+            });
             return json!({
                 "position": p.to_string(),
-                "note": format!("the start needs the whole game's tables, which {tables} does not hold: opening on the formation of {k} soldiers, which its tables answer"),
+                "note": format!("neither the exact tables nor the floor files under {tables} reach the start or a formation: opening on a position of the largest tier {what}"),
             });
         }
     }

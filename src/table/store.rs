@@ -156,6 +156,25 @@ impl TableSet {
         open.get(&file).cloned()
     }
 
+    /// The last tier (in solving order) of the file with the most
+    /// soldiers the set holds (two officers before one), if any file opens:
+    /// a tier whose positions the set answers without solving, when its
+    /// files are a closure's or complete.
+    pub(crate) fn largest_tier(&self) -> Option<crate::index::TierKey> {
+        (9..=24u8)
+            .rev()
+            .flat_map(|k| [FileKey::new(2, k), FileKey::new(1, k)])
+            .find_map(|f| {
+                self.table(f)
+                    .ok()
+                    .flatten()?
+                    .tier_keys()
+                    .ok()?
+                    .last()
+                    .copied()
+            })
+    }
+
     /// Table file `file`, opened if need be; `None` if it does not exist,
     /// an error if it is unsound or holds another variant or material.
     pub fn table(&self, file: FileKey) -> Result<Option<Arc<Table>>, TableError> {

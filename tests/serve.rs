@@ -367,8 +367,9 @@ async fn the_page_and_its_files_are_served() {
     for (path, want) in [
         ("/app.js", "text/javascript"),
         ("/style.css", "text/css"),
-        ("/report/wdl-natural.svg", "image/svg+xml"),
-        ("/report/critical-mass.svg", "image/svg+xml"),
+        ("/report/three-sheets-wdl-natural.svg", "image/svg+xml"),
+        ("/report/assaut-critical-mass.svg", "image/svg+xml"),
+        ("/report/three-sheets-critical-mass.svg", "image/svg+xml"),
     ] {
         let (status, kind, body) = server.get(path).await;
         assert_eq!(status, 200, "{path}");

@@ -14,24 +14,48 @@ const SCRIPT: &str = include_str!("assets/app.js");
 /// Its style.
 const STYLE: &str = include_str!("assets/style.css");
 
-/// The report's plots, by file name: the four presets' results by soldier
-/// count, and their critical mass.
-const REPORT: [(&str, &str); 4] = [
+/// The plots of the newest committed balance curves, by name: the
+/// results by soldier count and the critical mass of asalto, assault and
+/// assaut-mdj to 20 soldiers (`three-sheets-…`, from
+/// notebooks/data/three-sheets-formations-9-20) and of assaut to 18
+/// (`assaut-…`, notebooks/data/assaut-formations-9-18): no report holds
+/// the four presets beyond 17.
+const REPORT: [(&str, &str); 8] = [
     (
-        "wdl-natural.svg",
-        include_str!("../../notebooks/data/presets-formations-9-17/wdl-natural.svg"),
+        "three-sheets-wdl-natural.svg",
+        include_str!("../../notebooks/data/three-sheets-formations-9-20/wdl-natural.svg"),
     ),
     (
-        "wdl-2o-soldiers-to-move.svg",
-        include_str!("../../notebooks/data/presets-formations-9-17/wdl-2o-soldiers-to-move.svg"),
+        "three-sheets-wdl-2o-soldiers-to-move.svg",
+        include_str!(
+            "../../notebooks/data/three-sheets-formations-9-20/wdl-2o-soldiers-to-move.svg"
+        ),
     ),
     (
-        "wdl-2o-officers-to-move.svg",
-        include_str!("../../notebooks/data/presets-formations-9-17/wdl-2o-officers-to-move.svg"),
+        "three-sheets-wdl-2o-officers-to-move.svg",
+        include_str!(
+            "../../notebooks/data/three-sheets-formations-9-20/wdl-2o-officers-to-move.svg"
+        ),
     ),
     (
-        "critical-mass.svg",
-        include_str!("../../notebooks/data/presets-formations-9-17/critical-mass.svg"),
+        "three-sheets-critical-mass.svg",
+        include_str!("../../notebooks/data/three-sheets-formations-9-20/critical-mass.svg"),
+    ),
+    (
+        "assaut-wdl-natural.svg",
+        include_str!("../../notebooks/data/assaut-formations-9-18/wdl-natural.svg"),
+    ),
+    (
+        "assaut-wdl-2o-soldiers-to-move.svg",
+        include_str!("../../notebooks/data/assaut-formations-9-18/wdl-2o-soldiers-to-move.svg"),
+    ),
+    (
+        "assaut-wdl-2o-officers-to-move.svg",
+        include_str!("../../notebooks/data/assaut-formations-9-18/wdl-2o-officers-to-move.svg"),
+    ),
+    (
+        "assaut-critical-mass.svg",
+        include_str!("../../notebooks/data/assaut-formations-9-18/critical-mass.svg"),
     ),
 ];
 

@@ -13,9 +13,10 @@
 //! side of the bracket is then open (-1 or 1).
 
 use crate::index::{FileKey, TierKey};
+use crate::position::Side;
 use crate::progress::{Observer, Progress, Throttle};
 use crate::rules::Variant;
-use crate::solve::{Assume, Floor};
+use crate::solve::{Assume, Floor, soldiers_result};
 use crate::table::{Table, TableError, open_checked, table_path};
 use crate::value::Value;
 use rayon::prelude::*;
@@ -138,12 +139,12 @@ impl Comparison {
 /// soldiers), from the soldiers' side: 1 a soldiers' win, 0 a draw, -1 an
 /// officers' win.
 fn soldiers(side: usize, code: u16) -> i8 {
-    let mover = match Value::from_code(code) {
-        Value::Win(_) => 1,
-        Value::Draw => 0,
-        Value::Loss(_) => -1,
+    let side = if side == 1 {
+        Side::Soldiers
+    } else {
+        Side::Officers
     };
-    if side == 1 { mover } else { -mover }
+    soldiers_result(side, Value::from_code(code))
 }
 
 /// Compare every file above the floor `k` under `dir`

@@ -193,13 +193,7 @@ impl Bound {
     /// What the value `value` (for `side` to move) under a floor
     /// assuming `assume` proves.
     pub fn of(assume: Assume, side: Side, value: Value) -> Bound {
-        // The soldiers' result in the floor game.
-        let soldiers = match (side, value) {
-            (_, Value::Draw) => 0,
-            (Side::Soldiers, Value::Win(_)) | (Side::Officers, Value::Loss(_)) => 1,
-            _ => -1,
-        };
-        match (assume, soldiers) {
+        match (assume, soldiers_result(side, value)) {
             (Assume::Officers, 1) => Bound::SoldiersWin,
             (Assume::Officers, 0) => Bound::SoldiersAtLeastDraw,
             (Assume::Soldiers, -1) => Bound::OfficersWin,
@@ -230,6 +224,21 @@ impl Bound {
             Bound::SoldiersAtMostDraw => "soldiers at most draw",
             Bound::OfficersWin => "officers win",
         }
+    }
+}
+
+/// The soldiers' result, 1 win, 0 draw or -1 loss, of `value` for the
+/// side to move `side`: the scale brackets are given on.
+pub fn soldiers_result(side: Side, value: Value) -> i8 {
+    let mover = match value {
+        Value::Win(_) => 1,
+        Value::Draw => 0,
+        Value::Loss(_) => -1,
+    };
+    if side == Side::Soldiers {
+        mover
+    } else {
+        -mover
     }
 }
 

@@ -19,7 +19,9 @@ mod sample;
 pub(crate) use check::stuck_value;
 pub use check::{Inconsistency, check_tier_as};
 pub(crate) use floor::FloorTiers;
-pub use floor::{Assume, Bound, Floor, FloorError, Floored, range_words, result_words};
+pub use floor::{
+    Assume, Bound, Floor, FloorError, Floored, range_words, result_words, soldiers_result,
+};
 pub(crate) use lookup::{FieldsAt, Layered, TierCache, code_class};
 pub use lookup::{Lookup, MemoryStore, TierStore, TierValues, WdlFields};
 pub(crate) use retro::solve_tier;

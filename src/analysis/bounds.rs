@@ -331,10 +331,7 @@ pub fn render_bounds(b: &FloorBounds) -> Result<Vec<OutputFile>, AnalysisError> 
             contents: serde_json::to_string_pretty(b).expect("bounds serialise") + "\n",
         },
     ];
-    out.extend(csvs.into_iter().map(|c| OutputFile {
-        name: c.name.into(),
-        contents: c.contents,
-    }));
+    out.extend(csvs.into_iter().map(Csv::into_file));
     Ok(out)
 }
 

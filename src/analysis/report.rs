@@ -27,6 +27,14 @@ pub(super) struct Csv {
 }
 
 impl Csv {
+    /// The file of the report folder it is.
+    pub(super) fn into_file(self) -> OutputFile {
+        OutputFile {
+            name: self.name.into(),
+            contents: self.contents,
+        }
+    }
+
     /// The CSV file of `rows`, a header line of the row type's field names
     /// first (also when there are no rows), standard CSV quoting.
     pub(super) fn new<R: Serialize + Default>(
@@ -853,10 +861,7 @@ pub fn render(r: &Report) -> Result<Vec<OutputFile>, AnalysisError> {
             contents: serde_json::to_string_pretty(r).expect("a report serialises") + "\n",
         },
     ];
-    out.extend(csvs.into_iter().map(|c| OutputFile {
-        name: c.name.into(),
-        contents: c.contents,
-    }));
+    out.extend(csvs.into_iter().map(Csv::into_file));
     out.extend(plots.into_iter().map(|p| OutputFile {
         name: p.name,
         contents: p.svg,

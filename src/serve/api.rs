@@ -391,10 +391,7 @@ fn opening(app: &App, variant: &Variant) -> JsonValue {
     let sets = std::iter::once((None, exact.clone()))
         .chain(floors.iter().map(|(f, s)| (Some(*f), s.clone())));
     for (f, set) in sets {
-        if let Some(p) = set
-            .largest_tier()
-            .map(|key| crate::index::position_at(&key, key.size() as u32 / 2))
-        {
+        if let Some(p) = set.largest_tier().map(|key| natural_position(&key)) {
             let what = f.map_or("its exact tables hold".to_string(), |f| {
                 format!("the floor files of {} bound", f.folder())
             });
@@ -408,6 +405,17 @@ fn opening(app: &App, variant: &Variant) -> JsonValue {
         "position": "start",
         "note": format!("no tables under {tables} for {variant}: a position is valued by solving it in memory where it needs at most {} positions", app.options.limit),
     })
+}
+
+/// A position of tier `key` to open on: soldiers to move, the officers in
+/// the fortress where the tier has such a placement (the first in index
+/// order), else its first soldiers-to-move position.
+fn natural_position(key: &crate::index::TierKey) -> Position {
+    let half = (key.size() / 2) as u32;
+    (half..2 * half)
+        .map(|i| crate::index::position_at(key, i))
+        .find(|p| p.officers() & !board::FORTRESS == 0)
+        .unwrap_or_else(|| crate::index::position_at(key, half))
 }
 
 /// Any other route: 404 with `{"error": ...}`.

@@ -21,8 +21,10 @@ stops.
 <variant>[-officers|-soldiers][-formation-N]-placements.csv (N = 24, the
 start, without -formation-N): what the files above a floor prove of the
 formation of N soldiers against each placement, from the soldiers' side
-(columns officers_floor, soldiers_floor, lower, upper, decided). A
-placement whose bracket is decided is counted as that result; the others
+(columns officers_floor, soldiers_floor, lower, upper, decided). Two
+files of one formation (two floors) give each placement the intersection
+of their brackets (both hold the real result; an empty one stops the
+script). A placement whose bracket is decided is counted as that result; the others
 are counted as open ("at least draw" under the officers' floor alone). A
 (variant, k) with an exact row takes the exact row, and the bound must
 contain it, or the script stops.
@@ -84,20 +86,33 @@ def read_bounds(paths):
             placements = [r for r in csv.DictReader(f) if r["placement"].count(",") == 1]
         if len(placements) != 36:
             sys.exit(f"error: {path}: {len(placements)} placements, expected 36")
+        names = [r["placement"] for r in placements]
+        brackets = [(RESULT[r["lower"]], RESULT[r["upper"]]) for r in placements]
+        floors = [s for s in ("officers", "soldiers") if any(r[f"{s}_floor"] for r in placements)]
+        source = str(path)
+        key = (m["variant"], k)
+        if key in rows:
+            # Two floors' files of one formation: each bracket holds the
+            # real result, so their intersection does too.
+            old = rows[key]
+            if old["names"] != names:
+                sys.exit(f"error: {m['variant']} at {k}: {old['source']} and {path} list other placements")
+            both = []
+            for name, (a, b), (c, d) in zip(names, old["brackets"], brackets):
+                lo, hi = max(a, c), min(b, d)
+                if lo > hi:
+                    sys.exit(f"error: {m['variant']} at {k}, {name}: {old['source']} and {path} disagree ([{a}, {b}] and [{c}, {d}])")
+                both.append((lo, hi))
+            brackets = both
+            floors = sorted(set(old["floors"]) | set(floors), key=("officers", "soldiers").index)
+            source = f"{old['source']}; {path}"
         count = {"win": 0, "draw": 0, "lose": 0, "open": 0}
-        brackets = []
-        for r in placements:
-            lo, hi = RESULT[r["lower"]], RESULT[r["upper"]]
-            brackets.append((lo, hi))
+        for lo, hi in brackets:
             if lo == hi:
                 count[{1: "win", 0: "draw", -1: "lose"}[lo]] += 1
             else:
                 count["open"] += 1
-        floors = [s for s in ("officers", "soldiers") if any(r[f"{s}_floor"] for r in placements)]
-        key = (m["variant"], k)
-        if key in rows:
-            sys.exit(f"error: {m['variant']} at {k}: two bound files ({rows[key]['source']}, {path})")
-        rows[key] = {**count, "brackets": brackets, "floors": floors, "source": str(path)}
+        rows[key] = {**count, "brackets": brackets, "names": names, "floors": floors, "source": source}
     return rows
 
 

@@ -600,6 +600,19 @@ fn the_floor_report_brackets_every_placement_of_the_formation() {
             1,
         ),
         (vec!["report", "--floor", "10", "--tables", t], 2),
+        // Floor files holding no formation of the range: one line, exit 1.
+        (
+            vec![
+                "report",
+                "--floor",
+                "10",
+                "--formations",
+                "11..=12",
+                "--tables",
+                t,
+            ],
+            1,
+        ),
     ] {
         let o = common::asalto(&args);
         let err = String::from_utf8_lossy(&o.stderr);

@@ -324,6 +324,9 @@ fn floor_report(args: &ReportArgs, floor: u8) -> Result<()> {
         bail!("--floor reports formations: give --formations A..=B");
     };
     super::check_tables_dir(&args.tables)?;
+    if !args.tables.is_dir() {
+        bail!("--tables {}: no such folder", args.tables.display());
+    }
     let explicit = args.variants.is_some() || args.all_presets;
     let has_floor = |v: &Variant| {
         asalto_tb::table::floors_under(&args.tables, v)
@@ -350,6 +353,12 @@ fn floor_report(args: &ReportArgs, floor: u8) -> Result<()> {
             k_min,
             k_max,
         )?);
+    }
+    if found.iter().all(|v| v.rows.is_empty()) {
+        bail!(
+            "no floor file at {floor} under {} holds a formation of {k_min}..={k_max} soldiers (they hold other closures: build with --for formation:K)",
+            args.tables.display()
+        );
     }
     let bounds = analysis::FloorBounds::new(floor, found);
     let files = analysis::render_bounds(&bounds)?;

@@ -11,10 +11,9 @@
 //! decide alike (or one decides outright) is *decided*; a row whose
 //! officers' best placement is decided is labelled exact, else bound.
 
-use super::critical::{formation, names, placements};
+use super::critical::{formation, holds_formation, names, placements};
 use super::report::Csv;
 use super::{AnalysisError, OutputFile};
-use crate::index::{FileKey, TierKey};
 use crate::position::{Position, Side};
 use crate::probe::bracket_of;
 use crate::rules::Variant;
@@ -154,18 +153,9 @@ pub fn floor_bounds(
     let mut missing_k = Vec::new();
     for k in k_min.max(floor)..=k_max.min(24) {
         let soldiers = formation(k);
-        let key = TierKey {
-            n: 2,
-            k,
-            outside: soldiers,
-        }
-        .canonical();
         let mut held = Vec::with_capacity(sets.len());
         for set in &sets {
-            held.push(match set.table(FileKey::new(2, k))? {
-                Some(t) => t.contains(&key)?,
-                None => false,
-            });
+            held.push(holds_formation(set, k)?);
         }
         if !held.contains(&true) {
             missing_k.push(k);

@@ -189,17 +189,7 @@ pub fn critical_mass(set: &TableSet, k_min: u8, k_max: u8) -> Result<CriticalMas
     let mut missing_k = Vec::new();
     for k in k_min..=k_max.min(24) {
         let soldiers = formation(k);
-        let key = TierKey {
-            n: 2,
-            k,
-            outside: soldiers,
-        }
-        .canonical();
-        let present = match set.table(FileKey::new(2, k))? {
-            Some(t) => t.contains(&key)?,
-            None => false,
-        };
-        if !present {
+        if !holds_formation(set, k)? {
             missing_k.push(k);
             continue;
         }
@@ -255,6 +245,21 @@ pub fn critical_mass(set: &TableSet, k_min: u8, k_max: u8) -> Result<CriticalMas
         });
     }
     Ok(CriticalMass::of_rows(variant.to_string(), rows, missing_k))
+}
+
+/// Whether the two-officer file of `k` soldiers in `set` holds the
+/// formation's tier.
+pub(super) fn holds_formation(set: &TableSet, k: u8) -> Result<bool, crate::table::TableError> {
+    let key = TierKey {
+        n: 2,
+        k,
+        outside: formation(k),
+    }
+    .canonical();
+    Ok(match set.table(FileKey::new(2, k))? {
+        Some(t) => t.contains(&key)?,
+        None => false,
+    })
 }
 
 /// Where the balance turns, in words, from the two crossovers and the

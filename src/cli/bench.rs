@@ -765,6 +765,12 @@ fn measure_levels(variant: &Variant, levels: &Levels, positions: u64) -> Result<
                 s.inconsistent
             );
         }
+        if s.bits_differ > 0 {
+            bail!(
+                "the level sample of 2o{k}s: the bit-set solver gives {} positions another value than the position solver",
+                s.bits_differ
+            );
+        }
         out.push(s);
     }
     Ok(out)
@@ -781,6 +787,10 @@ fn levels_json(levels: &[LevelSample]) -> serde_json::Value {
                 "solve_seconds": s.solve_seconds, "verify_seconds": s.verify_seconds,
                 "solve_rate_per_core": s.positions as f64 / s.solve_seconds,
                 "verify_rate_per_core": s.positions as f64 / s.verify_seconds,
+                "bits_seconds": s.bits_seconds,
+                "bits_rate_per_core": s.positions as f64 / s.bits_seconds,
+                "bits_over_positions": s.solve_seconds / s.bits_seconds,
+                "bits_differ": s.bits_differ,
                 "inconsistent": s.inconsistent,
                 "store": "synthetic WDL fields (solve::SyntheticStore, seed 1), in memory: no file I/O",
             })
@@ -792,11 +802,13 @@ fn levels_json(levels: &[LevelSample]) -> serde_json::Value {
 fn print_levels(levels: &[LevelSample]) {
     for s in levels {
         outln!(
-            "  level sample {:<5} {:>11} positions, {:>6} tiers: solve {:.3e}/s, verify {:.3e}/s (1 thread, synthetic store)",
+            "  level sample {:<5} {:>11} positions, {:>6} tiers: solve {:.3e}/s, bit sets {:.3e}/s ({:.2}x), verify {:.3e}/s (1 thread, synthetic store)",
             s.file.to_string(),
             s.positions,
             s.tiers,
             s.positions as f64 / s.solve_seconds,
+            s.positions as f64 / s.bits_seconds,
+            s.solve_seconds / s.bits_seconds,
             s.positions as f64 / s.verify_seconds
         );
     }

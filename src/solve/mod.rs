@@ -10,12 +10,14 @@
 //! assert_eq!(sol.value(&p).unwrap(), Value::Win(1));
 //! ```
 
+mod bits;
 mod check;
 mod floor;
 mod lookup;
 mod retro;
 mod sample;
 
+pub(crate) use bits::solve_tier_wdl;
 pub(crate) use check::stuck_value;
 pub use check::{Inconsistency, check_tier_as};
 pub(crate) use floor::FloorTiers;
@@ -159,6 +161,19 @@ pub struct Solver {
     variant: Variant,
     threads: usize,
     floor: Option<Floor>,
+    engine: Engine,
+}
+
+/// How a [`Solver`] solves a tier.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// Position by position, with exact distances (`solve_tier`).
+    #[default]
+    Positions,
+    /// Sets of officer placements as bit rows, win/draw/loss only (and the
+    /// loss in 0 a WDL-only table keeps): the values a WDL-only table
+    /// holds, not their distances.
+    BitSets,
 }
 
 impl Solver {
@@ -168,7 +183,15 @@ impl Solver {
             variant,
             threads: 0,
             floor: None,
+            engine: Engine::Positions,
         }
+    }
+
+    /// Solve each tier with `engine`. [`Engine::BitSets`] gives win, draw
+    /// and loss only: for WDL-only tables.
+    pub fn engine(mut self, engine: Engine) -> Solver {
+        self.engine = engine;
+        self
     }
 
     /// Solve the game above `floor` ([`Floor`]): [`Solver::closure_of`]
@@ -320,7 +343,10 @@ impl Solver {
             .with_max_len(1)
             .map(|key| {
                 let mut look = Lookup::new(store, variant);
-                let r = solve_tier(key, &mut look);
+                let r = match self.engine {
+                    Engine::Positions => solve_tier(key, &mut look),
+                    Engine::BitSets => solve_tier_wdl(key, &mut look),
+                };
                 on_tier(key);
                 r
             })

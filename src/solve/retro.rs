@@ -52,7 +52,7 @@ const UNSET: u16 = u16::MAX;
 
 /// The stored tier a move out of the current tier leads to.
 #[derive(Clone)]
-struct Target {
+pub(super) struct Target {
     /// Soldiers outside in the stored (canonical) tier.
     outside: Bitboard,
     /// Whether the stored tier is the mirror image of the one reached.
@@ -69,7 +69,11 @@ struct Target {
 }
 
 impl Target {
-    fn new(key: &TierKey, side: Side, look: &mut Lookup<'_>) -> Result<Target, SolveError> {
+    pub(super) fn new(
+        key: &TierKey,
+        side: Side,
+        look: &mut Lookup<'_>,
+    ) -> Result<Target, SolveError> {
         let canonical = key.canonical();
         let values = look.tier_values(&canonical)?;
         let (mask_stride, placement_stride) = values.strides(&canonical);
@@ -89,7 +93,7 @@ impl Target {
     /// The value (for the side to move there) of the position with these
     /// fortress soldiers and officers.
     #[inline]
-    fn value(&self, fortress: u16, officers: Bitboard) -> Result<Value, SolveError> {
+    pub(super) fn value(&self, fortress: u16, officers: Bitboard) -> Result<Value, SolveError> {
         let (first, free) = self.slice(fortress);
         self.at(first, free, self.orient(officers))
     }
@@ -98,7 +102,7 @@ impl Target {
     /// lie in the stored tier: the first one's place in its values and the
     /// free points there.
     #[inline]
-    fn slice(&self, fortress: u16) -> (u32, Bitboard) {
+    pub(super) fn slice(&self, fortress: u16) -> (u32, Bitboard) {
         let f = if self.mirrored {
             FORT_MIRROR[fortress as usize]
         } else {
@@ -112,7 +116,7 @@ impl Target {
 
     /// Officers as placed in the stored tier.
     #[inline]
-    fn orient(&self, officers: Bitboard) -> Bitboard {
+    pub(super) fn orient(&self, officers: Bitboard) -> Bitboard {
         if self.mirrored {
             board::mirror_bb(officers)
         } else {
@@ -129,7 +133,12 @@ impl Target {
 
     /// [`Target::at`] as a value code.
     #[inline]
-    fn code_at(&self, first: u32, free: Bitboard, officers: Bitboard) -> Result<u16, SolveError> {
+    pub(super) fn code_at(
+        &self,
+        first: u32,
+        free: Bitboard,
+        officers: Bitboard,
+    ) -> Result<u16, SolveError> {
         let slot = first + officer_rank(officers, free) * self.placement_stride;
         match self.values.at(slot) {
             Some(c) => Ok(c),
@@ -143,7 +152,7 @@ impl Target {
 
 /// Capture targets (soldiers to move), memoised by a key of the caller's.
 #[derive(Default)]
-struct Targets {
+pub(super) struct Targets {
     index: HashMap<u64, usize>,
     list: Vec<Target>,
 }
@@ -202,10 +211,83 @@ const FRESH: Node = Node {
 /// first): their point, where their captures lie in the node's list
 /// (`ends[j]..ends[j + 1]`) and the most soldiers each can take (0: none).
 #[derive(Clone, Copy)]
-struct NodeCaptures {
-    from: [Bitboard; 2],
-    ends: [usize; 3],
-    best: [u32; 2],
+pub(super) struct NodeCaptures {
+    /// The officers and the soldiers on the board.
+    pub(super) officers: Bitboard,
+    pub(super) soldiers: Bitboard,
+    pub(super) from: [Bitboard; 2],
+    pub(super) ends: [usize; 3],
+    pub(super) best: [u32; 2],
+}
+
+/// Each free point's captures with no other officer on the board, for one
+/// set of soldiers, and from them the captures of any placement of the
+/// officers.
+pub(super) struct AloneCaptures {
+    soldiers: Bitboard,
+    /// `(end point, soldiers taken)` of every capture, point by point.
+    caps: Vec<(u8, Bitboard)>,
+    /// Each point's range in `caps`, the most soldiers it takes and the
+    /// points its chains land on.
+    at: [(u32, u32, u32, Bitboard); board::NUM_POINTS],
+}
+
+impl Default for AloneCaptures {
+    fn default() -> AloneCaptures {
+        AloneCaptures {
+            soldiers: 0,
+            caps: Vec::with_capacity(256),
+            at: [(0, 0, 0, 0); board::NUM_POINTS],
+        }
+    }
+}
+
+impl AloneCaptures {
+    /// The captures of every point not holding one of `soldiers`.
+    pub(super) fn fill(&mut self, soldiers: Bitboard) {
+        self.soldiers = soldiers;
+        self.caps.clear();
+        for p in board::points(board::ALL & !soldiers) {
+            let a = self.caps.len() as u32;
+            let mut landed = 0;
+            let best = rules::capture_ends(p, soldiers, soldiers, &mut self.caps, &mut landed);
+            self.at[p.index()] = (a, self.caps.len() as u32, best, landed);
+        }
+    }
+
+    /// The captures of the officers `officers` (lower first) into
+    /// `captures` (emptied): those computed without the other officer,
+    /// unless it stands where they land.
+    pub(super) fn of(
+        &self,
+        officers: Bitboard,
+        captures: &mut Vec<(u8, Bitboard)>,
+    ) -> NodeCaptures {
+        captures.clear();
+        let mut best = [0u32; 2];
+        let mut ends = [0usize; 3];
+        let mut from = [0u64; 2];
+        for (j, o) in board::points(officers).enumerate() {
+            from[j] = o.bit();
+            let (a, b, alone_best, landed) = self.at[o.index()];
+            let other = officers & !o.bit();
+            if landed & other == 0 {
+                captures.extend_from_slice(&self.caps[a as usize..b as usize]);
+                best[j] = alone_best;
+            } else {
+                best[j] =
+                    rules::capture_ends(o, self.soldiers, self.soldiers | other, captures, &mut 0);
+            }
+            ends[j + 1] = captures.len();
+        }
+        NodeCaptures {
+            officers,
+            soldiers: self.soldiers,
+            from,
+            ends,
+            best,
+        }
+    }
 }
 
 /// The per-tier solving state.
@@ -304,6 +386,108 @@ pub(crate) fn solve_tier(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16
         }
     }
     Ok(codes)
+}
+
+/// The best capture of an officers-to-move node (a value code, `UNSET`
+/// when it has none), with capture duty: under `max` a capture of
+/// fewer soldiers than the most is no move (`mandatory`), a move
+/// (`free`) or a fault the soldiers may huff for (`huff`).
+#[inline]
+pub(super) fn capture_exit(
+    variant: &Variant,
+    key: &TierKey,
+    node_caps: &NodeCaptures,
+    captures: &[(u8, Bitboard)],
+    targets: &mut Targets,
+    look: &mut Lookup<'_>,
+) -> Result<u16, SolveError> {
+    let n_off = key.n as usize;
+    let NodeCaptures {
+        officers,
+        soldiers,
+        from,
+        ends,
+        best,
+    } = *node_caps;
+    let m = best[0].max(best[1]);
+    // The best by preference rank (0: none yet).
+    let mut exit = 0u16;
+    for j in 0..n_off {
+        for &(to, taken) in &captures[ends[j]..ends[j + 1]] {
+            let c = taken.count_ones();
+            let enough = !variant.max || c == m;
+            let offenders = if enough {
+                0
+            } else {
+                match variant.capture {
+                    CaptureRule::Mandatory => continue,
+                    CaptureRule::Free => 0,
+                    CaptureRule::Huff => {
+                        let mut off = 0;
+                        for i in 0..n_off {
+                            if best[i] > c {
+                                off |= if i == j { 1u64 << to } else { from[i] };
+                            }
+                        }
+                        off
+                    }
+                }
+            };
+            let after = officers & !from[j] | (1u64 << to);
+            let v = capture_value(key, after, soldiers, taken, offenders, targets, look)?;
+            exit = exit.max(preference(v.back().code()));
+        }
+    }
+    Ok(if exit == 0 {
+        UNSET
+    } else {
+        from_preference(exit)
+    })
+}
+
+/// The value after a capture leaving `after` officers and taking
+/// `taken` of `soldiers`, as `Lookup::value` gives it (game over,
+/// stored value, huffs for `offenders` folded in), through memoised
+/// targets instead of a hash lookup per capture.
+#[inline]
+fn capture_value(
+    key: &TierKey,
+    after: Bitboard,
+    soldiers: Bitboard,
+    taken: Bitboard,
+    offenders: Bitboard,
+    targets: &mut Targets,
+    look: &mut Lookup<'_>,
+) -> Result<Value, SolveError> {
+    let key = *key;
+    let k_after = key.k - taken.count_ones() as u8;
+    if k_after < 9 {
+        // Fewer than nine soldiers left: officers win.
+        return Ok(Value::Loss(0));
+    }
+    let outside = key.outside & !taken;
+    let fm = fortress_mask(soldiers & !taken);
+    let memo = outside | (u64::from(k_after) << 40);
+    let tk = TierKey {
+        k: k_after,
+        outside,
+        ..key
+    };
+    let v = targets.get(memo, &tk, look)?.value(fm, after)?;
+    if offenders == 0 {
+        return Ok(v);
+    }
+    // A fault: fold in the huffs.
+    let h1 = TierKey { n: 1, ..tk };
+    let one = if key.n == 2 {
+        Some(targets.get(memo | 1 << 48, &h1, look)?)
+    } else {
+        None
+    };
+    let h = fold_huffs(after, offenders, |rest| {
+        one.expect("two officers").value(fm, rest)
+    })?;
+    Ok(h.map_or(v, |h| v.best(h)))
 }
 
 /// `Value::from_code(c).back().code()` on the code itself: the code of
@@ -629,49 +813,18 @@ impl<'v> Tier<'v> {
         let mut targets = Targets::default();
         // (end point, soldiers taken) of every capture, officer by officer.
         let mut captures: Vec<(u8, Bitboard)> = Vec::with_capacity(64);
-        let mut alone_caps: Vec<(u8, Bitboard)> = Vec::with_capacity(256);
-        let mut alone = [(0u32, 0u32, 0u32, 0 as Bitboard); board::NUM_POINTS];
+        let mut alone = AloneCaptures::default();
         for fi in 0..self.masks.len() {
             let mask = self.masks[fi];
             let soldiers = key.outside | fortress_bits(mask);
             let free = board::ALL & !soldiers;
-            // Each free point's captures with no other officer on the board:
-            // (range in `alone_caps`, most soldiers taken, points landed on).
-            alone_caps.clear();
-            for p in board::points(free) {
-                let a = alone_caps.len() as u32;
-                let mut landed = 0;
-                let best = rules::capture_ends(p, soldiers, soldiers, &mut alone_caps, &mut landed);
-                alone[p.index()] = (a, alone_caps.len() as u32, best, landed);
-            }
+            alone.fill(soldiers);
             for oi in 0..self.placements {
                 let officers = self.officers(fi, oi);
                 let node = fi * self.placements + oi;
                 let empty = free & !officers;
-                // Captures of each officer: those computed without the
-                // other officer, unless it stands where they land.
-                captures.clear();
-                let mut best = [0u32; 2];
-                let mut ends = [0usize; 3];
-                let mut from = [0u64; 2];
-                for (j, o) in board::points(officers).enumerate() {
-                    from[j] = o.bit();
-                    let (a, b, alone_best, landed) = alone[o.index()];
-                    let other = officers & !o.bit();
-                    if landed & other == 0 {
-                        captures.extend_from_slice(&alone_caps[a as usize..b as usize]);
-                        best[j] = alone_best;
-                    } else {
-                        best[j] = rules::capture_ends(
-                            o,
-                            soldiers,
-                            soldiers | other,
-                            &mut captures,
-                            &mut 0,
-                        );
-                    }
-                    ends[j + 1] = captures.len();
-                }
+                let node_caps = alone.of(officers, &mut captures);
+                let NodeCaptures { from, best, .. } = node_caps;
                 let n_off = key.n as usize;
                 let m = best[0].max(best[1]);
                 let caps = (best[0] > 0) as u8 | (((best[1] > 0) as u8) << 1);
@@ -705,10 +858,9 @@ impl<'v> Tier<'v> {
                     }
                 }
                 // Captures: exits.
-                let node_caps = NodeCaptures { from, ends, best };
-                let exit = self.capture_exit(
-                    officers,
-                    soldiers,
+                let exit = capture_exit(
+                    self.variant,
+                    &self.key,
                     &node_caps,
                     &captures,
                     &mut targets,
@@ -720,104 +872,6 @@ impl<'v> Tier<'v> {
             self.buf.fault_blocks.push(self.buf.faults.len() as u32);
         }
         Ok(())
-    }
-
-    /// The best capture of an officers-to-move node (a value code, `UNSET`
-    /// when it has none), with capture duty: under `max` a capture of
-    /// fewer soldiers than the most is no move (`mandatory`), a move
-    /// (`free`) or a fault the soldiers may huff for (`huff`).
-    #[inline]
-    fn capture_exit(
-        &self,
-        officers: Bitboard,
-        soldiers: Bitboard,
-        node_caps: &NodeCaptures,
-        captures: &[(u8, Bitboard)],
-        targets: &mut Targets,
-        look: &mut Lookup<'_>,
-    ) -> Result<u16, SolveError> {
-        let variant = self.variant;
-        let n_off = self.key.n as usize;
-        let NodeCaptures { from, ends, best } = *node_caps;
-        let m = best[0].max(best[1]);
-        // The best by preference rank (0: none yet).
-        let mut exit = 0u16;
-        for j in 0..n_off {
-            for &(to, taken) in &captures[ends[j]..ends[j + 1]] {
-                let c = taken.count_ones();
-                let enough = !variant.max || c == m;
-                let offenders = if enough {
-                    0
-                } else {
-                    match variant.capture {
-                        CaptureRule::Mandatory => continue,
-                        CaptureRule::Free => 0,
-                        CaptureRule::Huff => {
-                            let mut off = 0;
-                            for i in 0..n_off {
-                                if best[i] > c {
-                                    off |= if i == j { 1u64 << to } else { from[i] };
-                                }
-                            }
-                            off
-                        }
-                    }
-                };
-                let after = officers & !from[j] | (1u64 << to);
-                let v = self.capture_value(after, soldiers, taken, offenders, targets, look)?;
-                exit = exit.max(preference(v.back().code()));
-            }
-        }
-        Ok(if exit == 0 {
-            UNSET
-        } else {
-            from_preference(exit)
-        })
-    }
-
-    /// The value after a capture leaving `after` officers and taking
-    /// `taken` of `soldiers`, as `Lookup::value` gives it (game over,
-    /// stored value, huffs for `offenders` folded in), through memoised
-    /// targets instead of a hash lookup per capture.
-    #[inline]
-    fn capture_value(
-        &self,
-        after: Bitboard,
-        soldiers: Bitboard,
-        taken: Bitboard,
-        offenders: Bitboard,
-        targets: &mut Targets,
-        look: &mut Lookup<'_>,
-    ) -> Result<Value, SolveError> {
-        let key = self.key;
-        let k_after = key.k - taken.count_ones() as u8;
-        if k_after < 9 {
-            // Fewer than nine soldiers left: officers win.
-            return Ok(Value::Loss(0));
-        }
-        let outside = key.outside & !taken;
-        let fm = fortress_mask(soldiers & !taken);
-        let memo = outside | (u64::from(k_after) << 40);
-        let tk = TierKey {
-            k: k_after,
-            outside,
-            ..key
-        };
-        let v = targets.get(memo, &tk, look)?.value(fm, after)?;
-        if offenders == 0 {
-            return Ok(v);
-        }
-        // A fault: fold in the huffs.
-        let h1 = TierKey { n: 1, ..tk };
-        let one = if key.n == 2 {
-            Some(targets.get(memo | 1 << 48, &h1, look)?)
-        } else {
-            None
-        };
-        let h = fold_huffs(after, offenders, |rest| {
-            one.expect("two officers").value(fm, rest)
-        })?;
-        Ok(h.map_or(v, |h| v.best(h)))
     }
 
     /// Huff positions: their base, their parents (the fault steps) and

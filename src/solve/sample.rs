@@ -14,14 +14,18 @@
 //! a hash of the tier and the position, as a WDL-only build's window
 //! hands them over. The values are not the game's, but the work of
 //! solving and checking against them is the same work: every move is
-//! generated, every exit read, every in-tier chain resolved. A verify of
+//! generated, every exit read, every in-tier chain resolved. One thing
+//! the made-up values keep true to the rules: the soldiers to move are
+//! lost in 0 (field 3) exactly where they have no move, since the huff
+//! rule reads that field (a huff that leaves the soldiers stuck is no
+//! option) while the check sees it in the rules' own moves. A verify of
 //! the sample's own solution against the same store must find nothing
 //! wrong, which the sample reports.
 
 use super::lookup::{TierStore, TierValues, WdlFields};
 use super::{Lookup, SolveError, check_tier_as, solve_tier};
 use crate::board::OUTSIDE;
-use crate::fields::WDL_ONLY_FIELD_CODES;
+use crate::fields::{WDL_ONLY_FIELD_CODES, wdl_only_bits};
 use crate::index::{FileKey, TierKey};
 use crate::rules::Variant;
 use rustc_hash::FxHashMap as HashMap;
@@ -30,10 +34,12 @@ use std::time::Instant;
 
 /// A store that makes up a WDL-only tier for any tier asked for:
 /// deterministic in the seed, the tier and the position (a draw, a win or
-/// a loss for the side to move, a third each), made once per tier and
-/// kept.
+/// a loss for the side to move, a third each; soldiers to move without a
+/// move lost in 0, as the rules have it), made once per tier and kept.
 pub struct SyntheticStore {
     seed: u64,
+    /// Each point's soldier steps, as the variant has them.
+    soldier_moves: &'static [u64; crate::board::NUM_POINTS],
     tiers: RwLock<HashMap<TierKey, Arc<[u8]>>>,
 }
 
@@ -46,10 +52,12 @@ fn mix(mut x: u64) -> u64 {
 }
 
 impl SyntheticStore {
-    /// An empty store whose tiers are made from `seed`.
-    pub fn new(seed: u64) -> SyntheticStore {
+    /// An empty store whose tiers are made from `seed`, for `variant`'s
+    /// soldier moves.
+    pub fn new(seed: u64, variant: &Variant) -> SyntheticStore {
         SyntheticStore {
             seed,
+            soldier_moves: variant.soldier_moves(),
             tiers: RwLock::new(HashMap::default()),
         }
     }
@@ -76,12 +84,52 @@ impl SyntheticStore {
                 *b |= (w as u8) << (2 * j);
             }
         }
+        self.mark_stuck_soldiers(key, &mut bytes);
         let fields: Arc<[u8]> = bytes.into();
         self.tiers
             .write()
             .unwrap_or_else(|e| e.into_inner())
             .insert(*key, fields.clone());
         fields
+    }
+}
+
+impl SyntheticStore {
+    /// Set field 3 (a loss in 0) for the soldiers-to-move positions of
+    /// `key` (fields in index order) where the soldiers have no move:
+    /// every point a soldier could step to holds an officer.
+    fn mark_stuck_soldiers(&self, key: &TierKey, bytes: &mut [u8]) {
+        let half = key.size_per_side() as usize;
+        let placements = key.officer_placements() as usize;
+        for (f, &mask) in crate::index::fortress_masks(key.m()).iter().enumerate() {
+            let soldiers = key.outside | crate::index::fortress_bits(mask);
+            let free = crate::board::ALL & !soldiers;
+            let mut targets = 0;
+            for s in crate::board::points(soldiers) {
+                targets |= self.soldier_moves[s.index()] & free;
+            }
+            if targets.count_ones() > u32::from(key.n) {
+                continue;
+            }
+            let pts: Vec<u64> = crate::board::points(free).map(|p| p.bit()).collect();
+            let mut o = 0;
+            let mut mark = |officers: u64| {
+                if targets & !officers == 0 {
+                    let i = half + f * placements + o;
+                    bytes[i / 4] |= 3 << (2 * (i % 4));
+                }
+                o += 1;
+            };
+            if key.n == 1 {
+                pts.iter().for_each(|&a| mark(a));
+            } else {
+                for j in 1..pts.len() {
+                    for &a in &pts[..j] {
+                        mark(a | pts[j]);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -174,6 +222,12 @@ pub struct LevelSample {
     pub solve_seconds: f64,
     /// Seconds the WDL-only check took on the solver's values.
     pub verify_seconds: f64,
+    /// Seconds the bit-set solver ([`super::Engine::BitSets`]) took on the
+    /// same tiers against the same store.
+    pub bits_seconds: f64,
+    /// Positions whose WDL-only field the bit-set solver gives otherwise
+    /// than the position solver (0 unless they disagree).
+    pub bits_differ: u64,
     /// Positions the check found wrong (0 unless the solver and the
     /// check disagree).
     pub inconsistent: u64,
@@ -191,7 +245,7 @@ pub fn level_sample(
     seed: u64,
 ) -> Result<LevelSample, SolveError> {
     let tiers = sample_tiers(file, positions, seed);
-    let store = SyntheticStore::new(seed);
+    let store = SyntheticStore::new(seed, variant);
     for key in &tiers {
         solve_tier(key, &mut Lookup::new(&store, *variant))?;
     }
@@ -201,6 +255,26 @@ pub fn level_sample(
         solved.push(solve_tier(key, &mut Lookup::new(&store, *variant))?);
     }
     let solve_seconds = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let mut bits = Vec::with_capacity(tiers.len());
+    for key in &tiers {
+        bits.push(super::solve_tier_wdl(
+            key,
+            &mut Lookup::new(&store, *variant),
+        )?);
+    }
+    let bits_seconds = t.elapsed().as_secs_f64();
+    let bits_differ = solved
+        .iter()
+        .zip(&bits)
+        .map(|(a, b)| {
+            a.iter()
+                .zip(b)
+                .filter(|&(&x, &y)| wdl_only_bits(x) != wdl_only_bits(y))
+                .count() as u64
+        })
+        .sum();
+    drop(bits);
     let t = Instant::now();
     let mut inconsistent = 0;
     for (key, codes) in tiers.iter().zip(&solved) {
@@ -214,6 +288,8 @@ pub fn level_sample(
         positions: tiers.iter().map(TierKey::size).sum(),
         solve_seconds,
         verify_seconds,
+        bits_seconds,
+        bits_differ,
         inconsistent,
     })
 }
@@ -251,10 +327,11 @@ mod tests {
             k: 12,
             outside: 0xfff,
         };
-        let (a, b) = (SyntheticStore::new(1), SyntheticStore::new(1));
+        let v = Variant::ASSAUT;
+        let (a, b) = (SyntheticStore::new(1, &v), SyntheticStore::new(1, &v));
         let ta = a.tier(&key).unwrap().unwrap();
         assert_eq!(ta, b.tier(&key).unwrap().unwrap());
-        assert_ne!(ta, SyntheticStore::new(2).tier(&key).unwrap().unwrap());
+        assert_ne!(ta, SyntheticStore::new(2, &v).tier(&key).unwrap().unwrap());
         let TierValues::Wdl(w) = a.values(&key).unwrap().unwrap() else {
             panic!("fields expected");
         };
@@ -279,6 +356,7 @@ mod tests {
             let s = level_sample(&v, FileKey::new(2, 12), 20_000, 3).unwrap();
             assert!(s.positions >= 20_000 && s.tiers > 0, "{s:?}");
             assert_eq!(s.inconsistent, 0, "{v}: {s:?}");
+            assert_eq!(s.bits_differ, 0, "{v}: {s:?}");
         }
     }
 }

@@ -1,0 +1,722 @@
+//! The bit-set WDL solver: one tier solved as sets of officer placements,
+//! for WDL-only tables (docs/DESIGN.md, "The bit-set solver").
+//!
+//! Inside a tier `(n, k, S)` the outside soldiers `S` stand still; a
+//! position is a fortress mask `F` (a *slice* of the tier), a placement of
+//! the officers on the free points and the side to move. A set of
+//! placements of one slice is a [`Mat`]: for two officers a symmetric
+//! 33 x 64 bit matrix indexed by board points (placement `{a, b}` is bit
+//! `b` of row `a` and bit `a` of row `b`), for one officer the bit
+//! [`PHANTOM`] of row `a`. Indexed by points, not ranks, a set means the
+//! same placements in every slice and every tier, so moves are word
+//! operations:
+//!
+//! * an officer step: the placements one step before a set `X` are, row by
+//!   row, the rows of `X` of the neighbours (the row's officer stepped)
+//!   and the row itself spread to its neighbours (the other officer
+//!   stepped), [`pred`];
+//! * a fortress soldier step `s -> t` leads from slice `F` to slice `F - s
+//!   + t` with the same placements (those not on `t`).
+//!
+//! Moves that leave the tier (soldier steps from outside, captures) are
+//! read once per position into *exit* sets; the capture duty into the
+//! per-slice sets [`Slices::cap`] (officer of the row could capture, the
+//! other officer standing on the column) and its transpose; a step with a
+//! capture available is then illegal (`mandatory`) or leads to a huff
+//! position (`huff`), whose value is the base's bettered by the huffs,
+//! read as per-slice point sets of the one-officer tier ([`Slices::w1`],
+//! [`Slices::nl1`]).
+//!
+//! The values are then a least fixed point computed slice by slice: an
+//! officers-to-move slice from the soldiers-to-move sets of the same slice
+//! (officers step within it), a soldiers-to-move slice from the
+//! officers-to-move sets of the slices its fortress steps lead to; only
+//! slices whose inputs changed are computed again. Wins and losses only
+//! grow; what is never decided is a draw. The result is a win, a draw, a
+//! loss, or a loss in 0 (no move), which is all a WDL-only table holds:
+//! the same fields as [`super::solve_tier`] gives, whose distances a
+//! WDL-only table drops.
+
+use super::SolveError;
+use super::lookup::Lookup;
+use super::retro::{AloneCaptures, Target, Targets, capture_exit};
+use crate::Value;
+use crate::board::{self, ADJACENT, Bitboard, OUTSIDE};
+use crate::index::{TierKey, fortress_bits, fortress_mask, fortress_masks, fortress_rank};
+use crate::position::Side;
+use crate::rules::{CaptureRule, Variant};
+
+/// Placements of one slice: a bit matrix indexed by board points.
+pub(crate) type Mat = [u64; board::NUM_POINTS];
+
+/// The column of one-officer placements.
+const PHANTOM: u64 = 1 << 63;
+
+const EMPTY: Mat = [0; board::NUM_POINTS];
+
+/// Each byte of a bitboard (points `8i..8i + 8`) spread to its points'
+/// neighbours: `SPREAD[i][byte]`.
+static SPREAD: [[u64; 256]; 5] = {
+    let mut t = [[0u64; 256]; 5];
+    let mut i = 0;
+    while i < 5 {
+        let mut byte = 0;
+        while byte < 256 {
+            let mut out = 0;
+            let mut j = 0;
+            while j < 8 {
+                let p = 8 * i + j;
+                if byte >> j & 1 == 1 && p < board::NUM_POINTS {
+                    out |= ADJACENT[p];
+                }
+                j += 1;
+            }
+            t[i][byte] = out;
+            byte += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The neighbours of the points of `x` (its bit 63, [`PHANTOM`], has none).
+#[inline]
+fn spread(x: u64) -> u64 {
+    SPREAD[0][(x & 0xff) as usize]
+        | SPREAD[1][(x >> 8 & 0xff) as usize]
+        | SPREAD[2][(x >> 16 & 0xff) as usize]
+        | SPREAD[3][(x >> 24 & 0xff) as usize]
+        | SPREAD[4][(x >> 32 & 0xff) as usize]
+}
+
+/// Row `a` of the placements one officer step before `x` (whose rows are
+/// zero off `free`): the rows of `x` on `a`'s free neighbours (the row's
+/// officer stepped from `a`) and row `a` spread (the other officer
+/// stepped). Placements not in the slice are the caller's to mask.
+#[inline]
+fn pred(x: &Mat, a: usize, free: u64) -> u64 {
+    let mut r = spread(x[a]);
+    let mut adj = ADJACENT[a] & free;
+    while adj != 0 {
+        r |= x[adj.trailing_zeros() as usize];
+        adj &= adj - 1;
+    }
+    r
+}
+
+/// Iterate the set points of `b` as indices.
+#[inline]
+fn each(mut b: u64, mut f: impl FnMut(usize)) {
+    while b != 0 {
+        f(b.trailing_zeros() as usize);
+        b &= b - 1;
+    }
+}
+
+/// What the officers owe when a capture is on, as the step sets use it.
+#[derive(Clone, Copy, PartialEq)]
+enum Duty {
+    /// `free`: every step is a plain move.
+    None,
+    /// A step with a capture on is no move (`mandatory`), or leads to a
+    /// huff position that the soldiers win by huffing the only officer
+    /// (`huff` with one officer): either way never a good step and never
+    /// one to a position the soldiers do not win.
+    NoStep,
+    /// `huff` with two officers: a step with a capture on leads to a huff
+    /// position.
+    Huff,
+}
+
+/// The per-slice sets of one tier.
+#[derive(Default)]
+struct Slices {
+    /// Fortress masks in rank order.
+    masks: Vec<u16>,
+    /// Free points of each slice.
+    free: Vec<u64>,
+    /// Placements of each slice.
+    v: Vec<Mat>,
+    /// Officers to move: a capture wins / a capture does not lose.
+    ew_o: Vec<Mat>,
+    enl_o: Vec<Mat>,
+    /// Soldiers to move: a step out of the tier wins / does not lose.
+    ew_s: Vec<Mat>,
+    enl_s: Vec<Mat>,
+    /// Soldiers to move with some move (a loss without one is a loss in 0).
+    move_s: Vec<Mat>,
+    /// Officers to move without a legal move.
+    stuck_o: Vec<Mat>,
+    /// The row's officer could capture (the other officer on the column);
+    /// and its transpose (the column's officer could).
+    cap: Vec<Mat>,
+    capt: Vec<Mat>,
+    /// One officer left on a point after a huff, soldiers to move: the
+    /// soldiers win there / do not lose there (a loss in 0 is no huff).
+    w1: Vec<u64>,
+    nl1: Vec<u64>,
+    /// Fortress steps of each slice: `steps[step_start[fi]..step_start[fi
+    /// + 1]]`, the slices they lead to; and the slices stepping into each.
+    step_start: Vec<u32>,
+    steps: Vec<u32>,
+    into_start: Vec<u32>,
+    into: Vec<u32>,
+    /// The values.
+    win_o: Vec<Mat>,
+    loss_o: Vec<Mat>,
+    win_s: Vec<Mat>,
+    loss_s: Vec<Mat>,
+}
+
+fn reset(v: &mut Vec<Mat>, len: usize) {
+    v.clear();
+    v.resize(len, EMPTY);
+}
+
+/// A tier being solved.
+struct Solve<'v> {
+    key: TierKey,
+    variant: &'v Variant,
+    duty: Duty,
+    sl: Slices,
+}
+
+/// Solve tier `key` for win, draw and loss, reading exits through `look`.
+/// Returns value codes of the tier's `2N` positions (officers to move
+/// first) whose WDL-only fields ([`crate::fields::wdl_only_bits`]) are the
+/// tier's: a draw (0), a win (3, or 1 for officers left without a move
+/// under `trapped = soldiers-lose`), a loss (4) or a loss in 0 (2).
+pub(crate) fn solve_tier_wdl(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec<u16>, SolveError> {
+    let variant = *look.variant();
+    let duty = match variant.capture {
+        CaptureRule::Free => Duty::None,
+        CaptureRule::Mandatory => Duty::NoStep,
+        CaptureRule::Huff if key.n == 1 => Duty::NoStep,
+        CaptureRule::Huff => Duty::Huff,
+    };
+    let mut s = Solve {
+        key: *key,
+        variant: &variant,
+        duty,
+        sl: Slices::default(),
+    };
+    s.layout();
+    s.soldier_exits(look)?;
+    s.officer_exits(look)?;
+    if duty == Duty::Huff {
+        s.huffs(look)?;
+    }
+    s.fixed_point();
+    Ok(s.codes())
+}
+
+impl Solve<'_> {
+    /// Set `{a, b}` (`b` unused with one officer) in `m`.
+    #[inline]
+    fn set(&self, m: &mut Mat, a: usize, b: usize) {
+        if self.key.n == 1 {
+            m[a] |= PHANTOM;
+        } else {
+            m[a] |= 1 << b;
+            m[b] |= 1 << a;
+        }
+    }
+
+    /// Call `f(a, b, officers)` on each placement of `free` (`b == a` with
+    /// one officer), in the tier's index order.
+    #[inline]
+    fn placements(&self, free: u64, mut f: impl FnMut(usize, usize, Bitboard)) {
+        let mut pts = [0usize; board::NUM_POINTS];
+        let mut n = 0;
+        each(free, |p| {
+            pts[n] = p;
+            n += 1;
+        });
+        if self.key.n == 1 {
+            for &a in &pts[..n] {
+                f(a, a, 1 << a);
+            }
+        } else {
+            for j in 1..n {
+                for &a in &pts[..j] {
+                    f(a, pts[j], 1 << a | 1 << pts[j]);
+                }
+            }
+        }
+    }
+
+    /// The slices, their placements and fortress steps.
+    fn layout(&mut self) {
+        let key = self.key;
+        let masks = fortress_masks(key.m());
+        let m = masks.len();
+        let sl = &mut self.sl;
+        sl.masks = masks.to_vec();
+        sl.free = masks
+            .iter()
+            .map(|&f| board::ALL & !(key.outside | fortress_bits(f)))
+            .collect();
+        for v in [
+            &mut sl.v,
+            &mut sl.ew_o,
+            &mut sl.enl_o,
+            &mut sl.ew_s,
+            &mut sl.enl_s,
+            &mut sl.move_s,
+            &mut sl.stuck_o,
+            &mut sl.cap,
+            &mut sl.capt,
+            &mut sl.win_o,
+            &mut sl.loss_o,
+            &mut sl.win_s,
+            &mut sl.loss_s,
+        ] {
+            reset(v, m);
+        }
+        sl.w1 = vec![0; m];
+        sl.nl1 = vec![0; m];
+        for fi in 0..m {
+            let free = sl.free[fi];
+            let v = &mut sl.v[fi];
+            each(free, |a| {
+                v[a] = if key.n == 1 {
+                    PHANTOM
+                } else {
+                    free & !(1 << a)
+                };
+            });
+        }
+        // Fortress steps: the soldier on s to the empty fortress point t.
+        let table = self.variant.soldier_moves();
+        let sl = &mut self.sl;
+        sl.step_start = vec![0];
+        sl.steps.clear();
+        let mut count_into = vec![0u32; m + 1];
+        for &mask in masks {
+            let fortress = fortress_bits(mask);
+            each(fortress, |s| {
+                each(table[s] & board::FORTRESS & !fortress, |t| {
+                    let to = fortress & !(1 << s) | 1 << t;
+                    let fj = fortress_rank(fortress_mask(to));
+                    sl.steps.push(fj);
+                    count_into[fj as usize + 1] += 1;
+                });
+            });
+            sl.step_start.push(sl.steps.len() as u32);
+        }
+        for i in 0..m {
+            count_into[i + 1] += count_into[i];
+        }
+        sl.into_start = count_into.clone();
+        sl.into = vec![0; sl.steps.len()];
+        for fi in 0..m {
+            for i in sl.step_start[fi]..sl.step_start[fi + 1] {
+                let fj = sl.steps[i as usize] as usize;
+                sl.into[count_into[fj] as usize] = fi as u32;
+                count_into[fj] += 1;
+            }
+        }
+        // Soldiers with a fortress step have a move.
+        for fi in 0..m {
+            let v = sl.v[fi];
+            for i in sl.step_start[fi]..sl.step_start[fi + 1] {
+                let fj = sl.steps[i as usize] as usize;
+                let (vj, mv) = (sl.v[fj], &mut sl.move_s[fi]);
+                each(sl.free[fi], |a| mv[a] |= vj[a] & v[a]);
+            }
+        }
+    }
+
+    /// Soldier steps from outside the fortress: exits of the
+    /// soldiers-to-move positions.
+    fn soldier_exits(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
+        let key = self.key;
+        let table = self.variant.soldier_moves();
+        let mut ew = std::mem::take(&mut self.sl.ew_s);
+        let mut enl = std::mem::take(&mut self.sl.enl_s);
+        let mut mv = std::mem::take(&mut self.sl.move_s);
+        let mut out = Ok(());
+        each(key.outside, |s| {
+            each(table[s] & !key.outside, |t| {
+                if out.is_err() {
+                    return;
+                }
+                let outside = key.outside & !(1 << s) | (1 << t) & OUTSIDE;
+                let tk = TierKey { outside, ..key };
+                let target = if tk.m() == 9 {
+                    None
+                } else {
+                    match Target::new(&tk, Side::Officers, look) {
+                        Ok(t) => Some(t),
+                        Err(e) => {
+                            out = Err(e);
+                            return;
+                        }
+                    }
+                };
+                for fi in 0..self.sl.masks.len() {
+                    let fortress = fortress_bits(self.sl.masks[fi]);
+                    if fortress & 1 << t != 0 {
+                        continue;
+                    }
+                    let free = self.sl.free[fi] & !(1 << t);
+                    let Some(target) = &target else {
+                        // The step fills the fortress: a win.
+                        self.placements(free, |a, b, _| {
+                            self.set(&mut ew[fi], a, b);
+                            self.set(&mut enl[fi], a, b);
+                            self.set(&mut mv[fi], a, b);
+                        });
+                        continue;
+                    };
+                    let (first, free_there) = target.slice(fortress_mask(fortress | 1 << t));
+                    self.placements(free, |a, b, officers| {
+                        self.set(&mut mv[fi], a, b);
+                        if out.is_err() {
+                            return;
+                        }
+                        match target.code_at(first, free_there, target.orient(officers)) {
+                            // The officers lose there: the soldiers win.
+                            Ok(c) if c != 0 && c & 1 == 0 => {
+                                self.set(&mut ew[fi], a, b);
+                                self.set(&mut enl[fi], a, b);
+                            }
+                            Ok(0) => self.set(&mut enl[fi], a, b),
+                            Ok(_) => {}
+                            Err(e) => out = Err(e),
+                        }
+                    });
+                }
+            });
+        });
+        self.sl.ew_s = ew;
+        self.sl.enl_s = enl;
+        self.sl.move_s = mv;
+        out
+    }
+
+    /// Captures: exits of the officers-to-move positions, the capture duty
+    /// sets, and the positions without a legal move.
+    fn officer_exits(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
+        let key = self.key;
+        let variant = *self.variant;
+        let mut targets = Targets::default();
+        let mut alone = AloneCaptures::default();
+        let mut captures = Vec::with_capacity(64);
+        let (mut ew, mut enl) = (
+            std::mem::take(&mut self.sl.ew_o),
+            std::mem::take(&mut self.sl.enl_o),
+        );
+        let (mut cap, mut capt) = (
+            std::mem::take(&mut self.sl.cap),
+            std::mem::take(&mut self.sl.capt),
+        );
+        let mut out = Ok(());
+        for fi in 0..self.sl.masks.len() {
+            let soldiers = key.outside | fortress_bits(self.sl.masks[fi]);
+            alone.fill(soldiers);
+            let mut has_capture = EMPTY;
+            self.placements(self.sl.free[fi], |a, b, officers| {
+                if out.is_err() {
+                    return;
+                }
+                let nc = alone.of(officers, &mut captures);
+                // Lower officer first: a is the lower point.
+                if nc.best[0] > 0 {
+                    if key.n == 1 {
+                        cap[fi][a] |= PHANTOM;
+                    } else {
+                        cap[fi][a] |= 1 << b;
+                        capt[fi][b] |= 1 << a;
+                    }
+                }
+                if nc.best[1] > 0 {
+                    cap[fi][b] |= 1 << a;
+                    capt[fi][a] |= 1 << b;
+                }
+                let exit = match capture_exit(&variant, &key, &nc, &captures, &mut targets, look) {
+                    Ok(e) => e,
+                    Err(e) => {
+                        out = Err(e);
+                        return;
+                    }
+                };
+                if exit == u16::MAX {
+                    return;
+                }
+                self.set(&mut has_capture, a, b);
+                if exit & 1 == 1 {
+                    self.set(&mut ew[fi], a, b);
+                }
+                if exit & 1 == 1 || exit == 0 {
+                    self.set(&mut enl[fi], a, b);
+                }
+            });
+            // Without a capture (then no capture duty either), a position
+            // is stuck when it has no step.
+            let (free, v) = (self.sl.free[fi], &self.sl.v[fi]);
+            let stuck = &mut self.sl.stuck_o[fi];
+            each(free, |a| {
+                stuck[a] = v[a] & !has_capture[a] & !pred(v, a, free);
+            });
+        }
+        self.sl.ew_o = ew;
+        self.sl.enl_o = enl;
+        self.sl.cap = cap;
+        self.sl.capt = capt;
+        out
+    }
+
+    /// The one-officer values a huff leads to, per slice and point.
+    fn huffs(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
+        let one = Target::new(&TierKey { n: 1, ..self.key }, Side::Soldiers, look)?;
+        for fi in 0..self.sl.masks.len() {
+            let mask = self.sl.masks[fi];
+            let (mut w1, mut nl1) = (0, 0);
+            let mut err = Ok(());
+            each(self.sl.free[fi], |y| match one.value(mask, 1 << y) {
+                Ok(Value::Win(_)) => {
+                    w1 |= 1 << y;
+                    nl1 |= 1 << y;
+                }
+                Ok(Value::Draw) => nl1 |= 1 << y,
+                Ok(_) => {}
+                Err(e) => err = Err(e),
+            });
+            err?;
+            self.sl.w1[fi] = w1;
+            self.sl.nl1[fi] = nl1;
+        }
+        Ok(())
+    }
+
+    /// The officers-to-move sets of slice `fi` from its soldiers-to-move
+    /// sets; whether they changed.
+    fn update_officers(&mut self, fi: usize) -> bool {
+        let sl = &mut self.sl;
+        let free = sl.free[fi];
+        let (v, ls, ws) = (&sl.v[fi], &sl.loss_s[fi], &sl.win_s[fi]);
+        let (cap, capt) = (&sl.cap[fi], &sl.capt[fi]);
+        // Children that are not soldiers' wins.
+        let mut nw = EMPTY;
+        each(free, |a| nw[a] = v[a] & !ws[a]);
+        let stuck_wins = super::stuck_value(Side::Officers, self.variant) == Value::Win(0);
+        let (cm_l, cm_w) = (!sl.nl1[fi], !sl.w1[fi]);
+        let mut changed = false;
+        let (win_o, loss_o) = (&mut sl.win_o[fi], &mut sl.loss_o[fi]);
+        let (ew, enl, stuck) = (&sl.ew_o[fi], &sl.enl_o[fi], &sl.stuck_o[fi]);
+        each(free, |a| {
+            let (win_step, nonwin_step) = match self.duty {
+                Duty::None => (pred(ls, a, free) & v[a], pred(&nw, a, free) & v[a]),
+                Duty::NoStep => {
+                    let plain = v[a] & !cap[a] & !capt[a];
+                    (pred(ls, a, free) & plain, pred(&nw, a, free) & plain)
+                }
+                Duty::Huff => {
+                    let n00 = v[a] & !cap[a] & !capt[a];
+                    let n10 = cap[a] & !capt[a];
+                    let n01 = !cap[a] & capt[a];
+                    let n11 = cap[a] & capt[a];
+                    (
+                        huff_pred(ls, a, free, cm_l, [n00, n10, n01, n11]),
+                        huff_pred(&nw, a, free, cm_w, [n00, n10, n01, n11]),
+                    )
+                }
+            };
+            let stuck_win = if stuck_wins { stuck[a] } else { 0 };
+            let w = ew[a] | win_step | stuck_win;
+            let l = v[a] & !(enl[a] | nonwin_step | stuck_win);
+            if w != win_o[a] || l != loss_o[a] {
+                changed = true;
+                win_o[a] = w;
+                loss_o[a] = l;
+            }
+        });
+        changed
+    }
+
+    /// The soldiers-to-move sets of slice `fi` from the officers-to-move
+    /// sets of the slices its fortress steps lead to; whether they changed.
+    fn update_soldiers(&mut self, fi: usize) -> bool {
+        let sl = &mut self.sl;
+        let free = sl.free[fi];
+        let steps = &sl.steps[sl.step_start[fi] as usize..sl.step_start[fi + 1] as usize];
+        let v = &sl.v[fi];
+        let mut changed = false;
+        let (win_s, loss_s) = (&mut sl.win_s[fi], &mut sl.loss_s[fi]);
+        each(free, |a| {
+            let mut w = sl.ew_s[fi][a];
+            let mut nl = sl.enl_s[fi][a];
+            for &fj in steps {
+                let fj = fj as usize;
+                w |= sl.loss_o[fj][a];
+                nl |= sl.v[fj][a] & !sl.win_o[fj][a];
+            }
+            let (w, l) = (w & v[a], v[a] & !nl);
+            if w != win_s[a] || l != loss_s[a] {
+                changed = true;
+                win_s[a] = w;
+                loss_s[a] = l;
+            }
+        });
+        changed
+    }
+
+    /// The least fixed point: slices computed again while their inputs
+    /// change.
+    fn fixed_point(&mut self) {
+        let m = self.sl.masks.len();
+        let mut dirty_o = vec![true; m];
+        let mut dirty_s = vec![true; m];
+        loop {
+            let mut any = false;
+            for (fi, d) in dirty_s.iter_mut().enumerate() {
+                if std::mem::take(d) && self.update_soldiers(fi) {
+                    dirty_o[fi] = true;
+                    any = true;
+                }
+            }
+            for (fi, d) in dirty_o.iter_mut().enumerate() {
+                if std::mem::take(d) && self.update_officers(fi) {
+                    let (a, b) = (self.sl.into_start[fi], self.sl.into_start[fi + 1]);
+                    for &src in &self.sl.into[a as usize..b as usize] {
+                        dirty_s[src as usize] = true;
+                    }
+                    any = true;
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+    }
+
+    /// The value codes in index order.
+    fn codes(&self) -> Vec<u16> {
+        let sl = &self.sl;
+        let n_side = self.key.size_per_side() as usize;
+        let mut out = vec![0u16; 2 * n_side];
+        let mut i = 0;
+        let col = |m: &Mat, a: usize, b: usize| {
+            if self.key.n == 1 {
+                m[a] & PHANTOM != 0
+            } else {
+                m[a] >> b & 1 == 1
+            }
+        };
+        for fi in 0..sl.masks.len() {
+            self.placements(sl.free[fi], |a, b, _| {
+                out[i] = if col(&sl.win_o[fi], a, b) {
+                    if col(&sl.stuck_o[fi], a, b) { 1 } else { 3 }
+                } else if col(&sl.loss_o[fi], a, b) {
+                    if col(&sl.stuck_o[fi], a, b) { 2 } else { 4 }
+                } else {
+                    0
+                };
+                out[n_side + i] = if col(&sl.win_s[fi], a, b) {
+                    3
+                } else if col(&sl.loss_s[fi], a, b) {
+                    if col(&sl.move_s[fi], a, b) { 4 } else { 2 }
+                } else {
+                    0
+                };
+                i += 1;
+            });
+        }
+        debug_assert_eq!(i, n_side);
+        out
+    }
+}
+
+/// Row `a` of the officers-to-move placements with a step to a child in
+/// `x` (soldiers to move) under the huff rule with two officers: a step
+/// with a capture on leads to the huff position of the child with the
+/// officers that could capture (the row's, the column's, or both: `case`
+/// masks 01, 10, 11 of `[none, row, column, both]`), which is in the set
+/// when the child is and no huff (of an officer whose removal leaves the
+/// other on a point of `!keep`) takes it out: `keep` masks the points the
+/// huff may leave the remaining officer on.
+#[inline]
+fn huff_pred(x: &Mat, a: usize, free: u64, keep: u64, case: [u64; 4]) -> u64 {
+    // Officers stepping from `a` (the row's) or from a column point.
+    let own = x[a];
+    let row_ok = keep >> a & 1 == 1;
+    let mut all = 0;
+    let mut ok = 0;
+    let mut adj = ADJACENT[a] & free;
+    while adj != 0 {
+        let q = adj.trailing_zeros() as usize;
+        all |= x[q];
+        if keep >> q & 1 == 1 {
+            ok |= x[q];
+        }
+        adj &= adj - 1;
+    }
+    // The child's row officer huffed leaves the column's: mask columns.
+    // The column officer huffed leaves the row's: mask rows.
+    let plain = spread(own) | all;
+    let row_huffed = spread(own & keep) | (all & keep);
+    let col_huffed = if row_ok { spread(own) } else { 0 } | ok;
+    let both = if row_ok { spread(own & keep) } else { 0 } | (ok & keep);
+    (plain & case[0]) | (row_huffed & case[1]) | (col_huffed & case[2]) | (both & case[3])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fields::wdl_only_bits;
+    use crate::solve::{Engine, Solver, TierStore};
+
+    /// The bit-set solver's fields against the position solver's, tier by
+    /// tier, on closures with captures, huffs, fortress steps and filled
+    /// fortresses, for the four presets and two other switch
+    /// combinations; each solver reads its own lower tiers.
+    #[test]
+    fn bit_sets_give_the_wdl_fields_of_the_position_solver() {
+        let variants = [
+            Variant::ASSAUT,
+            Variant::ASSAUT_MDJ,
+            Variant::ASALTO,
+            Variant::ASSAULT,
+            "soldiers=forward,capture=free,max=off,trapped=soldiers-lose"
+                .parse()
+                .unwrap(),
+            "soldiers=closer,capture=mandatory,max=off,trapped=soldiers-win"
+                .parse()
+                .unwrap(),
+        ];
+        let positions = [
+            "SS1/SSS/2S1S2/1SS1S2/2O1O2/3/3 o",
+            "S1S/3/OSS1S1O/2SSS2/3S3/1S1/3 s",
+            "1O1/S1S/SS1S1SS/2S1S2/3O3/3/3 s",
+        ];
+        for v in variants {
+            for p in positions {
+                let pos: crate::position::Position = p.parse().unwrap();
+                let old = Solver::new(v).threads(1).solve_closure(&pos).unwrap();
+                let new = Solver::new(v)
+                    .threads(1)
+                    .engine(Engine::BitSets)
+                    .solve_closure(&pos)
+                    .unwrap();
+                let tiers = Solver::new(v).closure_of(&pos);
+                assert!(tiers.len() > 3, "{p}: {} tiers", tiers.len());
+                let mut decided = 0;
+                for key in &tiers {
+                    let a = old.store().tier(key).unwrap().unwrap();
+                    let b = new.store().tier(key).unwrap().unwrap();
+                    assert_eq!(a.len(), b.len());
+                    for (i, (&x, &y)) in a.iter().zip(b.iter()).enumerate() {
+                        assert_eq!(
+                            wdl_only_bits(x),
+                            wdl_only_bits(y),
+                            "{v:?} {p}: tier {key:?} position {i}: {x} against {y}"
+                        );
+                        decided += (x != 0) as usize;
+                    }
+                }
+                assert!(decided > 0);
+            }
+        }
+    }
+}

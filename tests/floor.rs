@@ -12,7 +12,7 @@ use asalto_tb::bracket;
 use asalto_tb::build::{self, BuildError, BuildOptions, Quiet};
 use asalto_tb::index::FileKey;
 use asalto_tb::index::TierKey;
-use asalto_tb::solve::{Assume, Floor, Solver, TierStore};
+use asalto_tb::solve::{Assume, Engine, Floor, Solver, TierStore};
 use asalto_tb::table::{Table, TableSet, TableWriter, WriteOptions, table_path};
 use asalto_tb::{Position, Side, Value, Variant, verify};
 use std::path::Path;
@@ -160,6 +160,17 @@ fn floor_files_are_built_verified_and_bracket_the_exact_files() {
             let t = Table::open(&table_path(&dir.path().join(f.folder()), &v, file)).unwrap();
             assert_eq!(t.info().floor, Some(f));
             assert_eq!(t.info().format_version, 6);
+        }
+        // The bit-set solver writes the same floor files, byte for byte.
+        let bits = tempfile::tempdir().unwrap();
+        let o = BuildOptions {
+            engine: Engine::BitSets,
+            ..opts(Some(f))
+        };
+        build::build_tiers(bits.path(), &v, &top, &o, &Quiet).unwrap();
+        for file in files(&top) {
+            let read = |d: &Path| std::fs::read(table_path(&d.join(f.folder()), &v, file)).unwrap();
+            assert!(read(dir.path()) == read(bits.path()), "{f} {file}");
         }
     }
     // Exact files stay format 5, no floor.

@@ -11,7 +11,7 @@ use asalto_tb::Wdl;
 use asalto_tb::build::{self, BuildError, BuildOptions, Quiet};
 use asalto_tb::index::FileKey;
 use asalto_tb::index::TierKey;
-use asalto_tb::solve::Solver;
+use asalto_tb::solve::{Engine, Solver};
 use asalto_tb::table::{Table, WriteOptions, table_path};
 use asalto_tb::{Position, Value, Variant};
 use std::path::Path;
@@ -365,4 +365,39 @@ fn the_window_of_a_wdl_only_build_holds_two_bits_a_value() {
         held += r.window_peak_bytes;
     }
     assert!(held > 0);
+}
+
+/// The bit-set solver (`BuildOptions::engine`) writes the same WDL-only
+/// files, byte for byte, as the position solver: the four presets and two
+/// other switch combinations, every file of the closure.
+#[test]
+fn the_bit_set_solver_writes_the_same_bytes() {
+    let variants: [Variant; 6] = [
+        Variant::ASSAUT,
+        Variant::ASSAUT_MDJ,
+        Variant::ASALTO,
+        Variant::ASSAULT,
+        "soldiers=forward,capture=free,max=off,trapped=soldiers-lose"
+            .parse()
+            .unwrap(),
+        "soldiers=closer,capture=mandatory,max=off,trapped=soldiers-win"
+            .parse()
+            .unwrap(),
+    ];
+    for v in variants {
+        let t = tiers(&v);
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let with = |engine| BuildOptions {
+            engine,
+            ..opts(true)
+        };
+        build::build_tiers(a.path(), &v, &t, &with(Engine::Positions), &Quiet).unwrap();
+        build::build_tiers(b.path(), &v, &t, &with(Engine::BitSets), &Quiet).unwrap();
+        for file in files(&t) {
+            let bytes = |d: &Path| std::fs::read(table_path(d, &v, file)).unwrap();
+            let (x, y) = (bytes(a.path()), bytes(b.path()));
+            assert!(x.len() > 100, "{v} {file}");
+            assert!(x == y, "{v} {file}: the files differ");
+        }
+    }
 }

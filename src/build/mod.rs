@@ -32,7 +32,7 @@ use crate::budget::{BudgetError, FIXED_BYTES, MemoryBudget, Need};
 use crate::index::{self, FileKey, TierKey};
 use crate::progress::{Observer, Progress, Throttle};
 use crate::rules::Variant;
-use crate::solve::{CHUNK_POSITIONS, Floor, Layered, SolveError, Solver};
+use crate::solve::{CHUNK_POSITIONS, Engine, Floor, Layered, SolveError, Solver};
 use crate::table::{
     Table, TableInfo, TableSet, TableWriter, WriteOptions, blocks, table_path, temporary_path,
 };
@@ -214,6 +214,9 @@ pub struct BuildOptions {
     /// Stop as at [`BuildOptions::stop_at`] once this is set (`asalto
     /// build` sets it on SIGINT or SIGTERM).
     pub stop_flag: Option<Arc<AtomicBool>>,
+    /// How WDL-only files are solved (the bytes are the same either way);
+    /// files with distances are always solved position by position.
+    pub engine: Engine,
 }
 
 impl Default for BuildOptions {
@@ -228,6 +231,7 @@ impl Default for BuildOptions {
             cluster: Cluster::default(),
             stop_at: None,
             stop_flag: None,
+            engine: Engine::Positions,
         }
     }
 }
@@ -1069,7 +1073,14 @@ impl<'b> FileRun<'b> {
         } else {
             tables.requiring_distances()
         };
-        let solver = Solver::new(*variant).threads(opts.threads);
+        let engine = if opts.write.wdl_only {
+            opts.engine
+        } else {
+            Engine::Positions
+        };
+        let solver = Solver::new(*variant)
+            .threads(opts.threads)
+            .engine(engine);
         let pool = solver.pool()?;
         blocks::set_budget(blocks::DEFAULT_BYTES + file.block_cache);
         Ok(FileRun {

@@ -473,6 +473,12 @@ pub(super) struct BuildArgs {
     /// tables say "win" or "loss" without plies.
     #[arg(long)]
     pub(super) wdl_only: bool,
+    /// The solver of a WDL-only build: `bits` (sets of officer
+    /// placements as bit rows; the default) or `positions` (position by
+    /// position, as files with distances are always solved). Both write
+    /// the same bytes; `bits` is faster.
+    #[arg(long, value_enum, requires = "wdl_only")]
+    pub(super) engine: Option<EngineArg>,
     /// zstd level of the blocks written (1-22): 15 writes WDL-only
     /// files about a tenth smaller for about an eighth more CPU. A file
     /// resumed from its checkpoint goes on at the level it was started
@@ -490,6 +496,25 @@ pub(super) struct BuildArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub(super) json: bool,
+}
+
+/// `--engine` of `asalto build`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub(super) enum EngineArg {
+    /// Sets of officer placements as bit rows (WDL-only).
+    Bits,
+    /// Position by position.
+    Positions,
+}
+
+impl EngineArg {
+    /// The solver's engine.
+    pub(super) fn engine(self) -> asalto_tb::solve::Engine {
+        match self {
+            EngineArg::Bits => asalto_tb::solve::Engine::BitSets,
+            EngineArg::Positions => asalto_tb::solve::Engine::Positions,
+        }
+    }
 }
 
 /// Arguments of `asalto verify`.

@@ -353,6 +353,9 @@ fn build_tables(args: BuildArgs) -> Result<()> {
             floor: args.floor.get()?,
             ..asalto_tb::table::WriteOptions::of_kind(args.wdl_only)
         },
+        engine: args
+            .engine
+            .map_or(asalto_tb::solve::Engine::BitSets, flags::EngineArg::engine),
         ..build::BuildOptions::default()
     };
     let floor = opts.write.floor;

@@ -113,6 +113,34 @@ fn each(mut b: u64, mut f: impl FnMut(usize)) {
     }
 }
 
+/// Per slice: each point's most soldiers taken by an officer alone there
+/// and the points its chains land on, and for each point the officers
+/// whose chains land on it.
+struct SliceCaptures {
+    best: [u32; board::NUM_POINTS],
+    landed: [u64; board::NUM_POINTS],
+    landed_by: [u64; board::NUM_POINTS],
+}
+
+impl Default for SliceCaptures {
+    fn default() -> SliceCaptures {
+        SliceCaptures {
+            best: [0; board::NUM_POINTS],
+            landed: [0; board::NUM_POINTS],
+            landed_by: [0; board::NUM_POINTS],
+        }
+    }
+}
+
+/// One capture of the officer of row `a` (ending on `to`, taking
+/// `taken`), against the other officer on the points of `fast`.
+struct CaptureRow {
+    a: usize,
+    to: usize,
+    taken: Bitboard,
+    fast: u64,
+}
+
 /// What the officers owe when a capture is on, as the step sets use it.
 #[derive(Clone, Copy, PartialEq)]
 enum Duty {
@@ -328,143 +356,375 @@ impl Solve<'_> {
     }
 
     /// Soldier steps from outside the fortress: exits of the
-    /// soldiers-to-move positions.
+    /// soldiers-to-move positions. Each step's target slice is read once,
+    /// in its own rank order, into sets by point ([`Solve::decode`]).
     fn soldier_exits(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         let key = self.key;
         let table = self.variant.soldier_moves();
         let mut ew = std::mem::take(&mut self.sl.ew_s);
         let mut enl = std::mem::take(&mut self.sl.enl_s);
         let mut mv = std::mem::take(&mut self.sl.move_s);
-        let mut out = Ok(());
+        let (mut lost, mut not_won) = (EMPTY, EMPTY);
+        let mut result = Ok(());
         each(key.outside, |s| {
             each(table[s] & !key.outside, |t| {
-                if out.is_err() {
-                    return;
-                }
-                let outside = key.outside & !(1 << s) | (1 << t) & OUTSIDE;
-                let tk = TierKey { outside, ..key };
-                let target = if tk.m() == 9 {
-                    None
-                } else {
-                    match Target::new(&tk, Side::Officers, look) {
-                        Ok(t) => Some(t),
-                        Err(e) => {
-                            out = Err(e);
-                            return;
-                        }
-                    }
-                };
-                for fi in 0..self.sl.masks.len() {
-                    let fortress = fortress_bits(self.sl.masks[fi]);
-                    if fortress & 1 << t != 0 {
-                        continue;
-                    }
-                    let free = self.sl.free[fi] & !(1 << t);
-                    let Some(target) = &target else {
-                        // The step fills the fortress: a win.
-                        self.placements(free, |a, b, _| {
-                            self.set(&mut ew[fi], a, b);
-                            self.set(&mut enl[fi], a, b);
-                            self.set(&mut mv[fi], a, b);
-                        });
-                        continue;
-                    };
-                    let (first, free_there) = target.slice(fortress_mask(fortress | 1 << t));
-                    self.placements(free, |a, b, officers| {
-                        self.set(&mut mv[fi], a, b);
-                        if out.is_err() {
-                            return;
-                        }
-                        match target.code_at(first, free_there, target.orient(officers)) {
-                            // The officers lose there: the soldiers win.
-                            Ok(c) if c != 0 && c & 1 == 0 => {
-                                self.set(&mut ew[fi], a, b);
-                                self.set(&mut enl[fi], a, b);
-                            }
-                            Ok(0) => self.set(&mut enl[fi], a, b),
-                            Ok(_) => {}
-                            Err(e) => out = Err(e),
-                        }
-                    });
+                if result.is_ok() {
+                    result = self.soldier_step(
+                        look,
+                        s,
+                        t,
+                        [&mut ew, &mut enl, &mut mv],
+                        [&mut lost, &mut not_won],
+                    );
                 }
             });
         });
         self.sl.ew_s = ew;
         self.sl.enl_s = enl;
         self.sl.move_s = mv;
-        out
+        result
+    }
+
+    /// The exits of the soldier step `s -> t` (from outside) into the
+    /// soldiers-to-move sets `[wins, non-losses, moves]`, with `scratch`
+    /// for the target slices.
+    fn soldier_step(
+        &self,
+        look: &mut Lookup<'_>,
+        s: usize,
+        t: usize,
+        out: [&mut Vec<Mat>; 3],
+        scratch: [&mut Mat; 2],
+    ) -> Result<(), SolveError> {
+        let key = self.key;
+        let [ew, enl, mv] = out;
+        let [lost, not_won] = scratch;
+        let outside = key.outside & !(1 << s) | (1 << t) & OUTSIDE;
+        let tk = TierKey { outside, ..key };
+        let target = if tk.m() == 9 {
+            None
+        } else {
+            Some(Target::new(&tk, Side::Officers, look)?)
+        };
+        for fi in 0..self.sl.masks.len() {
+            let fortress = fortress_bits(self.sl.masks[fi]);
+            if fortress & 1 << t != 0 {
+                continue;
+            }
+            let v = &self.sl.v[fi];
+            let open = !(1u64 << t);
+            let free = self.sl.free[fi] & open;
+            let Some(target) = &target else {
+                // The step fills the fortress: a win.
+                each(free, |a| {
+                    let av = v[a] & open;
+                    ew[fi][a] |= av;
+                    enl[fi][a] |= av;
+                    mv[fi][a] |= av;
+                });
+                continue;
+            };
+            self.decode(target, fortress | (1 << t) & board::FORTRESS, lost, not_won)?;
+            each(free, |a| {
+                let av = v[a] & open;
+                ew[fi][a] |= lost[a] & av;
+                enl[fi][a] |= not_won[a] & av;
+                mv[fi][a] |= av;
+            });
+        }
+        Ok(())
+    }
+
+    /// The officers-to-move slice of `target` with soldiers on `fortress`
+    /// (as reached, in this tier's orientation): the placements where the
+    /// officers lose (`lost`) and where they do not win (`not_won`), by
+    /// point in this tier's orientation (rows of points not free there
+    /// left as they were).
+    fn decode(
+        &self,
+        target: &Target,
+        fortress: Bitboard,
+        lost: &mut Mat,
+        not_won: &mut Mat,
+    ) -> Result<(), SolveError> {
+        let (first, free_there) = target.slice(fortress_mask(fortress));
+        let mut pts = [0usize; board::NUM_POINTS];
+        let mut np = 0;
+        each(free_there, |p| {
+            pts[np] = if target.mirrored() {
+                board::Point::new(p).mirror().index()
+            } else {
+                p
+            };
+            np += 1;
+        });
+        for &p in &pts[..np] {
+            lost[p] = 0;
+            not_won[p] = 0;
+        }
+        // Codes: a loss is even and not 0, a win odd.
+        if self.key.n == 1 {
+            let mut o = 0;
+            target.slice_codes(first, np as u32, |c| {
+                let p = pts[o];
+                lost[p] |= u64::from(c != 0 && c & 1 == 0) << 63;
+                not_won[p] |= u64::from(c & 1 == 0) << 63;
+                o += 1;
+            })
+        } else {
+            let count = (np * np.saturating_sub(1) / 2) as u32;
+            let (mut i, mut j) = (0, 1);
+            target.slice_codes(first, count, |c| {
+                let (p, q) = (pts[i], pts[j]);
+                let l = u64::from(c != 0 && c & 1 == 0);
+                let nw = u64::from(c & 1 == 0);
+                lost[p] |= l << q;
+                lost[q] |= l << p;
+                not_won[p] |= nw << q;
+                not_won[q] |= nw << p;
+                i += 1;
+                if i == j {
+                    i = 0;
+                    j += 1;
+                }
+            })
+        }
     }
 
     /// Captures: exits of the officers-to-move positions, the capture duty
-    /// sets, and the positions without a legal move.
+    /// sets, and the positions without a legal move. A capture is read
+    /// for all placements of the other officer at once (a row: the
+    /// capturing officer's end point against every point of the other),
+    /// except where the officers are in each other's way (one lands
+    /// where the other stands), which are read position by position.
     fn officer_exits(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         let key = self.key;
         let variant = *self.variant;
         let mut targets = Targets::default();
         let mut alone = AloneCaptures::default();
         let mut captures = Vec::with_capacity(64);
-        let (mut ew, mut enl) = (
-            std::mem::take(&mut self.sl.ew_o),
-            std::mem::take(&mut self.sl.enl_o),
-        );
-        let (mut cap, mut capt) = (
-            std::mem::take(&mut self.sl.cap),
-            std::mem::take(&mut self.sl.capt),
-        );
-        let mut out = Ok(());
         for fi in 0..self.sl.masks.len() {
             let soldiers = key.outside | fortress_bits(self.sl.masks[fi]);
+            let free = self.sl.free[fi];
             alone.fill(soldiers);
-            let mut has_capture = EMPTY;
-            self.placements(self.sl.free[fi], |a, b, officers| {
-                if out.is_err() {
+            let mut c = SliceCaptures::default();
+            each(free, |p| {
+                let (best, landed, _) = alone.alone(p);
+                c.best[p] = best;
+                c.landed[p] = landed;
+            });
+            if key.n == 2 {
+                each(free, |b| each(c.landed[b] & free, |a| c.landed_by[a] |= 1 << b));
+            }
+            let v = self.sl.v[fi];
+            let mut has = EMPTY;
+            // Rows: the captures of the officer of row a.
+            let (mut xw, mut xnl, mut xhas) = (EMPTY, EMPTY, EMPTY);
+            let (mut capm, mut captm) = (EMPTY, EMPTY);
+            let mut err = Ok(());
+            each(free, |a| {
+                if c.best[a] == 0 || err.is_err() {
                     return;
                 }
-                let nc = alone.of(officers, &mut captures);
-                // Lower officer first: a is the lower point.
-                if nc.best[0] > 0 {
-                    if key.n == 1 {
-                        cap[fi][a] |= PHANTOM;
-                    } else {
-                        cap[fi][a] |= 1 << b;
-                        capt[fi][b] |= 1 << a;
-                    }
-                }
-                if nc.best[1] > 0 {
-                    cap[fi][b] |= 1 << a;
-                    capt[fi][a] |= 1 << b;
-                }
-                let exit = match capture_exit(&variant, &key, &nc, &captures, &mut targets, look) {
-                    Ok(e) => e,
-                    Err(e) => {
-                        out = Err(e);
-                        return;
-                    }
+                let fast = if key.n == 1 {
+                    PHANTOM
+                } else {
+                    v[a] & !c.landed[a] & !c.landed_by[a]
                 };
-                if exit == u16::MAX {
-                    return;
-                }
-                self.set(&mut has_capture, a, b);
-                if exit & 1 == 1 {
-                    self.set(&mut ew[fi], a, b);
-                }
-                if exit & 1 == 1 || exit == 0 {
-                    self.set(&mut enl[fi], a, b);
+                // The officer of row a can capture.
+                capm[a] |= fast;
+                each(fast & !PHANTOM, |b| captm[b] |= 1 << a);
+                for &(to, taken) in alone.alone(a).2 {
+                    let row = CaptureRow {
+                        a,
+                        to: to as usize,
+                        taken,
+                        fast,
+                    };
+                    match self.capture_row(&row, soldiers, &c, &mut targets, look) {
+                        Ok((w, nl, h)) => {
+                            xw[a] |= w;
+                            xnl[a] |= nl;
+                            xhas[a] |= h;
+                        }
+                        Err(e) => err = Err(e),
+                    }
                 }
             });
+            err?;
+            let sl = &mut self.sl;
+            sl.cap[fi] = capm;
+            sl.capt[fi] = captm;
+            if key.n == 1 {
+                sl.ew_o[fi] = xw;
+                sl.enl_o[fi] = xnl;
+                has = xhas;
+            } else {
+                // Each row's findings hold for the placement both ways.
+                each(free, |a| {
+                    sl.ew_o[fi][a] |= xw[a];
+                    each(xw[a], |b| sl.ew_o[fi][b] |= 1 << a);
+                    sl.enl_o[fi][a] |= xnl[a];
+                    each(xnl[a], |b| sl.enl_o[fi][b] |= 1 << a);
+                    has[a] |= xhas[a];
+                    each(xhas[a], |b| has[b] |= 1 << a);
+                });
+                // The officers in each other's way: position by position.
+                let mut pairs = Vec::new();
+                each(free, |a| {
+                    each((c.landed[a] | c.landed_by[a]) & v[a] & !((2u64 << a) - 1), |b| {
+                        pairs.push((a, b))
+                    })
+                });
+                for (a, b) in pairs {
+                    let officers = 1u64 << a | 1u64 << b;
+                    let nc = alone.of(officers, &mut captures);
+                    let (cap, capt) = (&mut sl.cap[fi], &mut sl.capt[fi]);
+                    // The lower officer is a.
+                    for (p, q, best) in [(a, b, nc.best[0]), (b, a, nc.best[1])] {
+                        let bit = u64::from(best > 0);
+                        cap[p] |= bit << q;
+                        capt[q] |= bit << p;
+                    }
+                    let exit = capture_exit(&variant, &key, &nc, &captures, &mut targets, look)?;
+                    if exit == u16::MAX {
+                        continue;
+                    }
+                    let set = |m: &mut Mat| {
+                        m[a] |= 1 << b;
+                        m[b] |= 1 << a;
+                    };
+                    set(&mut has);
+                    if exit & 1 == 1 {
+                        set(&mut sl.ew_o[fi]);
+                    }
+                    if exit & 1 == 1 || exit == 0 {
+                        set(&mut sl.enl_o[fi]);
+                    }
+                }
+            }
             // Without a capture (then no capture duty either), a position
             // is stuck when it has no step.
-            let (free, v) = (self.sl.free[fi], &self.sl.v[fi]);
             let stuck = &mut self.sl.stuck_o[fi];
             each(free, |a| {
-                stuck[a] = v[a] & !has_capture[a] & !pred(v, a, free);
+                stuck[a] = v[a] & !has[a] & !pred(&v, a, free);
             });
         }
-        self.sl.ew_o = ew;
-        self.sl.enl_o = enl;
-        self.sl.cap = cap;
-        self.sl.capt = capt;
-        out
+        Ok(())
+    }
+
+    /// One capture of the officer of row `a`, against the other officer on
+    /// each point of `row.fast`: the points where it is a legal move that
+    /// wins for the officers, where it does not lose, and where it is a
+    /// legal move at all.
+    fn capture_row(
+        &self,
+        row: &CaptureRow,
+        soldiers: Bitboard,
+        c: &SliceCaptures,
+        targets: &mut Targets,
+        look: &mut Lookup<'_>,
+    ) -> Result<(u64, u64, u64), SolveError> {
+        let key = self.key;
+        let variant = self.variant;
+        let &CaptureRow { a, to, taken, fast } = row;
+        let n = taken.count_ones();
+        // The other officer's points where it takes no more than n.
+        let mut le = 0;
+        each(fast & !PHANTOM, |b| le |= u64::from(c.best[b] <= n) << b);
+        le |= fast & PHANTOM;
+        let gt = fast & !le;
+        // Legal with no fault, a fault with the other officer's huff only,
+        // with this officer's (on `to`) only, with both.
+        let (plain, by_other, by_self, by_both) = match (variant.max, variant.capture) {
+            (false, _) | (_, CaptureRule::Free) => (fast, 0, 0, 0),
+            (true, CaptureRule::Mandatory) => (if n == c.best[a] { le } else { 0 }, 0, 0, 0),
+            (true, CaptureRule::Huff) => {
+                if n == c.best[a] {
+                    (le, gt, 0, 0)
+                } else {
+                    (0, 0, le, gt)
+                }
+            }
+        };
+        let legal = plain | by_other | by_self | by_both;
+        if legal == 0 {
+            return Ok((0, 0, 0));
+        }
+        let k_after = key.k - n as u8;
+        if k_after < 9 {
+            // Fewer than nine soldiers left: the officers win.
+            return Ok((legal, legal, legal));
+        }
+        let outside = key.outside & !taken;
+        let fm = fortress_mask(soldiers & !taken);
+        let memo = outside | u64::from(k_after) << 40;
+        let tk = TierKey {
+            k: k_after,
+            outside,
+            ..key
+        };
+        // The soldiers to move after the capture: their wins and losses.
+        let (mut ws, mut ls) = (0u64, 0u64);
+        {
+            let target = targets.get(memo, &tk, look)?;
+            let (first, free_there) = target.slice(fm);
+            if key.n == 1 {
+                let code = target.code_at(first, free_there, target.orient(1 << to))?;
+                ws = u64::from(code & 1 == 1) * PHANTOM;
+                ls = u64::from(code != 0 && code & 1 == 0) * PHANTOM;
+            } else {
+                let mut e = Ok(());
+                each(legal, |b| {
+                    let o = target.orient(1 << to | 1 << b);
+                    match target.code_at(first, free_there, o) {
+                        Ok(code) => {
+                            ws |= u64::from(code & 1 == 1) << b;
+                            ls |= u64::from(code != 0 && code & 1 == 0) << b;
+                        }
+                        Err(x) => e = Err(x),
+                    }
+                });
+                e?;
+            }
+        }
+        let mut win = plain & ls;
+        let mut not_lost = plain & !ws;
+        if by_other | by_self | by_both != 0 {
+            if key.n == 1 {
+                // The only officer huffed: the soldiers win.
+                return Ok((win, not_lost, legal));
+            }
+            // Huffs: one officer left, soldiers to move.
+            let one = targets.get(memo | 1 << 48, &TierKey { n: 1, ..tk }, look)?;
+            let class = |p: usize| -> Result<(bool, bool), SolveError> {
+                Ok(match one.value(fm, 1 << p)? {
+                    Value::Win(_) => (true, true),
+                    Value::Draw => (false, true),
+                    _ => (false, false),
+                })
+            };
+            // The other officer huffed leaves this one on `to`.
+            let (w_to, nl_to) = class(to)?;
+            let (mut w1, mut nl1) = (0u64, 0u64);
+            let mut e = Ok(());
+            each(by_self | by_both, |b| match class(b) {
+                Ok((w, nl)) => {
+                    w1 |= u64::from(w) << b;
+                    nl1 |= u64::from(nl) << b;
+                }
+                Err(x) => e = Err(x),
+            });
+            e?;
+            let (keep_l, keep_w) = (if nl_to { 0 } else { !0 }, if w_to { 0 } else { !0 });
+            win |= by_other & ls & keep_l;
+            not_lost |= by_other & !ws & keep_w;
+            win |= by_self & ls & !nl1;
+            not_lost |= by_self & !ws & !w1;
+            win |= by_both & ls & !nl1 & keep_l;
+            not_lost |= by_both & !ws & !w1 & keep_w;
+        }
+        Ok((win, not_lost, legal))
     }
 
     /// The one-officer values a huff leads to, per slice and point.

@@ -205,6 +205,39 @@ impl TierValues {
         }
     }
 
+    /// Call `f` on the value codes at slots `first`, `first + stride`, ...
+    /// (`count` of them) of the layout ([`TierValues::strides`]); `false`
+    /// (and no call) when not all of them are held.
+    #[inline]
+    pub(crate) fn for_each_at(
+        &self,
+        first: u32,
+        stride: u32,
+        count: u32,
+        mut f: impl FnMut(u16),
+    ) -> bool {
+        if count == 0 {
+            return true;
+        }
+        let last = u64::from(first) + u64::from(count - 1) * u64::from(stride);
+        if last >= self.len() as u64 {
+            return false;
+        }
+        match self {
+            TierValues::Codes(c) => {
+                for i in 0..count {
+                    f(c[(first + i * stride) as usize]);
+                }
+            }
+            TierValues::Wdl(w) => {
+                for i in 0..count {
+                    f(w.field(first + i * stride));
+                }
+            }
+        }
+        true
+    }
+
     /// The value code at `slot` of the layout ([`TierValues::strides`]),
     /// if held.
     #[inline]

@@ -131,6 +131,34 @@ impl Target {
         self.code_at(first, free, officers).map(Value::from_code)
     }
 
+    /// The value codes of the `count` placements of the slice at `first`
+    /// (from [`Target::slice`]), in rank order, to `f`.
+    #[inline]
+    pub(super) fn slice_codes(
+        &self,
+        first: u32,
+        count: u32,
+        f: impl FnMut(u16),
+    ) -> Result<(), SolveError> {
+        if self
+            .values
+            .for_each_at(first, self.placement_stride, count, f)
+        {
+            Ok(())
+        } else {
+            Err(SolveError::PartialTier {
+                outside: self.outside,
+                found: self.values.len() as u64,
+            })
+        }
+    }
+
+    /// Whether the stored tier is the mirror image of the one reached.
+    #[inline]
+    pub(super) fn mirrored(&self) -> bool {
+        self.mirrored
+    }
+
     /// [`Target::at`] as a value code.
     #[inline]
     pub(super) fn code_at(
@@ -160,7 +188,7 @@ pub(super) struct Targets {
 impl Targets {
     /// The target of tier `key` (soldiers to move), memoised as `memo`.
     #[inline]
-    fn get(
+    pub(super) fn get(
         &mut self,
         memo: u64,
         key: &TierKey,
@@ -253,6 +281,15 @@ impl AloneCaptures {
             let best = rules::capture_ends(p, soldiers, soldiers, &mut self.caps, &mut landed);
             self.at[p.index()] = (a, self.caps.len() as u32, best, landed);
         }
+    }
+
+    /// The most soldiers an officer alone on `p` takes in one move (0:
+    /// none), the points its chains land on, and its captures (`(end
+    /// point, soldiers taken)`).
+    #[inline]
+    pub(super) fn alone(&self, p: usize) -> (u32, Bitboard, &[(u8, Bitboard)]) {
+        let (a, b, best, landed) = self.at[p];
+        (best, landed, &self.caps[a as usize..b as usize])
     }
 
     /// The captures of the officers `officers` (lower first) into

@@ -27,6 +27,9 @@
 # a spec such as soldiers=closer,capture=mandatory,max=on,trapped=soldiers-win),
 # THREADS (default: one per core), MEMORY (the build's budget, default
 # 12GiB), WDL_ONLY (1, the default: tables without distances; 0: with),
+# ENGINE (the solver of a WDL-only build, `build --engine`: bits, the
+# default, or positions; the same bytes either way), VERIFY (1, the
+# default; 0: build only, no verify),
 # LEVEL (the zstd level of the files built, default 9; 15 writes WDL-only
 # files about a tenth smaller for about an eighth more CPU),
 # FOR (a position: build only its closure, `build --for`, instead of the
@@ -79,6 +82,7 @@ MEMORY="${MEMORY:-12GiB}"
 LEVEL="${LEVEL:-9}"
 WDL=()
 [ "${WDL_ONLY:-1}" = 1 ] && WDL=(--wdl-only)
+[ "${WDL_ONLY:-1}" = 1 ] && [ -n "${ENGINE:-}" ] && WDL+=(--engine "$ENGINE")
 LOW=9
 FLOORARGS=()
 if [ -n "${FLOOR:-}" ]; then
@@ -106,7 +110,7 @@ while [ -e "$TABLES/sittings/$N.txt" ]; do N=$((N + 1)); done
 REC="$TABLES/sittings/$N"
 {
   ENVS=""
-  for v in ASALTO_TABLES VARIANT THREADS MEMORY WDL_ONLY LEVEL FOR FLOOR PROVED_BY RECORDS RECORDS_PREFIX; do
+  for v in ASALTO_TABLES VARIANT THREADS MEMORY WDL_ONLY ENGINE VERIFY LEVEL FOR FLOOR PROVED_BY RECORDS RECORDS_PREFIX; do
     [ -n "${!v:-}" ] && ENVS+="$v='${!v}' "
   done
   echo "command: ${ENVS}scripts/sitting.sh $K $MINUTES"
@@ -156,6 +160,10 @@ echo "== sitting $N: building $VARIANT $SCOPE for at most $MINUTES min (log: $RE
 step build build --variant "$VARIANT" "${WHAT[@]}" "${FLOORARGS[@]}" "${WDL[@]}" --memory "$MEMORY" \
   --threads "$THREADS" --level "$LEVEL" --stop-after "${MINUTES}m" --tables "$TABLES"
 
+if [ "${VERIFY:-1}" = 0 ]; then
+  echo "== built; VERIFY=0: no verify ($REC.txt)"
+  exit 0
+fi
 LEFT=$((MINUTES - ($(date +%s) - START) / 60))
 if [ $LEFT -lt 1 ]; then
   echo "== built; no time left to verify: run the same command again to go on ($REC.txt)"

@@ -1078,9 +1078,7 @@ impl<'b> FileRun<'b> {
         } else {
             Engine::Positions
         };
-        let solver = Solver::new(*variant)
-            .threads(opts.threads)
-            .engine(engine);
+        let solver = Solver::new(*variant).threads(opts.threads).engine(engine);
         let pool = solver.pool()?;
         blocks::set_budget(blocks::DEFAULT_BYTES + file.block_cache);
         Ok(FileRun {

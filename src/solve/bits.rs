@@ -239,17 +239,6 @@ pub(crate) fn solve_tier_wdl(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec
 }
 
 impl Solve<'_> {
-    /// Set `{a, b}` (`b` unused with one officer) in `m`.
-    #[inline]
-    fn set(&self, m: &mut Mat, a: usize, b: usize) {
-        if self.key.n == 1 {
-            m[a] |= PHANTOM;
-        } else {
-            m[a] |= 1 << b;
-            m[b] |= 1 << a;
-        }
-    }
-
     /// Call `f(a, b, officers)` on each placement of `free` (`b == a` with
     /// one officer), in the tier's index order.
     #[inline]
@@ -514,7 +503,9 @@ impl Solve<'_> {
                 c.landed[p] = landed;
             });
             if key.n == 2 {
-                each(free, |b| each(c.landed[b] & free, |a| c.landed_by[a] |= 1 << b));
+                each(free, |b| {
+                    each(c.landed[b] & free, |a| c.landed_by[a] |= 1 << b)
+                });
             }
             let v = self.sl.v[fi];
             let mut has = EMPTY;
@@ -572,9 +563,10 @@ impl Solve<'_> {
                 // The officers in each other's way: position by position.
                 let mut pairs = Vec::new();
                 each(free, |a| {
-                    each((c.landed[a] | c.landed_by[a]) & v[a] & !((2u64 << a) - 1), |b| {
-                        pairs.push((a, b))
-                    })
+                    each(
+                        (c.landed[a] | c.landed_by[a]) & v[a] & !((2u64 << a) - 1),
+                        |b| pairs.push((a, b)),
+                    )
                 });
                 for (a, b) in pairs {
                     let officers = 1u64 << a | 1u64 << b;

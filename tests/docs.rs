@@ -347,46 +347,47 @@ fn at_power(x: f64, e: i32) -> String {
     format!("{:.2}e{e}", x / 10f64.powi(e))
 }
 
-/// `n` with a comma between thousands (10,751).
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+/// The newest folder under scripts/bench-runs that holds a bench.json
+/// (folders are named by date first, so the last by name).
+fn newest_bench() -> String {
+    let mut dirs: Vec<String> = std::fs::read_dir(root().join("scripts/bench-runs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("bench.json").is_file())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    dirs.sort();
+    dirs.pop().expect("a bench record")
 }
 
 #[test]
-fn readme_figures_are_those_of_their_bench_records() {
+fn readme_figures_are_those_of_the_newest_bench_record() {
     // Each figure of the README's Figures section, formatted from the
-    // record it cites: a figure edited by hand, or a record replaced
-    // without the README, fails here.
+    // newest bench record, which it must cite: a figure edited by hand, or
+    // a newer record committed without the README, fails here.
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let record = |dir: &str| -> serde_json::Value {
-        assert!(
-            readme.contains(&format!("scripts/bench-runs/{dir}/")),
-            "{dir}"
-        );
-        json_at(
-            &root()
-                .join("scripts/bench-runs")
-                .join(dir)
-                .join("bench.json"),
-        )
-    };
-    let r = record("2026-11-25-build12");
-    let f = |key: &str| r[key].as_f64().unwrap_or_else(|| panic!("{key}"));
-    let shown = [
+    let dir = newest_bench();
+    assert!(
+        readme.contains(&format!("[record](scripts/bench-runs/{dir}/)")),
+        "the README's figures do not cite the newest bench record, {dir}"
+    );
+    let r = json_at(&root().join("scripts/bench-runs").join(&dir).join("bench.json"));
+    let f = |key: &str| r[key].as_f64().unwrap_or_else(|| panic!("{dir}: {key}"));
+    let commit = r["commit"].as_str().unwrap();
+    let mut shown = vec![
+        format!("commit {commit}, [record]"),
         format!("| {:.2e} positions/s (", f("rate_per_core")),
+        format!("({:.2e} per CPU-second", f("rate_per_cpu_second")),
         format!("| {:.2}x |", f("speedup_2_threads")),
         format!("| {:.0} s (`seconds_to_9`)", f("seconds_to_9")),
-        format!("| {} s, ", thousands(f("seconds_to_12").round() as u64)),
-        format!("| {} bytes anonymous", at_power(f("peak_anon_bytes_12"), 9)),
-        format!("; {} resident", at_power(f("peak_rss_bytes_12"), 9)),
+        format!(
+            "| {} bytes anonymous",
+            at_power(r["peaks_per_soldiers"]["peak_anon_bytes_9"].as_f64().unwrap(), 9)
+        ),
+        format!(
+            "; {} resident",
+            at_power(r["peaks_per_soldiers"]["peak_rss_bytes_9"].as_f64().unwrap(), 9)
+        ),
         format!("| {:.3} bits/position |", f("wdl_only_bits_per_position")),
         format!(
             "| {:.2e} positions/s with distances, {:.2e} WDL-only",
@@ -400,8 +401,33 @@ fn readme_figures_are_those_of_their_bench_records() {
             f("query_cold_ms")
         ),
     ];
+    // The level samples' table: one row per rate, one column per k.
+    let levels = r["levels"].as_array().unwrap();
+    let ks: Vec<String> = levels.iter().map(|l| l["k"].to_string()).collect();
+    shown.push(format!("| k | {} |", ks.join(" | ")));
+    for (name, key) in [
+        ("position solver", "solve_rate_per_core"),
+        ("verify", "verify_rate_per_core"),
+    ] {
+        let cells: Vec<String> = levels
+            .iter()
+            .map(|l| format!("{:.2e}", l[key].as_f64().unwrap()))
+            .collect();
+        shown.push(format!("| {name} | {} |", cells.join(" | ")));
+    }
+    let bits: Vec<String> = levels
+        .iter()
+        .map(|l| format!("{:.2e}", l["bits_rate_per_core"].as_f64().unwrap()))
+        .collect();
+    shown.push(format!(") | {} |", bits.join(" | ")));
+    for s in &shown {
+        assert!(
+            readme.contains(s.as_str()),
+            "the README does not show {s:?} ({dir})"
+        );
+    }
     // The bench of the fixed-point verify, told in docs/FIGURES.md.
-    let n = record("2026-11-26-vm");
+    let n = json_at(&root().join("scripts/bench-runs/2026-11-26-vm/bench.json"));
     let g = |key: &str| n[key].as_f64().unwrap_or_else(|| panic!("{key}"));
     let figures = flat_text("docs/FIGURES.md");
     for s in [
@@ -416,12 +442,6 @@ fn readme_figures_are_those_of_their_bench_records() {
         ),
     ] {
         assert!(figures.contains(&s), "docs/FIGURES.md does not show {s:?}");
-    }
-    for s in &shown {
-        assert!(
-            readme.contains(s.as_str()),
-            "the README does not show {s:?}"
-        );
     }
 }
 

@@ -263,6 +263,8 @@ impl Solve<'_> {
     }
 
     /// The slices, their placements and fortress steps.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn layout(&mut self) {
         let key = self.key;
         let masks = fortress_masks(key.m());
@@ -347,6 +349,8 @@ impl Solve<'_> {
     /// Soldier steps from outside the fortress: exits of the
     /// soldiers-to-move positions. Each step's target slice is read once,
     /// in its own rank order, into sets by point ([`Solve::decode`]).
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn soldier_exits(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         let key = self.key;
         let table = self.variant.soldier_moves();
@@ -377,6 +381,8 @@ impl Solve<'_> {
     /// The exits of the soldier step `s -> t` (from outside) into the
     /// soldiers-to-move sets `[wins, non-losses, moves]`, with `scratch`
     /// for the target slices.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn soldier_step(
         &self,
         look: &mut Lookup<'_>,
@@ -429,6 +435,8 @@ impl Solve<'_> {
     /// officers lose (`lost`) and where they do not win (`not_won`), by
     /// point in this tier's orientation (rows of points not free there
     /// left as they were).
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn decode(
         &self,
         target: &Target,
@@ -486,6 +494,8 @@ impl Solve<'_> {
     /// capturing officer's end point against every point of the other),
     /// except where the officers are in each other's way (one lands
     /// where the other stands), which are read position by position.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn officer_exits(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         let key = self.key;
         let variant = *self.variant;
@@ -609,6 +619,8 @@ impl Solve<'_> {
     /// each point of `row.fast`: the points where it is a legal move that
     /// wins for the officers, where it does not lose, and where it is a
     /// legal move at all.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn capture_row(
         &self,
         row: &CaptureRow,
@@ -720,6 +732,8 @@ impl Solve<'_> {
     }
 
     /// The one-officer values a huff leads to, per slice and point.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn huffs(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         let one = Target::new(&TierKey { n: 1, ..self.key }, Side::Soldiers, look)?;
         for fi in 0..self.sl.masks.len() {
@@ -744,6 +758,8 @@ impl Solve<'_> {
 
     /// The officers-to-move sets of slice `fi` from its soldiers-to-move
     /// sets; whether they changed.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn update_officers(&mut self, fi: usize) -> bool {
         let sl = &mut self.sl;
         let free = sl.free[fi];
@@ -789,6 +805,8 @@ impl Solve<'_> {
 
     /// The soldiers-to-move sets of slice `fi` from the officers-to-move
     /// sets of the slices its fortress steps lead to; whether they changed.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn update_soldiers(&mut self, fi: usize) -> bool {
         let sl = &mut self.sl;
         let free = sl.free[fi];
@@ -816,6 +834,8 @@ impl Solve<'_> {
 
     /// The least fixed point: slices computed again while their inputs
     /// change.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn fixed_point(&mut self) {
         let m = self.sl.masks.len();
         let mut dirty_o = vec![true; m];
@@ -844,6 +864,8 @@ impl Solve<'_> {
     }
 
     /// The value codes in index order.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn codes(&self) -> Vec<u16> {
         let sl = &self.sl;
         let n_side = self.key.size_per_side() as usize;
@@ -970,5 +992,38 @@ mod tests {
                 assert!(decided > 0);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod profile {
+    use super::*;
+    use crate::index::FileKey;
+    use crate::solve::{SyntheticStore, sample_tiers};
+
+    /// Not a test: the bit-set solver alone on a level sample, for
+    /// profiling (`cargo test --release --lib bits_alone -- --ignored`).
+    #[test]
+    #[ignore]
+    fn bits_alone() {
+        let k: u8 = std::env::var("K").map_or(18, |s| s.parse().unwrap());
+        let v = Variant::ASSAUT;
+        let tiers = sample_tiers(FileKey::new(2, k), 3_000_000, 1);
+        let store = SyntheticStore::new(1, &v);
+        for key in &tiers {
+            solve_tier_wdl(key, &mut Lookup::new(&store, v)).unwrap();
+        }
+        let passes: u32 = std::env::var("PASSES").map_or(3, |s| s.parse().unwrap());
+        let t = std::time::Instant::now();
+        for _ in 0..passes {
+            for key in &tiers {
+                solve_tier_wdl(key, &mut Lookup::new(&store, v)).unwrap();
+            }
+        }
+        let n: u64 = tiers.iter().map(TierKey::size).sum();
+        eprintln!(
+            "{:.3e}/s",
+            f64::from(passes) * n as f64 / t.elapsed().as_secs_f64()
+        );
     }
 }

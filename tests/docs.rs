@@ -371,7 +371,12 @@ fn readme_figures_are_those_of_the_newest_bench_record() {
         readme.contains(&format!("[record](scripts/bench-runs/{dir}/)")),
         "the README's figures do not cite the newest bench record, {dir}"
     );
-    let r = json_at(&root().join("scripts/bench-runs").join(&dir).join("bench.json"));
+    let r = json_at(
+        &root()
+            .join("scripts/bench-runs")
+            .join(&dir)
+            .join("bench.json"),
+    );
     let f = |key: &str| r[key].as_f64().unwrap_or_else(|| panic!("{dir}: {key}"));
     let commit = r["commit"].as_str().unwrap();
     let mut shown = vec![
@@ -382,11 +387,21 @@ fn readme_figures_are_those_of_the_newest_bench_record() {
         format!("| {:.0} s (`seconds_to_9`)", f("seconds_to_9")),
         format!(
             "| {} bytes anonymous",
-            at_power(r["peaks_per_soldiers"]["peak_anon_bytes_9"].as_f64().unwrap(), 9)
+            at_power(
+                r["peaks_per_soldiers"]["peak_anon_bytes_9"]
+                    .as_f64()
+                    .unwrap(),
+                9
+            )
         ),
         format!(
             "; {} resident",
-            at_power(r["peaks_per_soldiers"]["peak_rss_bytes_9"].as_f64().unwrap(), 9)
+            at_power(
+                r["peaks_per_soldiers"]["peak_rss_bytes_9"]
+                    .as_f64()
+                    .unwrap(),
+                9
+            )
         ),
         format!("| {:.3} bits/position |", f("wdl_only_bits_per_position")),
         format!(

@@ -237,6 +237,16 @@ impl Default for BuildOptions {
 }
 
 impl BuildOptions {
+    /// The solver's engine: [`BuildOptions::engine`] for WDL-only files,
+    /// position by position for files with distances.
+    fn solver_engine(&self) -> Engine {
+        if self.write.wdl_only {
+            self.engine
+        } else {
+            Engine::Positions
+        }
+    }
+
     /// Whether [`BuildOptions::stop_at`] has passed (on this process's
     /// clock) or [`BuildOptions::stop_flag`] is set.
     fn late(&self) -> bool {
@@ -1042,26 +1052,7 @@ impl<'b> FileRun<'b> {
         let keep = window_levels(variant);
         let wanted = window_after_resume(variant, &tiers[..done], tiers.get(done), keep);
         if ranks.rank() == 0 && !wanted.is_empty() {
-            // Some seconds to minutes with nothing solved: say what it is.
-            let halves: u64 = wanted.iter().map(|t| u64::from(t.size_per_side())).sum();
-            let what = format!(
-                "{variant} {}: reading back the window of the resumed build from the file ({} tiers, {halves} positions)",
-                job.file,
-                wanted.len()
-            );
-            job.observer.note(&what);
-            let start = Instant::now();
-            // The window it would have kept, read back once into memory
-            // as far as its budget allows: read back through the window's
-            // small cache instead, those tiers were decompressed again for
-            // every tier that read them until their levels passed (14 % of
-            // the samples early in a resumed 2o16s).
-            window.reload(&wanted)?;
-            job.observer.note(&format!(
-                "{variant} {}: window read back in {:.1} s",
-                job.file,
-                start.elapsed().as_secs_f64()
-            ));
+            reload_window(job, &window, &wanted)?;
         }
         if ranks.size() > 1 && done > 0 {
             send_window(ranks, &window, &wanted)?;
@@ -1073,12 +1064,9 @@ impl<'b> FileRun<'b> {
         } else {
             tables.requiring_distances()
         };
-        let engine = if opts.write.wdl_only {
-            opts.engine
-        } else {
-            Engine::Positions
-        };
-        let solver = Solver::new(*variant).threads(opts.threads).engine(engine);
+        let solver = Solver::new(*variant)
+            .threads(opts.threads)
+            .engine(opts.solver_engine());
         let pool = solver.pool()?;
         blocks::set_budget(blocks::DEFAULT_BYTES + file.block_cache);
         Ok(FileRun {
@@ -1361,5 +1349,35 @@ fn send_window(
             at += half;
         }
     }
+    Ok(())
+}
+
+/// Read back the window of a resumed build (`wanted`: the tiers it would
+/// have kept), saying so: some seconds to minutes with nothing solved.
+fn reload_window(
+    job: &Job<'_>,
+    window: &Window<'_>,
+    wanted: &[&TierKey],
+) -> Result<(), BuildError> {
+    let variant = job.variant;
+    let halves: u64 = wanted.iter().map(|t| u64::from(t.size_per_side())).sum();
+    let what = format!(
+        "{variant} {}: reading back the window of the resumed build from the file ({} tiers, {halves} positions)",
+        job.file,
+        wanted.len()
+    );
+    job.observer.note(&what);
+    let start = Instant::now();
+    // The window it would have kept, read back once into memory
+    // as far as its budget allows: read back through the window's
+    // small cache instead, those tiers were decompressed again for
+    // every tier that read them until their levels passed (14 % of
+    // the samples early in a resumed 2o16s).
+    window.reload(wanted)?;
+    job.observer.note(&format!(
+        "{variant} {}: window read back in {:.1} s",
+        job.file,
+        start.elapsed().as_secs_f64()
+    ));
     Ok(())
 }

@@ -132,6 +132,62 @@ impl Default for SliceCaptures {
     }
 }
 
+/// The faults of one capture under the huff rule: the other officer's
+/// points where only it may be huffed (`by_other`), only the capturing one
+/// (on `to`: `by_self`), or both; and the soldiers' wins and losses after
+/// the capture without a huff.
+struct Faults {
+    to: usize,
+    by_other: u64,
+    by_self: u64,
+    by_both: u64,
+    ws: u64,
+    ls: u64,
+}
+
+/// The points of the other officer where a faulty capture (`f`) wins for
+/// the officers and where it does not lose: the soldiers may huff an
+/// officer at fault, leaving the other alone on the board (`one`: the
+/// one-officer tier after the capture, soldiers to move, fortress mask
+/// `fm`; a huff that leaves the soldiers without a move is no option).
+fn fault_values(one: &Target, fm: u16, f: &Faults) -> Result<(u64, u64), SolveError> {
+    let class = |p: usize| -> Result<(bool, bool), SolveError> {
+        Ok(match one.value(fm, 1 << p)? {
+            Value::Win(_) => (true, true),
+            Value::Draw => (false, true),
+            _ => (false, false),
+        })
+    };
+    // The other officer huffed leaves this one on `to`.
+    let (w_to, nl_to) = class(f.to)?;
+    let (mut w1, mut nl1) = (0u64, 0u64);
+    let mut e = Ok(());
+    each(f.by_self | f.by_both, |b| match class(b) {
+        Ok((w, nl)) => {
+            w1 |= u64::from(w) << b;
+            nl1 |= u64::from(nl) << b;
+        }
+        Err(x) => e = Err(x),
+    });
+    e?;
+    let (keep_l, keep_w) = (if nl_to { 0 } else { !0 }, if w_to { 0 } else { !0 });
+    let (ws, ls) = (f.ws, f.ls);
+    let win =
+        (f.by_other & ls & keep_l) | (f.by_self & ls & !nl1) | (f.by_both & ls & !nl1 & keep_l);
+    let not_lost =
+        (f.by_other & !ws & keep_w) | (f.by_self & !ws & !w1) | (f.by_both & !ws & !w1 & keep_w);
+    Ok((win, not_lost))
+}
+
+/// What [`Solve::in_the_way`] reads and fills.
+struct PairContext<'c> {
+    alone: &'c AloneCaptures,
+    captures: &'c mut Vec<(u8, Bitboard)>,
+    targets: &'c mut Targets,
+    /// The placements with a capture.
+    has: &'c mut Mat,
+}
+
 /// One capture of the officer of row `a` (ending on `to`, taking
 /// `taken`), against the other officer on the points of `fast`.
 struct CaptureRow {
@@ -498,7 +554,6 @@ impl Solve<'_> {
     #[inline(never)]
     fn officer_exits(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         let key = self.key;
-        let variant = *self.variant;
         let mut targets = Targets::default();
         let mut alone = AloneCaptures::default();
         let mut captures = Vec::with_capacity(64);
@@ -578,32 +633,13 @@ impl Solve<'_> {
                         |b| pairs.push((a, b)),
                     )
                 });
-                for (a, b) in pairs {
-                    let officers = 1u64 << a | 1u64 << b;
-                    let nc = alone.of(officers, &mut captures);
-                    let (cap, capt) = (&mut sl.cap[fi], &mut sl.capt[fi]);
-                    // The lower officer is a.
-                    for (p, q, best) in [(a, b, nc.best[0]), (b, a, nc.best[1])] {
-                        let bit = u64::from(best > 0);
-                        cap[p] |= bit << q;
-                        capt[q] |= bit << p;
-                    }
-                    let exit = capture_exit(&variant, &key, &nc, &captures, &mut targets, look)?;
-                    if exit == u16::MAX {
-                        continue;
-                    }
-                    let set = |m: &mut Mat| {
-                        m[a] |= 1 << b;
-                        m[b] |= 1 << a;
-                    };
-                    set(&mut has);
-                    if exit & 1 == 1 {
-                        set(&mut sl.ew_o[fi]);
-                    }
-                    if exit & 1 == 1 || exit == 0 {
-                        set(&mut sl.enl_o[fi]);
-                    }
-                }
+                let mut ctx = PairContext {
+                    alone: &alone,
+                    captures: &mut captures,
+                    targets: &mut targets,
+                    has: &mut has,
+                };
+                self.in_the_way(fi, &pairs, &mut ctx, look)?;
             }
             // Without a capture (then no capture duty either), a position
             // is stuck when it has no step.
@@ -611,6 +647,45 @@ impl Solve<'_> {
             each(free, |a| {
                 stuck[a] = v[a] & !has[a] & !pred(&v, a, free);
             });
+        }
+        Ok(())
+    }
+
+    /// The captures of the placements `pairs` of slice `fi` (`(a, b)`, `a`
+    /// the lower point), where the officers are in each other's way: each
+    /// generated with both officers on the board.
+    fn in_the_way(
+        &mut self,
+        fi: usize,
+        pairs: &[(usize, usize)],
+        ctx: &mut PairContext<'_>,
+        look: &mut Lookup<'_>,
+    ) -> Result<(), SolveError> {
+        let (key, variant) = (self.key, *self.variant);
+        let sl = &mut self.sl;
+        for &(a, b) in pairs {
+            let nc = ctx.alone.of(1u64 << a | 1u64 << b, ctx.captures);
+            let (cap, capt) = (&mut sl.cap[fi], &mut sl.capt[fi]);
+            for (p, q, best) in [(a, b, nc.best[0]), (b, a, nc.best[1])] {
+                let bit = u64::from(best > 0);
+                cap[p] |= bit << q;
+                capt[q] |= bit << p;
+            }
+            let exit = capture_exit(&variant, &key, &nc, ctx.captures, ctx.targets, look)?;
+            if exit == u16::MAX {
+                continue;
+            }
+            let set = |m: &mut Mat| {
+                m[a] |= 1 << b;
+                m[b] |= 1 << a;
+            };
+            set(ctx.has);
+            if exit & 1 == 1 {
+                set(&mut sl.ew_o[fi]);
+            }
+            if exit & 1 == 1 || exit == 0 {
+                set(&mut sl.enl_o[fi]);
+            }
         }
         Ok(())
     }
@@ -694,39 +769,19 @@ impl Solve<'_> {
         }
         let mut win = plain & ls;
         let mut not_lost = plain & !ws;
-        if by_other | by_self | by_both != 0 {
-            if key.n == 1 {
-                // The only officer huffed: the soldiers win.
-                return Ok((win, not_lost, legal));
-            }
-            // Huffs: one officer left, soldiers to move.
+        if by_other | by_self | by_both != 0 && key.n == 2 {
             let one = targets.get(memo | 1 << 48, &TierKey { n: 1, ..tk }, look)?;
-            let class = |p: usize| -> Result<(bool, bool), SolveError> {
-                Ok(match one.value(fm, 1 << p)? {
-                    Value::Win(_) => (true, true),
-                    Value::Draw => (false, true),
-                    _ => (false, false),
-                })
+            let faults = Faults {
+                to,
+                by_other,
+                by_self,
+                by_both,
+                ws,
+                ls,
             };
-            // The other officer huffed leaves this one on `to`.
-            let (w_to, nl_to) = class(to)?;
-            let (mut w1, mut nl1) = (0u64, 0u64);
-            let mut e = Ok(());
-            each(by_self | by_both, |b| match class(b) {
-                Ok((w, nl)) => {
-                    w1 |= u64::from(w) << b;
-                    nl1 |= u64::from(nl) << b;
-                }
-                Err(x) => e = Err(x),
-            });
-            e?;
-            let (keep_l, keep_w) = (if nl_to { 0 } else { !0 }, if w_to { 0 } else { !0 });
-            win |= by_other & ls & keep_l;
-            not_lost |= by_other & !ws & keep_w;
-            win |= by_self & ls & !nl1;
-            not_lost |= by_self & !ws & !w1;
-            win |= by_both & ls & !nl1 & keep_l;
-            not_lost |= by_both & !ws & !w1 & keep_w;
+            let (w, nl) = fault_values(one, fm, &faults)?;
+            win |= w;
+            not_lost |= nl;
         }
         Ok((win, not_lost, legal))
     }

@@ -181,7 +181,7 @@ fn fault_values(one: &Target, fm: u16, f: &Faults) -> Result<(u64, u64), SolveEr
 
 /// What [`Solve::in_the_way`] reads and fills.
 struct PairContext<'c> {
-    alone: &'c AloneCaptures,
+    alone: &'c mut AloneCaptures,
     captures: &'c mut Vec<(u8, Bitboard)>,
     targets: &'c mut Targets,
     /// The placements with a capture.
@@ -634,7 +634,7 @@ impl Solve<'_> {
                     )
                 });
                 let mut ctx = PairContext {
-                    alone: &alone,
+                    alone: &mut alone,
                     captures: &mut captures,
                     targets: &mut targets,
                     has: &mut has,

@@ -250,7 +250,10 @@ pub(super) struct NodeCaptures {
 
 /// Each free point's captures with no other officer on the board, for one
 /// set of soldiers, and from them the captures of any placement of the
-/// officers.
+/// officers. Each point's last captures are kept with the points their
+/// walk looked at: the next set of soldiers that agrees with the last on
+/// those points (a fortress soldier moved far away) takes them as they
+/// are.
 pub(super) struct AloneCaptures {
     soldiers: Bitboard,
     /// `(end point, soldiers taken)` of every capture, point by point.
@@ -258,6 +261,64 @@ pub(super) struct AloneCaptures {
     /// Each point's range in `caps`, the most soldiers it takes and the
     /// points its chains land on.
     at: [(u32, u32, u32, Bitboard); board::NUM_POINTS],
+    /// Each point's last walk alone, and with the other officer on each
+    /// point (`a * 33 + b`), where it is in the way.
+    memo: Vec<Walked>,
+    pairs: Vec<Walked>,
+}
+
+/// The captures of an officer alone on one point, for the soldiers on the
+/// points the walk looked at (`seen` of `looked`).
+#[derive(Default)]
+struct Walked {
+    looked: Bitboard,
+    seen: Bitboard,
+    ends: Vec<(u8, Bitboard)>,
+    best: u32,
+    landed: Bitboard,
+}
+
+/// The points a walk standing on each point looks at: the points its
+/// jumps pass over and land on.
+fn jump_span(p: usize) -> Bitboard {
+    static SPAN: std::sync::OnceLock<[Bitboard; board::NUM_POINTS]> = std::sync::OnceLock::new();
+    SPAN.get_or_init(|| {
+        let mut t = [0; board::NUM_POINTS];
+        for (i, span) in t.iter_mut().enumerate() {
+            for &(o, l) in board::Point::new(i).jumps_raw() {
+                if o != board::NONE {
+                    *span |= 1 << o | 1 << l;
+                }
+            }
+        }
+        t
+    })[p]
+}
+
+impl Walked {
+    /// The walk of an officer on `p` among `soldiers`, with `other` (the
+    /// other officer, or 0) in its way: kept as it is when the soldiers on
+    /// the points it looked at are the same.
+    fn update(&mut self, p: board::Point, soldiers: Bitboard, other: Bitboard) {
+        if self.looked != 0 && soldiers & self.looked == self.seen {
+            return;
+        }
+        self.ends.clear();
+        self.landed = 0;
+        self.best = rules::capture_ends(
+            p,
+            soldiers,
+            soldiers | other,
+            &mut self.ends,
+            &mut self.landed,
+        );
+        // The walk stood on the start and where it landed.
+        self.looked = jump_span(p.index());
+        for q in board::points(self.landed) {
+            self.looked |= jump_span(q.index());
+        }
+        self.seen = soldiers & self.looked;
+    }
 }
 
 impl Default for AloneCaptures {
@@ -266,6 +327,10 @@ impl Default for AloneCaptures {
             soldiers: 0,
             caps: Vec::with_capacity(256),
             at: [(0, 0, 0, 0); board::NUM_POINTS],
+            memo: (0..board::NUM_POINTS).map(|_| Walked::default()).collect(),
+            pairs: (0..board::NUM_POINTS * board::NUM_POINTS)
+                .map(|_| Walked::default())
+                .collect(),
         }
     }
 }
@@ -276,10 +341,11 @@ impl AloneCaptures {
         self.soldiers = soldiers;
         self.caps.clear();
         for p in board::points(board::ALL & !soldiers) {
+            let w = &mut self.memo[p.index()];
+            w.update(p, soldiers, 0);
             let a = self.caps.len() as u32;
-            let mut landed = 0;
-            let best = rules::capture_ends(p, soldiers, soldiers, &mut self.caps, &mut landed);
-            self.at[p.index()] = (a, self.caps.len() as u32, best, landed);
+            self.caps.extend_from_slice(&w.ends);
+            self.at[p.index()] = (a, self.caps.len() as u32, w.best, w.landed);
         }
     }
 
@@ -296,7 +362,7 @@ impl AloneCaptures {
     /// `captures` (emptied): those computed without the other officer,
     /// unless it stands where they land.
     pub(super) fn of(
-        &self,
+        &mut self,
         officers: Bitboard,
         captures: &mut Vec<(u8, Bitboard)>,
     ) -> NodeCaptures {
@@ -312,8 +378,11 @@ impl AloneCaptures {
                 captures.extend_from_slice(&self.caps[a as usize..b as usize]);
                 best[j] = alone_best;
             } else {
-                best[j] =
-                    rules::capture_ends(o, self.soldiers, self.soldiers | other, captures, &mut 0);
+                let w = &mut self.pairs
+                    [o.index() * board::NUM_POINTS + other.trailing_zeros() as usize];
+                w.update(o, self.soldiers, other);
+                captures.extend_from_slice(&w.ends);
+                best[j] = w.best;
             }
             ends[j + 1] = captures.len();
         }

@@ -151,12 +151,11 @@ struct Faults {
 /// one-officer tier after the capture, soldiers to move, fortress mask
 /// `fm`; a huff that leaves the soldiers without a move is no option).
 fn fault_values(one: &Target, fm: u16, f: &Faults) -> Result<(u64, u64), SolveError> {
+    let (first, free_there) = one.slice(fm);
+    // A win (odd code), a draw (0), or neither.
     let class = |p: usize| -> Result<(bool, bool), SolveError> {
-        Ok(match one.value(fm, 1 << p)? {
-            Value::Win(_) => (true, true),
-            Value::Draw => (false, true),
-            _ => (false, false),
-        })
+        let c = one.code_at(first, free_there, one.orient(1 << p))?;
+        Ok((c & 1 == 1, c & 1 == 1 || c == 0))
     };
     // The other officer huffed leaves this one on `to`.
     let (w_to, nl_to) = class(f.to)?;

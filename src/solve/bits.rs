@@ -244,6 +244,10 @@ struct Slices {
     steps: Vec<u32>,
     into_start: Vec<u32>,
     into: Vec<u32>,
+    /// Scratch kept from tier to tier: the captures of officers alone, the
+    /// placements whose officers are in each other's way.
+    alone: AloneCaptures,
+    pairs: Vec<(usize, usize)>,
     /// The values.
     win_o: Vec<Mat>,
     loss_o: Vec<Mat>,
@@ -277,11 +281,14 @@ pub(crate) fn solve_tier_wdl(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec
         CaptureRule::Huff if key.n == 1 => Duty::NoStep,
         CaptureRule::Huff => Duty::Huff,
     };
+    // This thread's sets of the tier before, emptied (a tier that fails
+    // leaves fresh ones).
+    let sl = SLICES.with(|c| std::mem::take(&mut *c.borrow_mut()));
     let mut s = Solve {
         key: *key,
         variant: &variant,
         duty,
-        sl: Slices::default(),
+        sl,
     };
     s.layout();
     s.soldier_exits(look)?;
@@ -290,7 +297,16 @@ pub(crate) fn solve_tier_wdl(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec
         s.huffs(look)?;
     }
     s.fixed_point();
-    Ok(s.codes())
+    let codes = s.codes();
+    SLICES.with(|c| *c.borrow_mut() = s.sl);
+    Ok(codes)
+}
+
+thread_local! {
+    /// Each thread's [`Slices`], kept from one tier to the next: fresh ones
+    /// for every tier cost an allocation (and its page faults) of a few
+    /// hundred kilobytes per tier of a few thousand positions.
+    static SLICES: std::cell::RefCell<Slices> = std::cell::RefCell::new(Slices::default());
 }
 
 impl Solve<'_> {
@@ -325,11 +341,14 @@ impl Solve<'_> {
         let masks = fortress_masks(key.m());
         let m = masks.len();
         let sl = &mut self.sl;
-        sl.masks = masks.to_vec();
-        sl.free = masks
-            .iter()
-            .map(|&f| board::ALL & !(key.outside | fortress_bits(f)))
-            .collect();
+        sl.masks.clear();
+        sl.masks.extend_from_slice(masks);
+        sl.free.clear();
+        sl.free.extend(
+            masks
+                .iter()
+                .map(|&f| board::ALL & !(key.outside | fortress_bits(f))),
+        );
         for v in [
             &mut sl.v,
             &mut sl.ew_o,
@@ -347,8 +366,10 @@ impl Solve<'_> {
         ] {
             reset(v, m);
         }
-        sl.w1 = vec![0; m];
-        sl.nl1 = vec![0; m];
+        for v in [&mut sl.w1, &mut sl.nl1] {
+            v.clear();
+            v.resize(m, 0);
+        }
         for fi in 0..m {
             let free = sl.free[fi];
             let v = &mut sl.v[fi];
@@ -554,7 +575,9 @@ impl Solve<'_> {
     fn officer_exits(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         let key = self.key;
         let mut targets = Targets::default();
-        let mut alone = AloneCaptures::default();
+        // Kept from tier to tier: its walks hold for any tier whose
+        // soldiers agree where they looked.
+        let mut alone = std::mem::take(&mut self.sl.alone);
         let mut captures = Vec::with_capacity(64);
         for fi in 0..self.sl.masks.len() {
             let soldiers = key.outside | fortress_bits(self.sl.masks[fi]);
@@ -625,7 +648,8 @@ impl Solve<'_> {
                     each(xhas[a], |b| has[b] |= 1 << a);
                 });
                 // The officers in each other's way: position by position.
-                let mut pairs = Vec::new();
+                let mut pairs = std::mem::take(&mut self.sl.pairs);
+                pairs.clear();
                 each(free, |a| {
                     each(
                         (c.landed[a] | c.landed_by[a]) & v[a] & !((2u64 << a) - 1),
@@ -639,6 +663,7 @@ impl Solve<'_> {
                     has: &mut has,
                 };
                 self.in_the_way(fi, &pairs, &mut ctx, look)?;
+                self.sl.pairs = pairs;
             }
             // Without a capture (then no capture duty either), a position
             // is stuck when it has no step.
@@ -647,6 +672,7 @@ impl Solve<'_> {
                 stuck[a] = v[a] & !has[a] & !pred(&v, a, free);
             });
         }
+        self.sl.alone = alone;
         Ok(())
     }
 
@@ -1046,38 +1072,5 @@ mod tests {
                 assert!(decided > 0);
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod profile {
-    use super::*;
-    use crate::index::FileKey;
-    use crate::solve::{SyntheticStore, sample_tiers};
-
-    /// Not a test: the bit-set solver alone on a level sample, for
-    /// profiling (`cargo test --release --lib bits_alone -- --ignored`).
-    #[test]
-    #[ignore]
-    fn bits_alone() {
-        let k: u8 = std::env::var("K").map_or(18, |s| s.parse().unwrap());
-        let v = Variant::ASSAUT;
-        let tiers = sample_tiers(FileKey::new(2, k), 3_000_000, 1);
-        let store = SyntheticStore::new(1, &v);
-        for key in &tiers {
-            solve_tier_wdl(key, &mut Lookup::new(&store, v)).unwrap();
-        }
-        let passes: u32 = std::env::var("PASSES").map_or(3, |s| s.parse().unwrap());
-        let t = std::time::Instant::now();
-        for _ in 0..passes {
-            for key in &tiers {
-                solve_tier_wdl(key, &mut Lookup::new(&store, v)).unwrap();
-            }
-        }
-        let n: u64 = tiers.iter().map(TierKey::size).sum();
-        eprintln!(
-            "{:.3e}/s",
-            f64::from(passes) * n as f64 / t.elapsed().as_secs_f64()
-        );
     }
 }

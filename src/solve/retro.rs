@@ -460,6 +460,9 @@ struct Scratch {
     buckets: Vec<Vec<u32>>,
     /// The code of each huff position in [`Tier::retrograde`].
     hcode: Vec<u16>,
+    /// The captures of officers alone, with the walks kept from tier to
+    /// tier.
+    alone: AloneCaptures,
 }
 
 thread_local! {
@@ -919,7 +922,7 @@ impl<'v> Tier<'v> {
         let mut targets = Targets::default();
         // (end point, soldiers taken) of every capture, officer by officer.
         let mut captures: Vec<(u8, Bitboard)> = Vec::with_capacity(64);
-        let mut alone = AloneCaptures::default();
+        let mut alone = std::mem::take(&mut self.buf.alone);
         for fi in 0..self.masks.len() {
             let mask = self.masks[fi];
             let soldiers = key.outside | fortress_bits(mask);
@@ -977,6 +980,7 @@ impl<'v> Tier<'v> {
             }
             self.buf.fault_blocks.push(self.buf.faults.len() as u32);
         }
+        self.buf.alone = alone;
         Ok(())
     }
 

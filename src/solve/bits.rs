@@ -104,6 +104,16 @@ fn pred(x: &Mat, a: usize, free: u64) -> u64 {
     r
 }
 
+/// Add the placements of `rows` (two officers; row `a` holds the other
+/// officer's points, rows off `free` empty) to `out` both ways: `{a, b}`
+/// as bit `b` of row `a` and bit `a` of row `b`.
+fn both_ways(free: u64, rows: &Mat, out: &mut Mat) {
+    each(free, |a| {
+        out[a] |= rows[a];
+        each(rows[a], |b| out[b] |= 1 << a);
+    });
+}
+
 /// Iterate the set points of `b` as indices.
 #[inline]
 fn each(mut b: u64, mut f: impl FnMut(usize)) {
@@ -639,14 +649,9 @@ impl Solve<'_> {
                 has = xhas;
             } else {
                 // Each row's findings hold for the placement both ways.
-                each(free, |a| {
-                    sl.ew_o[fi][a] |= xw[a];
-                    each(xw[a], |b| sl.ew_o[fi][b] |= 1 << a);
-                    sl.enl_o[fi][a] |= xnl[a];
-                    each(xnl[a], |b| sl.enl_o[fi][b] |= 1 << a);
-                    has[a] |= xhas[a];
-                    each(xhas[a], |b| has[b] |= 1 << a);
-                });
+                both_ways(free, &xw, &mut sl.ew_o[fi]);
+                both_ways(free, &xnl, &mut sl.enl_o[fi]);
+                both_ways(free, &xhas, &mut has);
                 // The officers in each other's way: position by position.
                 let mut pairs = std::mem::take(&mut self.sl.pairs);
                 pairs.clear();

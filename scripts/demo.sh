@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job on a small built-in default, in a few minutes on 2 cores:
+# The main job on a small built-in default, about 2.5 minutes on 2 cores
+# (release compile included; scripts/bench-runs/2026-12-04-suite/):
 # a real variant-balance report of the four presets over every position
 # reachable from the 10-soldier critical-mass formation (the 10 outside
 # points nearest the fortress, officers on c6 e6, soldiers to move).

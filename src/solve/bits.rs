@@ -128,6 +128,8 @@ fn each(mut b: u64, mut f: impl FnMut(usize)) {
 /// whose chains land on it.
 struct SliceCaptures {
     best: [u32; board::NUM_POINTS],
+    /// The points whose officer alone takes more than `c` soldiers, by `c`.
+    more: [u64; 25],
     landed: [u64; board::NUM_POINTS],
     landed_by: [u64; board::NUM_POINTS],
 }
@@ -136,6 +138,7 @@ impl Default for SliceCaptures {
     fn default() -> SliceCaptures {
         SliceCaptures {
             best: [0; board::NUM_POINTS],
+            more: [0; 25],
             landed: [0; board::NUM_POINTS],
             landed_by: [0; board::NUM_POINTS],
         }
@@ -598,6 +601,9 @@ impl Solve<'_> {
                 let (best, landed, _) = alone.alone(p);
                 c.best[p] = best;
                 c.landed[p] = landed;
+                for m in &mut c.more[..best as usize] {
+                    *m |= 1 << p;
+                }
             });
             if key.n == 2 {
                 each(free, |b| {
@@ -739,10 +745,8 @@ impl Solve<'_> {
         let &CaptureRow { a, to, taken, fast } = row;
         let n = taken.count_ones();
         // The other officer's points where it takes no more than n.
-        let mut le = 0;
-        each(fast & !PHANTOM, |b| le |= u64::from(c.best[b] <= n) << b);
-        le |= fast & PHANTOM;
-        let gt = fast & !le;
+        let gt = fast & c.more[n as usize];
+        let le = fast & !gt;
         // Legal with no fault, a fault with the other officer's huff only,
         // with this officer's (on `to`) only, with both.
         let (plain, by_other, by_self, by_both) = match (variant.max, variant.capture) {

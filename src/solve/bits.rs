@@ -200,6 +200,28 @@ struct PairContext<'c> {
     has: &'c mut Mat,
 }
 
+impl SliceCaptures {
+    /// The figures of the free points `free` of one slice from its captures
+    /// of officers alone (`n` officers).
+    fn of(alone: &AloneCaptures, free: u64, n: u8) -> SliceCaptures {
+        let mut c = SliceCaptures::default();
+        each(free, |p| {
+            let (best, landed, _) = alone.alone(p);
+            c.best[p] = best;
+            c.landed[p] = landed;
+            for m in &mut c.more[..best as usize] {
+                *m |= 1 << p;
+            }
+        });
+        if n == 2 {
+            each(free, |b| {
+                each(c.landed[b] & free, |a| c.landed_by[a] |= 1 << b)
+            });
+        }
+        c
+    }
+}
+
 /// One capture of the officer of row `a` (ending on `to`, taking
 /// `taken`), against the other officer on the points of `fast`.
 struct CaptureRow {
@@ -596,20 +618,7 @@ impl Solve<'_> {
             let soldiers = key.outside | fortress_bits(self.sl.masks[fi]);
             let free = self.sl.free[fi];
             alone.fill(soldiers);
-            let mut c = SliceCaptures::default();
-            each(free, |p| {
-                let (best, landed, _) = alone.alone(p);
-                c.best[p] = best;
-                c.landed[p] = landed;
-                for m in &mut c.more[..best as usize] {
-                    *m |= 1 << p;
-                }
-            });
-            if key.n == 2 {
-                each(free, |b| {
-                    each(c.landed[b] & free, |a| c.landed_by[a] |= 1 << b)
-                });
-            }
+            let c = SliceCaptures::of(&alone, free, key.n);
             let v = self.sl.v[fi];
             let mut has = EMPTY;
             // Rows: the captures of the officer of row a.

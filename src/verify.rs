@@ -828,7 +828,7 @@ mod tests {
 
     use super::*;
     use crate::planted::{Fault, plant};
-    use crate::solve::{MemoryStore, Solver, TierStore, solve_tier};
+    use crate::solve::{Engine, MemoryStore, Solver, TierStore, solve_tier, solve_tier_wdl};
     use crate::table::{TableWriter, WriteOptions};
     use std::collections::{BTreeMap, HashSet};
 
@@ -846,11 +846,28 @@ mod tests {
         variant: &Variant,
         wdl_only: bool,
     ) -> (Vec<TierKey>, MemoryStore) {
+        solve_and_write_by(dir, variant, wdl_only, Engine::Positions)
+    }
+
+    /// [`solve_and_write`] with the solver `engine` ([`Engine::BitSets`]
+    /// only with `wdl_only`), on this thread.
+    fn solve_and_write_by(
+        dir: &Path,
+        variant: &Variant,
+        wdl_only: bool,
+        engine: Engine,
+    ) -> (Vec<TierKey>, MemoryStore) {
+        assert!(wdl_only || engine == Engine::Positions);
         let pos: Position = POS.parse().unwrap();
         let tiers = Solver::new(*variant).closure_of(&pos);
         let store = MemoryStore::new();
         for key in &tiers {
-            let codes = solve_tier(key, &mut Lookup::new(&store, *variant)).unwrap();
+            let mut look = Lookup::new(&store, *variant);
+            let codes = match engine {
+                Engine::Positions => solve_tier(key, &mut look),
+                Engine::BitSets => solve_tier_wdl(key, &mut look),
+            }
+            .unwrap();
             store.insert(*key, codes);
         }
         let mut files: BTreeMap<FileKey, Vec<TierKey>> = BTreeMap::new();
@@ -962,11 +979,16 @@ mod tests {
     /// wrong; the checker gives the same answer with the fault planted on
     /// its own thread (it never reads it).
     fn planted_fault_is_caught(fault: Fault, wdl_only: bool) {
+        planted_fault_is_caught_by(fault, wdl_only, Engine::Positions);
+    }
+
+    /// [`planted_fault_is_caught`] with the fault planted in `engine`.
+    fn planted_fault_is_caught_by(fault: Fault, wdl_only: bool, engine: Engine) {
         let variant = Variant::ASSAUT;
         let dir = tempfile::tempdir().unwrap();
         let (tiers, planted_store) = {
             let _fault = plant(fault);
-            solve_and_write(dir.path(), &variant, wdl_only)
+            solve_and_write_by(dir.path(), &variant, wdl_only, engine)
         };
         // The right values, from the solver without the fault.
         let pos: Position = POS.parse().unwrap();
@@ -981,10 +1003,13 @@ mod tests {
                 .filter(|&(&a, &b)| !same(Value::from_code(a), Value::from_code(b), wdl_only))
                 .count();
         }
-        assert!(wrong > 0, "{fault:?} changed no value");
+        assert!(wrong > 0, "{fault:?} changed no value of {engine:?}");
 
         let report = verify_all(dir.path(), &variant);
-        assert!(report.bad_count > 0, "{fault:?}: {wrong} wrong values pass");
+        assert!(
+            report.bad_count > 0,
+            "{fault:?} in {engine:?}: {wrong} wrong values pass"
+        );
         assert_eq!(report.bad.len() as u64, report.bad_count);
         let closure: HashSet<TierKey> = tiers.iter().copied().collect();
         let mut named_wrong = 0;
@@ -1067,5 +1092,20 @@ mod tests {
     fn a_planted_fault_in_the_capture_duty_is_caught() {
         planted_fault_is_caught(Fault::CaptureDutyIgnored, false);
         planted_fault_is_caught(Fault::CaptureDutyIgnored, true);
+    }
+
+    /// Every fault of the bit-set solver's, in the WDL-only tables it
+    /// writes: the same checker catches them.
+    #[test]
+    fn planted_faults_in_the_bit_set_solver_are_caught() {
+        for fault in [
+            Fault::ChainStopsAfterOneJump,
+            Fault::DrawsRelabelled,
+            Fault::ParentNotNotified,
+            Fault::LastUnmoveMissing,
+            Fault::CaptureDutyIgnored,
+        ] {
+            planted_fault_is_caught_by(fault, true, Engine::BitSets);
+        }
     }
 }

@@ -43,6 +43,8 @@ use super::retro::{AloneCaptures, Target, Targets, capture_exit};
 use crate::Value;
 use crate::board::{self, ADJACENT, Bitboard, OUTSIDE};
 use crate::index::{TierKey, fortress_bits, fortress_mask, fortress_masks, fortress_rank};
+#[cfg(test)]
+use crate::planted::{Fault, planted};
 use crate::position::Side;
 use crate::rules::{CaptureRule, Variant};
 
@@ -332,8 +334,11 @@ pub(crate) fn solve_tier_wdl(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec
         s.huffs(look)?;
     }
     s.fixed_point();
-    let codes = s.codes();
+    #[allow(unused_mut)]
+    let mut codes = s.codes();
     SLICES.with(|c| *c.borrow_mut() = s.sl);
+    #[cfg(test)]
+    crate::planted::relabel_draws(&mut codes);
     Ok(codes)
 }
 
@@ -863,6 +868,11 @@ impl Solve<'_> {
         let free = sl.free[fi];
         let (v, ls, ws) = (&sl.v[fi], &sl.loss_s[fi], &sl.win_s[fi]);
         let (cap, capt) = (&sl.cap[fi], &sl.capt[fi]);
+        #[cfg(test)]
+        let (cap, capt) = match planted(Fault::CaptureDutyIgnored) {
+            true => (&EMPTY, &EMPTY),
+            false => (cap, capt),
+        };
         // Children that are not soldiers' wins.
         let mut nw = EMPTY;
         each(free, |a| nw[a] = v[a] & !ws[a]);
@@ -888,6 +898,11 @@ impl Solve<'_> {
                         huff_pred(&nw, a, free, cm_w, [n00, n10, n01, n11]),
                     )
                 }
+            };
+            #[cfg(test)]
+            let win_step = match a % 7 == 0 && planted(Fault::ParentNotNotified) {
+                true => 0,
+                false => win_step,
             };
             let stuck_win = if stuck_wins { stuck[a] } else { 0 };
             let w = ew[a] | win_step | stuck_win;
@@ -949,7 +964,13 @@ impl Solve<'_> {
             for (fi, d) in dirty_o.iter_mut().enumerate() {
                 if std::mem::take(d) && self.update_officers(fi) {
                     let (a, b) = (self.sl.into_start[fi], self.sl.into_start[fi + 1]);
-                    for &src in &self.sl.into[a as usize..b as usize] {
+                    #[allow(unused_mut)]
+                    let mut srcs = &self.sl.into[a as usize..b as usize];
+                    #[cfg(test)]
+                    if planted(Fault::LastUnmoveMissing) {
+                        srcs = &srcs[..srcs.len().saturating_sub(1)];
+                    }
+                    for &src in srcs {
                         dirty_s[src as usize] = true;
                     }
                     any = true;

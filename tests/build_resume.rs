@@ -136,10 +136,9 @@ fn a_stopped_build_resumes_from_its_checkpoint_and_writes_the_same_bytes() {
     assert_eq!(estimate.checkpointed_positions, held.positions_done);
     // The time estimate leaves out what the checkpoint holds.
     let left = estimate.positions - held.positions_done;
-    assert_eq!(
-        estimate.seconds(1e6),
-        asalto_tb::plan::build_seconds(left, 1e6)
-    );
+    let at_rate = asalto_tb::plan::build_core_seconds(last_plan.file.soldiers(), left, false)
+        / asalto_tb::plan::cores_worth(1e6);
+    assert!((estimate.seconds(1e6) / at_rate - 1.0).abs() < 1e-12);
     let obs = StopAt::new(u64::MAX);
     let reports =
         build::build_tiers(dir.path(), &Variant::ASSAUT, &tiers(), &opts(), &obs).unwrap();

@@ -493,34 +493,60 @@ fn figures_ratios_since_the_2026_11_26_bench_are_those_of_their_runs() {
 }
 
 #[test]
-fn the_plans_verify_over_build_is_that_of_its_records() {
-    // The ratio `asalto plan` times a build's estimate by for the verify:
-    // assaut-mdj's 20-soldier closure, its files' verify seconds (two
-    // sittings) over their build seconds.
-    let dir = root().join("scripts/bench-runs/2026-11-28-f20");
-    let read = |name: &str| json_at(&dir.join(name));
-    let build: f64 = read("assaut-mdj-1-build.json")["builds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|b| b["files"].as_array().unwrap())
-        .map(|f| f["seconds"].as_f64().unwrap())
-        .sum();
-    let last = read("assaut-mdj-2-verify.json");
-    assert_eq!(last["ok"], true);
-    let verify: f64 = last["per_file"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["seconds"].as_f64().unwrap() + f["earlier_seconds"].as_f64().unwrap())
-        .sum();
-    let ratio = verify / build;
-    assert!(
-        (ratio - asalto_tb::plan::VERIFY_OVER_BUILD).abs() < 5e-4,
-        "{verify} s / {build} s = {ratio}"
+fn the_plans_rates_are_those_of_the_newest_bench_record() {
+    // `asalto plan` times each file at its soldier count's rates: the
+    // level samples of the newest bench record, scaled by what file I/O
+    // cost a build and a verify in the same run.
+    use asalto_tb::plan;
+    let dir = newest_bench();
+    assert_eq!(
+        plan::LEVEL_RATES_SOURCE,
+        format!("scripts/bench-runs/{dir}/bench.json")
     );
-    let source = asalto_tb::plan::VERIFY_OVER_BUILD_SOURCE;
-    assert!(source.starts_with("scripts/bench-runs/2026-11-28-f20/"));
+    let r = json_at(&root().join(plan::LEVEL_RATES_SOURCE));
+    let close = |a: f64, b: f64, what: &str| {
+        assert!(
+            (a / b - 1.0).abs() < 1e-3,
+            "{what}: {a} in the code, {b} in {dir}"
+        );
+    };
+    let f = |key: &str| r[key].as_f64().unwrap_or_else(|| panic!("{dir}: {key}"));
+    let levels = r["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), plan::LEVEL_RATES.len());
+    for (l, c) in levels.iter().zip(&plan::LEVEL_RATES) {
+        let g = |key: &str| l[key].as_f64().unwrap();
+        assert_eq!(g("k") as u8, c.k);
+        close(c.bits, g("bits_rate_per_core"), "bits");
+        close(c.positions, g("solve_rate_per_core"), "positions");
+        close(c.verify, g("verify_rate_per_core"), "verify");
+    }
+    let speedup = f("speedup_2_threads");
+    close(
+        plan::BENCH_RATE_PER_CORE,
+        f("rate_per_core"),
+        "rate_per_core",
+    );
+    close(plan::BENCH_SPEEDUP_2_THREADS, speedup, "speedup");
+    let run = &r["raw"]["build_run"];
+    let build_rate = run["positions"].as_f64().unwrap() / run["seconds"].as_f64().unwrap();
+    let at = |k: u8, which: fn(&plan::LevelRate) -> f64| plan::level_rate(k, which);
+    close(
+        plan::BUILD_OVER_SAMPLE,
+        build_rate / (at(9, |l| l.positions) * speedup),
+        "BUILD_OVER_SAMPLE",
+    );
+    close(
+        plan::WDL_BUILD_OVER_SAMPLE,
+        f("wdl_build_rate") / (at(9, |l| l.bits) * speedup),
+        "WDL_BUILD_OVER_SAMPLE",
+    );
+    // The verify's rate was measured on the calibration closure: 10
+    // soldiers.
+    close(
+        plan::VERIFY_OVER_SAMPLE,
+        f("verify_rate_wdl_only_per_core") / at(10, |l| l.verify),
+        "VERIFY_OVER_SAMPLE",
+    );
 }
 
 /// The packages a `pip install` line installs: its names, and those listed

@@ -32,7 +32,9 @@ pub struct BenchArgs {
     tables: PathBuf,
     /// Also time a complete build of every table up to this many soldiers
     /// (9..=24) into a fresh folder, target/bench-tables under the current
-    /// folder (9 takes tens of minutes here).
+    /// folder (9 takes tens of minutes here), then the same WDL-only by
+    /// the bit-set solver into target/bench-tables-wdl (removed after;
+    /// `wdl_build_rate`, the build rate `asalto plan` scales by).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(9..=24))]
     build_to: Option<u8>,
     /// Instead of --build-to, take the build figures (seconds_to_K and the
@@ -171,6 +173,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         seconds_to,
         peaks,
         tables: built_tables,
+        wdl: wdl_build_rate,
     } = measure_build(&args, &variant, &mut raw)?;
     let peak = build::peak_rss_bytes();
     let tables_dir = built_tables.unwrap_or(args.tables.clone());
@@ -178,6 +181,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let levels = measure_levels(&variant, &args.levels, args.level_positions)?;
     let measured = Measured {
         levels,
+        wdl_build_rate,
         rate,
         verify_rates,
         seconds_to,
@@ -194,6 +198,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
 struct Measured {
     /// The level samples, by soldier count.
     levels: Vec<LevelSample>,
+    /// Positions per second of the WDL-only build by the bit-set solver.
+    wdl_build_rate: Option<f64>,
     /// The solving rate.
     rate: Rate,
     /// The verification rates, with distances and WDL-only.
@@ -344,6 +350,9 @@ struct BuildFigures {
     peaks: Figures,
     /// The folder of the tables built by --build-to, if any.
     tables: Option<PathBuf>,
+    /// Positions per second of the same build WDL-only by the bit-set
+    /// solver (all threads, file I/O included), if built.
+    wdl: Option<f64>,
 }
 
 /// The build figures: a timed complete build with --build-to, else those
@@ -363,12 +372,14 @@ fn measure_build(
             seconds_to,
             peaks,
             tables: None,
+            wdl: None,
         })
     } else {
         Ok(BuildFigures {
             seconds_to: Figures::new(),
             peaks: Figures::new(),
             tables: None,
+            wdl: None,
         })
     }
 }
@@ -426,11 +437,60 @@ fn timed_build(
                     "peak_rss_bytes": r.peak_rss_bytes, "peak_anon_bytes": r.peak_anon_bytes,
                     "window_peak_bytes": r.window_peak_bytes})).collect::<Vec<_>>()}),
     );
+    let wdl = timed_wdl_build(k, memory, variant, raw)?;
     Ok(BuildFigures {
         seconds_to,
         peaks,
         tables: Some(dir),
+        wdl: Some(wdl),
     })
+}
+
+/// Time the same complete build WDL-only, by the bit-set solver (the
+/// default of `asalto build --wdl-only`), into a fresh
+/// target/bench-tables-wdl, removed after; the raw record goes to
+/// `raw["wdl_build_run"]`. Returns its positions per second (all
+/// threads, file I/O included): the rate `asalto plan` scales its level
+/// samples' rates by.
+fn timed_wdl_build(
+    k: u8,
+    memory: Option<MemoryBudget>,
+    variant: &Variant,
+    raw: &mut serde_json::Map<String, serde_json::Value>,
+) -> Result<f64> {
+    let dir = PathBuf::from("target/bench-tables-wdl");
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).context("clear target/bench-tables-wdl")?;
+    }
+    errln!(
+        "build: the same, WDL-only by the bit-set solver, into {} ...",
+        dir.display()
+    );
+    let start = Instant::now();
+    let reports = build::build(
+        &dir,
+        variant,
+        9,
+        k,
+        &build::BuildOptions {
+            memory: memory.unwrap_or_else(MemoryBudget::machine_default),
+            write: asalto_tb::table::WriteOptions::of_kind(true),
+            engine: asalto_tb::solve::Engine::BitSets,
+            ..build::BuildOptions::threads(0)
+        },
+        &Quiet,
+    )?;
+    let secs = start.elapsed().as_secs_f64();
+    let _ = std::fs::remove_dir_all(&dir);
+    let positions: u64 = reports.iter().map(|r| r.info.positions).sum();
+    raw.insert(
+        "wdl_build_run".into(),
+        json!({"soldiers": k, "seconds": secs, "positions": positions, "threads": "one per core",
+               "engine": "bits",
+               "files": reports.iter().map(|r| json!({"file": r.file.to_string(),
+                    "positions": r.info.positions, "seconds": r.seconds})).collect::<Vec<_>>()}),
+    );
+    Ok(positions as f64 / secs)
 }
 
 /// The figures of the tables of 9 soldiers (step 3 of the bench), each
@@ -654,6 +714,7 @@ fn record(
         "seconds_to_9": seconds_to.get("seconds_to_9").cloned().unwrap_or(serde_json::Value::Null),
         "seconds_to_12": seconds_to.get("seconds_to_12").cloned().unwrap_or(serde_json::Value::Null),
         "seconds_to": seconds_to.clone(),
+        "wdl_build_rate": m.wdl_build_rate,
         "peak_rss_bytes": m.peak,
         "peak_rss_bytes_12": peaks.get("peak_rss_bytes_12").cloned().unwrap_or(serde_json::Value::Null),
         "peak_anon_bytes_12": peaks.get("peak_anon_bytes_12").cloned().unwrap_or(serde_json::Value::Null),
@@ -694,6 +755,10 @@ fn print_figures(variant: &Variant, m: &Measured) {
     for (k, v) in &m.seconds_to {
         outln!("  {k:<28} {:.1} s", v.as_f64().unwrap_or(0.0));
     }
+    outln!(
+        "  WDL-only build (bits, all threads) {}",
+        fmt(m.wdl_build_rate, "positions/s")
+    );
     outln!(
         "  peak memory                  {}",
         fmt(m.peak.map(|b| b as f64 / (1u64 << 30) as f64), "GiB")

@@ -151,9 +151,7 @@ pub fn run(args: PlanArgs) -> Result<()> {
     };
     let planned = Planned {
         seconds: estimate.seconds(rate),
-        verify_seconds: args
-            .wdl_only
-            .then(|| plan::verify_seconds(plan.positions(), rate)),
+        verify_seconds: args.wdl_only.then(|| plan.verify_seconds(rate)),
         plan,
         estimate,
         free,
@@ -238,7 +236,9 @@ fn print_json(args: &PlanArgs, variant: &Variant, p: &Planned) {
             "least_memory_bytes": plan.neediest().map(|n| n.least()),
             "memory": memory_line(plan, budget),
             "rate_positions_per_second": p.rate,
-            "build_rate_ratio": plan::BUILD_RATE_RATIO,
+            "bench_cores_worth": plan::cores_worth(p.rate),
+            "rates_source": plan::LEVEL_RATES_SOURCE,
+            "build_core_seconds": estimate.build_core_seconds,
             "calibration": p.calibration.map(|c| json!({
                 "position": plan::CALIBRATION_POSITION,
                 "positions": c.calibration_positions,
@@ -248,7 +248,8 @@ fn print_json(args: &PlanArgs, variant: &Variant, p: &Planned) {
             })),
             "seconds": p.seconds,
             "verify_seconds": p.verify_seconds,
-            "verify_over_build": plan::VERIFY_OVER_BUILD,
+            // What scripts/run-summary.py scales a build's measured time by.
+            "verify_over_build": p.verify_seconds.map(|v| v / p.seconds.max(1e-9)),
         })
     );
 }
@@ -360,23 +361,36 @@ fn print_files(plan: &Plan, budget: MemoryBudget) {
     }
 }
 
-/// Where the rate comes from: the calibration solve, or --rate; times the
-/// ratio of a build's rate to the in-memory rate.
+/// Where the time comes from: the level samples' rates per soldier count,
+/// scaled by the bench cores this machine's threads are worth, measured
+/// by the calibration solve or given by --rate.
 fn rate_text(p: &Planned, threads: usize) -> String {
     let rate = p.rate;
+    let worth = plan::cores_worth(rate);
+    // A WDL-only plan has a verify estimate.
+    let solver = if p.verify_seconds.is_some() {
+        "the bit-set solver's"
+    } else {
+        "the position solver's"
+    };
+    let basis = format!(
+        "{solver} rates per soldier count in the level samples of {}, times what file I/O costs a build there ({:.3} WDL-only, {:.3} with distances)",
+        plan::LEVEL_RATES_SOURCE,
+        plan::WDL_BUILD_OVER_SAMPLE,
+        plan::BUILD_OVER_SAMPLE
+    );
     match &p.calibration {
         Some(c) => format!(
-            "in-memory rate {rate:.3e} positions/s measured by solving the closure of {} ({} positions in {:.2} s, --threads {}), times {} (a build's rate over the in-memory rate in the bench record {})",
+            "{basis}, on {worth:.2} of its cores: the in-memory rate {rate:.3e} positions/s measured here by solving the closure of {} ({} positions in {:.2} s, --threads {}) over its {:.3e} on one core",
             plan::CALIBRATION_POSITION,
             c.calibration_positions,
             c.calibration_seconds,
             threads,
-            plan::BUILD_RATE_RATIO,
-            plan::RECORDED_RATE_SOURCE
+            plan::BENCH_RATE_PER_CORE,
         ),
         None => format!(
-            "in-memory rate {rate:.3e} positions/s (--rate) times {} (a build's rate over the in-memory rate in the bench record)",
-            plan::BUILD_RATE_RATIO
+            "{basis}, on {worth:.2} of its cores: --rate {rate:.3e} over its in-memory rate {:.3e} on one core",
+            plan::BENCH_RATE_PER_CORE
         ),
     }
 }
@@ -385,14 +399,13 @@ fn rate_text(p: &Planned, threads: usize) -> String {
 fn verify_text(p: &Planned) -> String {
     match p.verify_seconds {
         Some(secs) => format!(
-            "verify: about {} more to verify the {} files ({} positions, `asalto verify`): their build's time at this rate times {} (a WDL-only verify's time over its build's on one closure, {})",
+            "verify: about {} more to verify the {} files ({} positions, `asalto verify`): the check's rates per soldier count in the same level samples, times {:.3} (a verify of files over its level sample there), on the same cores",
             duration(secs),
             p.plan.files.len(),
             p.plan.positions(),
-            plan::VERIFY_OVER_BUILD,
-            plan::VERIFY_OVER_BUILD_SOURCE
+            plan::VERIFY_OVER_SAMPLE,
         ),
-        None => "verify: not estimated for tables with distances (the ratio measured is a WDL-only verify's)".to_string(),
+        None => "verify: not estimated for tables with distances (the rates measured are a WDL-only verify's)".to_string(),
     }
 }
 

@@ -242,21 +242,142 @@ pub fn disk_bytes(files: &[FilePlan]) -> (u64, u64) {
     })
 }
 
-/// A build's rate over the in-memory solving rate, from one benchmark run
-/// (`scripts/bench-runs/2026-11-21-vm/bench.json`): every assaut table up
-/// to 9 soldiers, 11,603,981,400 positions, built in 1030.8 s on 2 threads
-/// (1.126e7 positions/s), against the in-memory rate of the same run on 2
-/// threads (8.701e6 x 1.756 = 1.528e7): the build also reads lower tables
-/// and compresses and writes its own.
-pub const BUILD_RATE_RATIO: f64 = 0.737;
+/// One soldier count's rates in the level samples of the bench record
+/// [`LEVEL_RATES_SOURCE`] (`asalto bench --levels`): positions per second
+/// on one thread, a sample of the tiers of one file solved (and checked)
+/// in memory against a synthetic store of the files below it, so without
+/// file I/O.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LevelRate {
+    /// Soldiers.
+    pub k: u8,
+    /// The bit-set solver (WDL-only builds): `bits_rate_per_core`.
+    pub bits: f64,
+    /// The position solver (builds with distances): `solve_rate_per_core`.
+    pub positions: f64,
+    /// The check of WDL-only values (`asalto verify`):
+    /// `verify_rate_per_core`.
+    pub verify: f64,
+}
 
-/// The in-memory solving rate on two threads in the same bench record
-/// (8.701e6 positions/s on one thread, 1.756 times that on two), for a
-/// time estimate made without calibrating.
-pub(crate) const RECORDED_RATE: f64 = 1.528e7;
+/// The level samples' rates, by soldier count, from [`LEVEL_RATES_SOURCE`]
+/// (its `levels`; `tests/docs.rs` holds them to the newest bench record).
+/// Between two soldier counts a rate is interpolated linearly, outside them
+/// the nearest is taken ([`level_rate`]).
+pub const LEVEL_RATES: [LevelRate; 5] = [
+    LevelRate {
+        k: 9,
+        bits: 1.1766877e7,
+        positions: 6.829727e6,
+        verify: 1.0218572e7,
+    },
+    LevelRate {
+        k: 12,
+        bits: 6.6e6,
+        positions: 4.9e6,
+        verify: 5.4e6,
+    },
+    LevelRate {
+        k: 15,
+        bits: 5.4e6,
+        positions: 4.2e6,
+        verify: 4.8e6,
+    },
+    LevelRate {
+        k: 18,
+        bits: 5.5e6,
+        positions: 4.1e6,
+        verify: 4.5e6,
+    },
+    LevelRate {
+        k: 21,
+        bits: 5.6e6,
+        positions: 4.5e6,
+        verify: 4.5e6,
+    },
+];
 
-/// The bench record `RECORDED_RATE` and [`BUILD_RATE_RATIO`] come from.
-pub const RECORDED_RATE_SOURCE: &str = "scripts/bench-runs/2026-11-21-vm/bench.json";
+/// The bench record every time figure of a plan comes from.
+pub const LEVEL_RATES_SOURCE: &str = "scripts/bench-runs/2026-12-04-vm/bench.json";
+
+/// The same record's in-memory solving rate of [`CALIBRATION_POSITION`]'s
+/// closure on one thread (`rate_per_core`): a calibration here (or
+/// `--rate`) over this figure is how many of the bench machine's cores
+/// this machine's threads are worth.
+pub const BENCH_RATE_PER_CORE: f64 = 9.181150e6;
+
+/// A complete build with distances over its level sample, in the same
+/// record: its 9-soldier build's positions per second
+/// (`raw.build_run`) over the position solver's level rate at 9 soldiers
+/// times the record's two-thread speedup (`speedup_2_threads`): what file
+/// I/O, compression and the build's window cost.
+pub const BUILD_OVER_SAMPLE: f64 = 0.8;
+
+/// The same for a WDL-only build by the bit-set solver: the record's
+/// `wdl_build_rate` (the same tables built WDL-only) over the bit-set
+/// solver's level rate at 9 soldiers times the two-thread speedup.
+pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.8;
+
+/// A verify of WDL-only files over its level sample, in the same record:
+/// `verify_rate_wdl_only_per_core` (the calibration closure, 10 soldiers,
+/// written to files and verified on one thread) over the level verify
+/// rate at 10 soldiers.
+pub const VERIFY_OVER_SAMPLE: f64 = 0.8;
+
+/// The level samples' rate at `k` soldiers (`which` picks the figure):
+/// interpolated linearly between the soldier counts of [`LEVEL_RATES`],
+/// the nearest outside them.
+pub fn level_rate(k: u8, which: impl Fn(&LevelRate) -> f64) -> f64 {
+    let first = &LEVEL_RATES[0];
+    let last = &LEVEL_RATES[LEVEL_RATES.len() - 1];
+    if k <= first.k {
+        return which(first);
+    }
+    if k >= last.k {
+        return which(last);
+    }
+    let i = LEVEL_RATES
+        .iter()
+        .position(|r| r.k > k)
+        .expect("k below the last");
+    let (a, b) = (&LEVEL_RATES[i - 1], &LEVEL_RATES[i]);
+    let t = f64::from(k - a.k) / f64::from(b.k - a.k);
+    which(a) + t * (which(b) - which(a))
+}
+
+/// The seconds one core of the bench record's machine takes to build
+/// `positions` positions of a file of `k` soldiers, file I/O included:
+/// by the bit-set solver when `wdl_only`, else by the position solver.
+pub fn build_core_seconds(k: u8, positions: u64, wdl_only: bool) -> f64 {
+    let rate = if wdl_only {
+        level_rate(k, |r| r.bits) * WDL_BUILD_OVER_SAMPLE
+    } else {
+        level_rate(k, |r| r.positions) * BUILD_OVER_SAMPLE
+    };
+    positions as f64 / rate
+}
+
+/// The seconds one core of the bench record's machine takes to verify
+/// `positions` positions of a WDL-only file of `k` soldiers.
+pub fn verify_core_seconds(k: u8, positions: u64) -> f64 {
+    positions as f64 / (level_rate(k, |r| r.verify) * VERIFY_OVER_SAMPLE)
+}
+
+/// How many of the bench record's cores a machine whose calibration (or
+/// `--rate`) solves `rate` positions per second is worth.
+pub fn cores_worth(rate: f64) -> f64 {
+    (rate / BENCH_RATE_PER_CORE).max(1e-9)
+}
+
+/// The rate `asalto plan` would calibrate on the bench record's machine,
+/// idle, with `threads` threads (two scale by the record's speedup, more
+/// as many times one): what estimates made without calibrating use.
+pub fn bench_rate(threads: usize) -> f64 {
+    BENCH_RATE_PER_CORE * threads as f64 * BENCH_SPEEDUP_2_THREADS / 2.0
+}
+
+/// The record's two-thread speedup (`speedup_2_threads`).
+pub const BENCH_SPEEDUP_2_THREADS: f64 = 1.951;
 
 /// The position whose closure the calibration solves in memory (two
 /// officers, ten soldiers, about 13.5 million positions; the rate position
@@ -295,29 +416,4 @@ pub fn calibrate(variant: &Variant, threads: usize) -> Result<Rate, PlanError> {
         calibration_seconds: stats.seconds,
         cpu_share: stats.cpu_share(),
     })
-}
-
-/// Estimated seconds to build `positions` at an in-memory solving rate.
-pub fn build_seconds(positions: u64, rate: f64) -> f64 {
-    positions as f64 / (rate * BUILD_RATE_RATIO).max(1e-9)
-}
-
-/// The time `asalto verify` takes on WDL-only files (the fixed point)
-/// over the time their build took, both measured on one closure on one
-/// host: assaut-mdj's 20-soldier closure, 127,684,212,012 positions in
-/// 12 files, built in 7,850 s (the files' `seconds`, commit c910cfc) and
-/// verified in 10,465 s (their `seconds` and `earlier_seconds` over two
-/// sittings, c910cfc then 2f60386), records in [`VERIFY_OVER_BUILD_SOURCE`].
-/// The checker got faster after them (905b287: 0.907 of the CPU on a
-/// chunk of that closure's 2o12s), so the estimate errs long.
-pub const VERIFY_OVER_BUILD: f64 = 1.333;
-
-/// The records [`VERIFY_OVER_BUILD`] comes from.
-pub const VERIFY_OVER_BUILD_SOURCE: &str = "scripts/bench-runs/2026-11-28-f20/ (assaut-mdj-1-build.json, assaut-mdj-1-verify.json and assaut-mdj-2-verify.json)";
-
-/// Estimated seconds to verify WDL-only files of `positions` at an
-/// in-memory solving rate: their build's time ([`build_seconds`]) times
-/// [`VERIFY_OVER_BUILD`].
-pub fn verify_seconds(positions: u64, rate: f64) -> f64 {
-    build_seconds(positions, rate) * VERIFY_OVER_BUILD
 }

@@ -17,12 +17,15 @@
 //!   the tiers the build puts in it (a complete file's by level,
 //!   `complete_window_bytes`; a closure's by the same walk that counts
 //!   it), and what its build needs besides it ([`FilePlan::need`]);
-//! * **time**: a solving rate (positions per second) measured by a short
-//!   calibration solve ([`calibrate`]) or given by the caller, times the
-//!   ratio of a real build's rate to the in-memory solving rate measured by
-//!   the same benchmark run ([`BUILD_RATE_RATIO`]); and the verify of
-//!   WDL-only files, the build's time for them times the verify's time over
-//!   the build's measured on one closure ([`VERIFY_OVER_BUILD`]).
+//! * **time**: file by file, at the rate of its soldier count: the level
+//!   samples of the newest bench record ([`LEVEL_RATES`]: the bit-set
+//!   solver for WDL-only builds, the position solver for builds with
+//!   distances, the check for verify; one thread, in memory) times what
+//!   file I/O costs a real build and verify in the same record
+//!   ([`WDL_BUILD_OVER_SAMPLE`], [`BUILD_OVER_SAMPLE`],
+//!   [`VERIFY_OVER_SAMPLE`]), times the bench cores this machine's threads
+//!   are worth: a short calibration solve ([`calibrate`]) or the caller's
+//!   rate over the record's ([`cores_worth`]).
 //!
 //! Everything here is an estimate and says where its figures come from.
 
@@ -41,11 +44,11 @@ pub use crate::progress::{human_bytes, human_duration};
 mod count;
 mod estimate;
 pub(crate) use count::{closure_counts, complete_window_bytes};
-pub(crate) use estimate::RECORDED_RATE;
 pub use estimate::{
-    BUILD_RATE_RATIO, CALIBRATION_POSITION, DISK_BASIS, RECORDED_RATE_SOURCE, Rate,
-    VERIFY_OVER_BUILD, VERIFY_OVER_BUILD_SOURCE, build_seconds, calibrate, disk_bytes,
-    verify_seconds,
+    BENCH_RATE_PER_CORE, BENCH_SPEEDUP_2_THREADS, BUILD_OVER_SAMPLE, CALIBRATION_POSITION,
+    DISK_BASIS, LEVEL_RATES, LEVEL_RATES_SOURCE, LevelRate, Rate, VERIFY_OVER_SAMPLE,
+    WDL_BUILD_OVER_SAMPLE, bench_rate, build_core_seconds, calibrate, cores_worth, disk_bytes,
+    level_rate, verify_core_seconds,
 };
 
 /// What went wrong making a plan.
@@ -332,9 +335,29 @@ impl Plan {
                 .filter_map(|f| f.checkpoint)
                 .map(|c| c.positions_done)
                 .sum(),
+            build_core_seconds: todo
+                .iter()
+                .map(|f| {
+                    let done = f.checkpoint.map_or(0, |c| c.positions_done);
+                    build_core_seconds(f.file.soldiers(), f.positions - done, f.wdl_only)
+                })
+                .sum(),
             disk_bytes,
             disk_bytes_wdl_only,
         }
+    }
+
+    /// Estimated seconds to verify every file of the plan (built already
+    /// or not), WDL-only, on a machine whose calibration solves `rate`
+    /// positions per second ([`verify_core_seconds`] by file, over
+    /// [`cores_worth`]).
+    pub fn verify_seconds(&self, rate: f64) -> f64 {
+        let core_seconds: f64 = self
+            .files
+            .iter()
+            .map(|f| verify_core_seconds(f.file.soldiers(), f.positions))
+            .sum();
+        core_seconds / cores_worth(rate)
     }
 }
 
@@ -356,13 +379,20 @@ pub struct Estimate {
     pub disk_bytes: u64,
     /// Estimated bytes on disk, win/draw/loss only.
     pub disk_bytes_wdl_only: u64,
+    /// Seconds one core of the bench record's machine takes to build the
+    /// positions left, file by file at its soldier count's rate
+    /// ([`build_core_seconds`]).
+    pub build_core_seconds: f64,
 }
 
 impl Estimate {
-    /// Estimated seconds at an in-memory solving rate ([`build_seconds`])
-    /// for the positions left to solve: those the checkpoints hold are not.
+    /// Estimated seconds to build the positions left (those the
+    /// checkpoints hold are not solved again) on a machine whose
+    /// calibration solves `rate` positions per second in memory
+    /// ([`calibrate`], or `--rate`): [`Estimate::build_core_seconds`]
+    /// over the bench cores it is worth ([`cores_worth`]).
     pub fn seconds(&self, rate: f64) -> f64 {
-        build_seconds(self.positions - self.checkpointed_positions, rate)
+        self.build_core_seconds / cores_worth(rate)
     }
 }
 
@@ -497,18 +527,18 @@ pub fn refusal(
     } else {
         threads
     };
-    // The bench's two-thread rate, scaled to the threads to be used, as
-    // written: `asalto plan --rate` with the figure it names gives the
-    // same time.
-    let rate = format!("{:.3e}", RECORDED_RATE * cores as f64 / 2.0);
-    let seconds = the_plan
-        .estimate()
-        .seconds(rate.parse().expect("a formatted number"));
+    // The bench machine's rate with as many threads, as written: `asalto
+    // plan --rate` with the figure it names gives the same times.
+    let rate = format!("{:.3e}", bench_rate(cores));
+    let rate_f: f64 = rate.parse().expect("a formatted number");
+    let the_plan = the_plan.wdl_only(true);
+    let seconds = the_plan.estimate().seconds(rate_f);
+    let verify = the_plan.verify_seconds(rate_f);
     format!(
-        "{head}; its tables instead: {}, about {} to build on {cores} core{} at the bench record's rate ({rate} positions/s in memory: the two-thread rate of {RECORDED_RATE_SOURCE} scaled to {cores} core{}, times {BUILD_RATE_RATIO} in a build; asalto plan --for {quoted} --variant {variant} --rate {rate} gives the details at that rate, without --rate at this machine's measured rate; asalto build --for {quoted} --variant {variant} builds them)",
+        "{head}; its tables instead: {}, WDL-only about {} to build and {} to verify on {cores} core{} at the rates of {LEVEL_RATES_SOURCE} (per soldier count; asalto plan --for {quoted} --variant {variant} --wdl-only --rate {rate} gives the details at those rates, without --rate at this machine's measured speed; asalto build --for {quoted} --variant {variant} --wdl-only builds them)",
         summary_line(&the_plan),
         human_duration(seconds),
-        if cores == 1 { "" } else { "s" },
+        human_duration(verify),
         if cores == 1 { "" } else { "s" },
     )
 }
@@ -707,6 +737,50 @@ mod tests {
         let (all, _) = disk_bytes(&nine.files);
         let measured = 214_366_282u64 + 1_428_251_610;
         assert!(all.abs_diff(measured) < 1_000, "{all}");
+    }
+
+    #[test]
+    fn each_file_is_timed_at_its_soldier_counts_rate() {
+        // Interpolated between the level samples, the nearest outside.
+        let (a, b) = (LEVEL_RATES[1], LEVEL_RATES[2]);
+        let third = f64::from(b.k - a.k);
+        let at = level_rate(a.k + 1, |r| r.bits);
+        assert!((at - (a.bits + (b.bits - a.bits) / third)).abs() < 1e-6 * at);
+        assert_eq!(level_rate(24, |r| r.verify), LEVEL_RATES[4].verify);
+        assert_eq!(level_rate(9, |r| r.positions), LEVEL_RATES[0].positions);
+        // A plan's time is the sum of its files' at their counts, over
+        // the cores the rate is worth.
+        let plan = complete(&Variant::ASSAUT, 9, 12).unwrap().wdl_only(true);
+        let by_file: f64 = plan
+            .files
+            .iter()
+            .map(|f| {
+                f.positions as f64
+                    / (level_rate(f.file.soldiers(), |r| r.bits) * WDL_BUILD_OVER_SAMPLE)
+            })
+            .sum();
+        let rate = 2.0 * BENCH_RATE_PER_CORE;
+        let secs = plan.estimate().seconds(rate);
+        assert!(
+            (secs - by_file / 2.0).abs() < 1e-9 * secs,
+            "{secs} {by_file}"
+        );
+        let verify: f64 = plan
+            .files
+            .iter()
+            .map(|f| {
+                f.positions as f64
+                    / (level_rate(f.file.soldiers(), |r| r.verify) * VERIFY_OVER_SAMPLE)
+            })
+            .sum();
+        assert!((plan.verify_seconds(rate) - verify / 2.0).abs() < 1e-9 * verify);
+        // With distances, the position solver's rates.
+        let dist = complete(&Variant::ASSAUT, 12, 12).unwrap();
+        let f = &dist.files[1];
+        let expect = f.positions as f64 / (LEVEL_RATES[1].positions * BUILD_OVER_SAMPLE);
+        let got = dist.estimate().seconds(BENCH_RATE_PER_CORE);
+        let one = dist.files[0].positions as f64 / (LEVEL_RATES[1].positions * BUILD_OVER_SAMPLE);
+        assert!((got - expect - one).abs() < 1e-9 * got);
     }
 
     #[test]

@@ -399,11 +399,12 @@ fn rate_text(p: &Planned, threads: usize) -> String {
 fn verify_text(p: &Planned) -> String {
     match p.verify_seconds {
         Some(secs) => format!(
-            "verify: about {} more to verify the {} files ({} positions, `asalto verify`): the check's rates per soldier count in the same level samples, times {:.3} (a verify of files over its level sample there), on the same cores",
+            "verify: about {} more to verify the {} files ({} positions, `asalto verify`): the check's rates per soldier count in the same level samples, times {:.3} (a real verify's rate over those rates, {}), on the same cores",
             duration(secs),
             p.plan.files.len(),
             p.plan.positions(),
             plan::VERIFY_OVER_SAMPLE,
+            plan::VERIFY_OVER_SAMPLE_SOURCE,
         ),
         None => "verify: not estimated for tables with distances (the rates measured are a WDL-only verify's)".to_string(),
     }

@@ -505,9 +505,10 @@ pub fn summary_line(plan: &Plan) -> String {
 /// The one-line refusal of a query or solve of `pos` whose tiers hold
 /// more than `limit` positions to solve in memory (what `asalto query`
 /// prints and `asalto serve` answers): what its tables would cost instead,
-/// the tables already built under `tables` left out, the time at the
-/// bench record's rate scaled to `threads` (0: one per core), and the
-/// commands that plan and build them.
+/// the tables already built under `tables` left out, the time of a
+/// WDL-only build and verify at the bench machine's rate with `threads`
+/// threads (0: one per core, [`bench_rate`]), and the commands that plan
+/// and build them.
 pub fn refusal(
     pos: &Position,
     variant: &Variant,

@@ -396,26 +396,12 @@ fn timed_build(
     let mut seconds_to = serde_json::Map::new();
     let mut peaks = serde_json::Map::new();
     let dir = PathBuf::from("target/bench-tables");
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).context("clear target/bench-tables")?;
-    }
-    errln!(
-        "build: every {variant} table up to {k} soldiers into {} ...",
-        dir.display()
-    );
-    let start = Instant::now();
-    let reports = build::build(
-        &dir,
-        variant,
-        9,
-        k,
-        &build::BuildOptions {
-            memory: memory.unwrap_or_else(MemoryBudget::machine_default),
-            ..build::BuildOptions::threads(0)
-        },
-        &Quiet,
-    )?;
-    let secs = start.elapsed().as_secs_f64();
+    let opts = build::BuildOptions {
+        memory: memory.unwrap_or_else(MemoryBudget::machine_default),
+        ..build::BuildOptions::threads(0)
+    };
+    let what = format!("every {variant} table up to {k} soldiers");
+    let (reports, secs) = fresh_build(&dir, variant, k, &opts, &what)?;
     let positions: u64 = reports.iter().map(|r| r.info.positions).sum();
     // Cumulative time and the peaks of the files of each soldier count.
     let mut total = 0.0;
@@ -459,28 +445,14 @@ fn timed_wdl_build(
     raw: &mut serde_json::Map<String, serde_json::Value>,
 ) -> Result<f64> {
     let dir = PathBuf::from("target/bench-tables-wdl");
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).context("clear target/bench-tables-wdl")?;
-    }
-    errln!(
-        "build: the same, WDL-only by the bit-set solver, into {} ...",
-        dir.display()
-    );
-    let start = Instant::now();
-    let reports = build::build(
-        &dir,
-        variant,
-        9,
-        k,
-        &build::BuildOptions {
-            memory: memory.unwrap_or_else(MemoryBudget::machine_default),
-            write: asalto_tb::table::WriteOptions::of_kind(true),
-            engine: asalto_tb::solve::Engine::BitSets,
-            ..build::BuildOptions::threads(0)
-        },
-        &Quiet,
-    )?;
-    let secs = start.elapsed().as_secs_f64();
+    let opts = build::BuildOptions {
+        memory: memory.unwrap_or_else(MemoryBudget::machine_default),
+        write: asalto_tb::table::WriteOptions::of_kind(true),
+        engine: asalto_tb::solve::Engine::BitSets,
+        ..build::BuildOptions::threads(0)
+    };
+    let what = "the same, WDL-only by the bit-set solver,";
+    let (reports, secs) = fresh_build(&dir, variant, k, &opts, what)?;
     let _ = std::fs::remove_dir_all(&dir);
     let positions: u64 = reports.iter().map(|r| r.info.positions).sum();
     raw.insert(
@@ -491,6 +463,25 @@ fn timed_wdl_build(
                     "positions": r.info.positions, "seconds": r.seconds})).collect::<Vec<_>>()}),
     );
     Ok(positions as f64 / secs)
+}
+
+/// Build every table of `variant` up to `k` soldiers with `opts` into
+/// `dir`, emptied first, saying `what` it builds: the files' reports and
+/// the seconds the build took.
+fn fresh_build(
+    dir: &Path,
+    variant: &Variant,
+    k: u8,
+    opts: &build::BuildOptions,
+    what: &str,
+) -> Result<(Vec<build::FileReport>, f64)> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).with_context(|| format!("clear {}", dir.display()))?;
+    }
+    errln!("build: {what} into {} ...", dir.display());
+    let start = Instant::now();
+    let reports = build::build(dir, variant, 9, k, opts, &Quiet)?;
+    Ok((reports, start.elapsed().as_secs_f64()))
 }
 
 /// The figures of the tables of 9 soldiers (step 3 of the bench), each

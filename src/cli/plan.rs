@@ -249,7 +249,7 @@ fn print_json(args: &PlanArgs, variant: &Variant, p: &Planned) {
             "seconds": p.seconds,
             "verify_seconds": p.verify_seconds,
             // What scripts/run-summary.py scales a build's measured time by.
-            "verify_over_build": p.verify_seconds.map(|v| v / p.seconds.max(1e-9)),
+            "verify_over_build": p.verify_seconds.filter(|_| p.seconds > 0.0).map(|v| v / p.seconds),
         })
     );
 }

@@ -753,28 +753,20 @@ mod tests {
         // A plan's time is the sum of its files' at their counts, over
         // the cores the rate is worth.
         let plan = complete(&Variant::ASSAUT, 9, 12).unwrap().wdl_only(true);
-        let by_file: f64 = plan
-            .files
-            .iter()
-            .map(|f| {
-                f.positions as f64
-                    / (level_rate(f.file.soldiers(), |r| r.bits) * WDL_BUILD_OVER_SAMPLE)
-            })
-            .sum();
+        let at_rates = |which: fn(&LevelRate) -> f64, factor: f64| -> f64 {
+            plan.files
+                .iter()
+                .map(|f| f.positions as f64 / (level_rate(f.file.soldiers(), which) * factor))
+                .sum()
+        };
+        let by_file = at_rates(|r| r.bits, WDL_BUILD_OVER_SAMPLE);
         let rate = 2.0 * BENCH_RATE_PER_CORE;
         let secs = plan.estimate().seconds(rate);
         assert!(
             (secs - by_file / 2.0).abs() < 1e-9 * secs,
             "{secs} {by_file}"
         );
-        let verify: f64 = plan
-            .files
-            .iter()
-            .map(|f| {
-                f.positions as f64
-                    / (level_rate(f.file.soldiers(), |r| r.verify) * VERIFY_OVER_SAMPLE)
-            })
-            .sum();
+        let verify = at_rates(|r| r.verify, VERIFY_OVER_SAMPLE);
         assert!((plan.verify_seconds(rate) - verify / 2.0).abs() < 1e-9 * verify);
         // With distances, the position solver's rates.
         let dist = complete(&Variant::ASSAUT, 12, 12).unwrap();

@@ -287,6 +287,29 @@ async fn bad_input_is_http_400_with_the_cli_error_on_one_line() {
         assert!(body.len() < 300, "{} bytes: {body:.300}", body.len());
         assert!(body.contains("20000 characters"), "{body}");
     }
+    // A request line too long for the HTTP parser (hyper would answer a
+    // bare 414): 414 with the JSON error, and the same connection goes on
+    // to the next request.
+    let addr = server.url.trim_start_matches("http://").to_string();
+    let raw = tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut tcp = std::net::TcpStream::connect(addr).unwrap();
+        let line = format!("GET /api/v1/query?position={} HTTP/1.1", "S".repeat(70_000));
+        let board = "GET /api/v1/board HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+        write!(tcp, "{line}\r\nHost: x\r\n\r\n{board}").unwrap();
+        let mut out = String::new();
+        tcp.read_to_string(&mut out).unwrap();
+        out
+    })
+    .await
+    .unwrap();
+    assert!(raw.starts_with("HTTP/1.1 414"), "{raw:.300}");
+    let first_body = raw.split("\r\n\r\n").nth(1).unwrap();
+    assert!(
+        first_body.starts_with(r#"{"error":"request line over 61440 bytes"#),
+        "{raw:.600}"
+    );
+    assert!(raw.matches("HTTP/1.1 200").count() == 1, "{raw:.600}");
     // The server is still up.
     let (status, _, _) = server.get("/api/v1/board").await;
     assert_eq!(status, 200);

@@ -47,6 +47,12 @@ pub(super) enum ApiError {
     /// no floor folder covers.
     #[error("{0}")]
     NoTables(String),
+    /// A request line over `limit::LIMIT` bytes (414).
+    #[error(
+        "request line over {} bytes: the API's inputs are a variant and a position of a few dozen characters",
+        super::limit::LIMIT
+    )]
+    RequestLineTooLong,
 }
 
 impl ApiError {
@@ -57,6 +63,7 @@ impl ApiError {
             ApiError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::NotFound(_) | ApiError::NoTables(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::RequestLineTooLong => StatusCode::URI_TOO_LONG,
         }
     }
 }
@@ -426,4 +433,9 @@ pub(super) async fn not_found(uri: Uri) -> ApiError {
 /// A route asked with a method other than GET: 405 with `{"error": ...}`.
 pub(super) async fn method_not_allowed(method: axum::http::Method) -> ApiError {
     ApiError::MethodNotAllowed(method.to_string())
+}
+
+/// A request line over the limit, as `limit::LineLimit` hands it on.
+pub(super) async fn request_line_too_long() -> ApiError {
+    ApiError::RequestLineTooLong
 }

@@ -24,13 +24,14 @@
 //! | `GET /report/NAME.svg` | a plot of the committed balance report |
 //!
 //! Bad input gets HTTP 400, a position beyond the limit HTTP 422, an
-//! unknown route 404 and a method other than GET 405, each with
-//! `{"error": "..."}` on one line. (A request line too long for the HTTP
-//! parser itself, over about 64 KiB, is answered 414 by hyper, before any
-//! route, with no body.)
+//! unknown route 404, a method other than GET 405 and a request line over
+//! 60 KiB 414 (hyper's parser would refuse it with no body: `limit`
+//! hands it on as a route of its own), each with `{"error": "..."}` on
+//! one line.
 
 mod api;
 mod assets;
+mod limit;
 
 use crate::Variant;
 use crate::solve::Floor;
@@ -150,6 +151,7 @@ pub(crate) fn router(options: Options) -> Router {
         .route("/api/v1/bestmove", get(api::best_move))
         .route("/api/v1/bounds", get(api::bounds))
         .route("/api/v1/board", get(api::board))
+        .route(limit::TOO_LONG_PATH, get(api::request_line_too_long))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .with_state(app)
@@ -165,7 +167,7 @@ pub async fn serve(
     let addr = listener
         .local_addr()
         .map_or_else(|_| "?".to_string(), |a| a.to_string());
-    axum::serve(listener, router(options))
+    axum::serve(limit::Limited(listener), router(options))
         .with_graceful_shutdown(shutdown)
         .await
         .map_err(|source| ServeError::Io { addr, source })

@@ -321,7 +321,8 @@ pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.6796;
 /// A real verify of WDL-only files over its level samples: the verify of
 /// assaut's 18-soldier formation closure ([`VERIFY_OVER_SAMPLE_SOURCE`]:
 /// 25,819,649,898 positions in 20 files of 9 to 18 soldiers, 4,263 s on
-/// two threads of the idle bench machine), against the time its files
+/// two threads of the bench machine with little else running), against
+/// the time its files
 /// take at the level samples' verify rates ([`LEVEL_RATES`], by file) on
 /// the bench cores two threads are worth ([`BENCH_SPEEDUP_2_THREADS`]).
 /// The bench's own verify of the calibration closure from files (10

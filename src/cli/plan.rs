@@ -39,8 +39,11 @@ pub struct PlanArgs {
     /// per core, 1 for serial, at most 1024.
     #[arg(long, short, default_value = "0", value_parser = parse_threads, allow_negative_numbers = true)]
     threads: usize,
-    /// In-memory solving rate in positions per second, instead of the
-    /// calibration solve (about 1 to 2 s) that measures it.
+    /// In-memory solving rate of the calibration closure in positions per
+    /// second, instead of the calibration solve (about 1 to 2 s) that
+    /// measures it: over the bench record's one-thread rate, it says how
+    /// many of the bench machine's cores this machine is worth, and each
+    /// file is timed at its soldier count's rates on that many.
     #[arg(long, value_name = "POSITIONS_PER_SECOND", value_parser = parse_rate, allow_hyphen_values = true)]
     rate: Option<f64>,
     /// The memory budget the build would have (as `asalto build
@@ -49,7 +52,8 @@ pub struct PlanArgs {
     #[arg(long, value_name = "SIZE", value_parser = super::parse_budget, allow_hyphen_values = true)]
     memory: Option<MemoryBudget>,
     /// Plan a WDL-only build (as `asalto build --wdl-only`): its windows
-    /// of solved tiers hold two bits a value instead of a byte.
+    /// of solved tiers hold two bits a value instead of a byte, it is
+    /// timed at the bit-set solver's rates, and its verify is timed too.
     #[arg(long)]
     wdl_only: bool,
     /// Print JSON.

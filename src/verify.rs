@@ -32,7 +32,7 @@ use crate::index::{self, FileKey, TierKey};
 use crate::position::Position;
 use crate::progress::{Observer, Progress, Throttle};
 use crate::rules::Variant;
-use crate::solve::{Floor, Lookup, SolveError, check_tier_as};
+use crate::solve::{Checker, Floor, Lookup, SolveError, check_tier_by};
 use crate::table::{Table, TableSet, table_path};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -127,6 +127,9 @@ pub struct FileCheck {
     /// A WDL-only table: checked win/draw/loss only (see
     /// [`crate::solve::check_tier_as`]).
     pub wdl_only: bool,
+    /// The checker that checked it here: [`VerifyOptions::checker`] for
+    /// a WDL-only table, [`Checker::Positions`] for one with distances.
+    pub checker: Checker,
     /// The file's length in bytes and the checksum of its index (which
     /// holds every block's checksum): together, the identity of the
     /// contents checked, so that a record names the file it proved.
@@ -261,6 +264,8 @@ pub struct VerifyOptions {
     /// the tables folder, each tier against the lower ones and the floor's
     /// assumed tiers below it (`None`: the exact tables).
     pub floor: Option<Floor>,
+    /// The checker of WDL-only tables ([`Checker::Sets`] by default).
+    pub checker: Checker,
 }
 
 impl VerifyOptions {
@@ -289,6 +294,7 @@ impl Default for VerifyOptions {
             proved: None,
             block_cache_bytes: crate::budget::MemoryBudget::machine_default().verify_block_cache(),
             floor: None,
+            checker: Checker::default(),
         }
     }
 }
@@ -737,6 +743,11 @@ impl Run<'_> {
             seconds: start.elapsed().as_secs_f64(),
             earlier_seconds,
             wdl_only,
+            checker: if wdl_only {
+                opts.checker
+            } else {
+                Checker::Positions
+            },
             file_bytes: record.file_bytes,
             index_crc: record.index_crc,
             inconsistent: record.inconsistent,
@@ -768,7 +779,7 @@ impl Run<'_> {
                         .tier(key)?
                         .ok_or_else(|| VerifyError::Vanished(path.to_path_buf()))?;
                     let mut look = Lookup::new(&self.tables, *self.variant);
-                    let found = check_tier_as(key, &mut look, &codes, wdl_only)?;
+                    let found = check_tier_by(key, &mut look, &codes, wdl_only, self.opts.checker)?;
                     if !found.is_empty() {
                         count.fetch_add(found.len() as u64, Ordering::Relaxed);
                         let mut b = bad.lock().expect("lock");
@@ -888,8 +899,14 @@ mod tests {
 
     /// `verify` on `dir`, every inconsistency kept.
     fn verify_all(dir: &Path, variant: &Variant) -> VerifyReport {
+        verify_with(dir, variant, Checker::default())
+    }
+
+    /// [`verify_all`] with WDL-only tables checked by `checker`.
+    fn verify_with(dir: &Path, variant: &Variant, checker: Checker) -> VerifyReport {
         let opts = VerifyOptions {
             limit: usize::MAX,
+            checker,
             ..VerifyOptions::default()
         };
         verify(dir, variant, &opts, &crate::progress::Quiet).unwrap()
@@ -977,7 +994,8 @@ mod tests {
     /// tables (written without distances when `wdl_only`), naming
     /// positions of the closure among which one whose stored value is
     /// wrong; the checker gives the same answer with the fault planted on
-    /// its own thread (it never reads it).
+    /// its own thread (it never reads it). WDL-only tables are checked by
+    /// both checkers ([`Checker`]), which must name the same positions.
     fn planted_fault_is_caught(fault: Fault, wdl_only: bool) {
         planted_fault_is_caught_by(fault, wdl_only, Engine::Positions);
     }
@@ -1030,19 +1048,26 @@ mod tests {
             }
         }
         assert!(named_wrong > 0, "{fault:?}: no wrong value named");
+        let named = |r: &VerifyReport| r.bad.iter().map(|b| b.position).collect::<Vec<_>>();
+        if wdl_only {
+            let other = verify_with(dir.path(), &variant, Checker::Positions);
+            assert_eq!(named(&other), named(&report), "{fault:?} in {engine:?}");
+        }
 
-        // The checker on this thread with the fault planted: the same.
+        // The checkers on this thread with the fault planted: the same.
         let _fault = plant(fault);
         let tables = TableSet::open(dir.path(), &variant);
-        let mut found = 0;
-        for key in &tiers {
-            let codes = tables.tier(key).unwrap().unwrap();
-            let mut look = Lookup::new(&tables, variant);
-            found += crate::solve::check_tier_as(key, &mut look, &codes, wdl_only)
-                .unwrap()
-                .len() as u64;
+        for checker in [Checker::Sets, Checker::Positions] {
+            let mut found = 0;
+            for key in &tiers {
+                let codes = tables.tier(key).unwrap().unwrap();
+                let mut look = Lookup::new(&tables, variant);
+                found += crate::solve::check_tier_by(key, &mut look, &codes, wdl_only, checker)
+                    .unwrap()
+                    .len() as u64;
+            }
+            assert_eq!(found, report.bad_count, "{fault:?} {checker:?}");
         }
-        assert_eq!(found, report.bad_count, "{fault:?}");
     }
 
     #[test]

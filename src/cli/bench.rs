@@ -858,14 +858,15 @@ fn levels_json(levels: &[LevelSample]) -> serde_json::Value {
 fn print_levels(levels: &[LevelSample]) {
     for s in levels {
         outln!(
-            "  level sample {:<5} {:>11} positions, {:>6} tiers: solve {:.3e}/s, bit sets {:.3e}/s ({:.2}x), verify {:.3e}/s (1 thread, synthetic store)",
+            "  level sample {:<5} {:>11} positions, {:>6} tiers: solve {:.3e}/s, bit sets {:.3e}/s ({:.2}x), verify {:.3e}/s, by sets {:.3e}/s (1 thread, synthetic store)",
             s.file.to_string(),
             s.positions,
             s.tiers,
             s.positions as f64 / s.solve_seconds,
             s.positions as f64 / s.bits_seconds,
             s.solve_seconds / s.bits_seconds,
-            s.positions as f64 / s.verify_seconds
+            s.positions as f64 / s.verify_seconds,
+            s.positions as f64 / s.sets_seconds
         );
     }
 }

@@ -571,9 +571,35 @@ pub(super) struct VerifyArgs {
     /// stops a verify the same way (a second one at once).
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub(super) stop_after: Option<std::time::Duration>,
+    /// How WDL-only tables are checked (tables with distances are always
+    /// checked position by position). Both re-derive each tier's
+    /// win/draw/loss as its least fixed point from the lower tables and
+    /// find the same positions wrong; both are written apart from the
+    /// solvers.
+    #[arg(long, value_enum, default_value = "sets")]
+    pub(super) checker: CheckerArg,
     /// Print the result as JSON.
     #[arg(long)]
     pub(super) json: bool,
+}
+
+/// The checker of WDL-only tables (`verify --checker`).
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub(super) enum CheckerArg {
+    /// Slice by slice: every placement of the officers on one board of
+    /// soldiers at once, as bit sets (the faster).
+    Sets,
+    /// Position by position through the rules' move generators.
+    Positions,
+}
+
+impl From<CheckerArg> for asalto_tb::solve::Checker {
+    fn from(c: CheckerArg) -> asalto_tb::solve::Checker {
+        match c {
+            CheckerArg::Sets => asalto_tb::solve::Checker::Sets,
+            CheckerArg::Positions => asalto_tb::solve::Checker::Positions,
+        }
+    }
 }
 
 #[derive(Args)]

@@ -438,6 +438,7 @@ fn verify_tables(args: VerifyArgs) -> Result<()> {
         resume: args.resume,
         stop_at: args.stop_after.map(|d| std::time::Instant::now() + d),
         stop_flag: Some(stop_on_signals()?),
+        checker: args.checker.into(),
         ..verify::VerifyOptions::default()
     };
     let bar = progress_bar(0, "verifying");

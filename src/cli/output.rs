@@ -474,6 +474,7 @@ fn verify_json(r: &asalto_tb::verify::VerifyReport, variant: &Variant) -> Json {
             "file": f.path.display().to_string(), "positions": f.positions,
             "resumed_positions": f.resumed_positions, "seconds": f.seconds,
             "earlier_seconds": f.earlier_seconds, "wdl_only": f.wdl_only,
+            "checker": f.checker.name(),
             "bytes": f.file_bytes, "index_crc": f.index_crc,
             "inconsistent": f.inconsistent, "proved_by": f.proved_by,
         })).collect::<Vec<_>>(),
@@ -518,10 +519,14 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
             f.path.display(),
             f.positions,
             f.seconds,
-            if f.wdl_only {
-                " (WDL-only: win/draw/loss re-derived as each tier's least fixed point)"
-            } else {
-                ""
+            match (f.wdl_only, f.checker) {
+                (false, _) => "",
+                (true, asalto_tb::solve::Checker::Sets) => {
+                    " (WDL-only: win/draw/loss re-derived as each tier's least fixed point, by sets)"
+                }
+                (true, _) => {
+                    " (WDL-only: win/draw/loss re-derived as each tier's least fixed point, position by position)"
+                }
             }
         );
     }

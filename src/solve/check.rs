@@ -341,7 +341,7 @@ fn fixed_point_disagreements(
 
 /// Whether a stored value differs from the derived one: in win/draw/loss,
 /// or in being a loss in 0 plies, when `wdl_only`; at all otherwise.
-fn differs(derived: Value, stored: Value, wdl_only: bool) -> bool {
+pub(super) fn differs(derived: Value, stored: Value, wdl_only: bool) -> bool {
     if wdl_only {
         std::mem::discriminant(&derived) != std::mem::discriminant(&stored)
             || (derived == Value::Loss(0)) != (stored == Value::Loss(0))
@@ -660,21 +660,22 @@ enum Target {
 /// computed once per board and again only for an officer whose `reach`
 /// holds the other.
 #[derive(Default)]
-struct Chains {
+pub(super) struct Chains {
     /// The soldiers these chains are for.
     soldiers: Option<Bitboard>,
     /// The chains from each point (empty for soldiers' points).
-    alone: Vec<ChainList>,
+    pub(super) alone: Vec<ChainList>,
     /// Every point a jump could land on in a chain from each point: the
     /// closure of the jumps over a soldier onto a point without one.
-    reach: Vec<Bitboard>,
+    pub(super) reach: Vec<Bitboard>,
     /// The chains of each officer of the position being checked, where
     /// the other officer may stand in their way (kept for their room).
-    own: [ChainList; 2],
+    pub(super) own: [ChainList; 2],
 }
 
 impl Chains {
-    fn fill(&mut self, soldiers: Bitboard) {
+    /// The chains of every point of the board `soldiers`.
+    pub(super) fn fill(&mut self, soldiers: Bitboard) {
         self.soldiers = Some(soldiers);
         self.alone
             .resize_with(board::NUM_POINTS, ChainList::default);
@@ -1116,23 +1117,23 @@ impl<const FIXED: bool> Checker<'_, '_, FIXED> {
 }
 
 /// A stored tier that moves out of the checked tier reach.
-struct Other {
+pub(super) struct Other {
     /// The stored (canonical) tier.
-    key: TierKey,
+    pub(super) key: TierKey,
     /// Whether the tier reached is its mirror image.
-    mirrored: bool,
+    pub(super) mirrored: bool,
     /// Its values.
-    values: TierValues,
+    pub(super) values: TierValues,
     /// Where a position lies in `values` ([`TierValues::strides`]).
-    strides: (u32, u32),
+    pub(super) strides: (u32, u32),
 }
 
 /// The tiers moves out of the checked tier reach, by the tier reached (not
 /// canonicalised): a small direct-mapped cache before a hash map, as the
 /// positions checked one after the other reach the same few tiers.
 #[derive(Default)]
-struct Others {
-    list: Vec<Other>,
+pub(super) struct Others {
+    pub(super) list: Vec<Other>,
     index: HashMap<TierKey, usize>,
     recent: Vec<(TierKey, usize)>,
 }
@@ -1140,7 +1141,12 @@ struct Others {
 impl Others {
     const RECENT: usize = 64;
 
-    fn get(&mut self, key: &TierKey, look: &mut Lookup<'_>) -> Result<usize, SolveError> {
+    /// The index in `list` of tier `key` as reached (read on first use).
+    pub(super) fn get(
+        &mut self,
+        key: &TierKey,
+        look: &mut Lookup<'_>,
+    ) -> Result<usize, SolveError> {
         if self.recent.is_empty() {
             let none = TierKey {
                 n: 0,

@@ -16,10 +16,51 @@ mod floor;
 mod lookup;
 mod retro;
 mod sample;
+mod setcheck;
 
 pub(crate) use bits::solve_tier_wdl;
 pub(crate) use check::stuck_value;
 pub use check::{Inconsistency, check_tier_as};
+
+/// The checker `asalto verify` runs on the tiers of a WDL-only table
+/// (tables with distances are always checked position by position).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Checker {
+    /// Slice by slice, as sets of officer placements
+    /// (src/solve/setcheck.rs), written apart from the bit-set solver.
+    #[default]
+    Sets,
+    /// Position by position through the rules' generators
+    /// ([`check_tier_as`]).
+    Positions,
+}
+
+impl Checker {
+    /// `"sets"` or `"positions"`, as `asalto verify --checker` names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Checker::Sets => "sets",
+            Checker::Positions => "positions",
+        }
+    }
+}
+
+/// [`check_tier_as`] with the checker `checker` for a WDL-only tier: the
+/// same inconsistent positions either way, the same derived
+/// win/draw/loss (the tests hold the two checkers to it).
+pub fn check_tier_by(
+    key: &TierKey,
+    look: &mut Lookup<'_>,
+    codes: &[u16],
+    wdl_only: bool,
+    checker: Checker,
+) -> Result<Vec<Inconsistency>, SolveError> {
+    if wdl_only && checker == Checker::Sets {
+        setcheck::check_tier_sets(key, look, codes)
+    } else {
+        check_tier_as(key, look, codes, wdl_only)
+    }
+}
 pub(crate) use floor::FloorTiers;
 pub use floor::{
     Assume, Bound, Floor, FloorError, Floored, range_words, result_words, soldiers_result,

@@ -231,6 +231,11 @@ pub struct LevelSample {
     /// Positions the check found wrong (0 unless the solver and the
     /// check disagree).
     pub inconsistent: u64,
+    /// Seconds the set checker (`verify --checker sets`) took on the same
+    /// values.
+    pub sets_seconds: f64,
+    /// Positions the set checker found wrong (0 unless it disagrees).
+    pub sets_inconsistent: u64,
 }
 
 /// Solve and check a sample of `file`'s tiers (about `positions`
@@ -282,6 +287,14 @@ pub fn level_sample(
         inconsistent += wrong.len() as u64;
     }
     let verify_seconds = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let mut sets_inconsistent = 0;
+    for (key, codes) in tiers.iter().zip(&solved) {
+        let wrong =
+            super::setcheck::check_tier_sets(key, &mut Lookup::new(&store, *variant), codes)?;
+        sets_inconsistent += wrong.len() as u64;
+    }
+    let sets_seconds = t.elapsed().as_secs_f64();
     Ok(LevelSample {
         file,
         tiers: tiers.len(),
@@ -291,6 +304,8 @@ pub fn level_sample(
         bits_seconds,
         bits_differ,
         inconsistent,
+        sets_seconds,
+        sets_inconsistent,
     })
 }
 

@@ -821,6 +821,12 @@ fn measure_levels(variant: &Variant, levels: &Levels, positions: u64) -> Result<
                 s.inconsistent
             );
         }
+        if s.sets_inconsistent > 0 {
+            bail!(
+                "the level sample of 2o{k}s: the set checker finds {} of the solver's values wrong",
+                s.sets_inconsistent
+            );
+        }
         if s.bits_differ > 0 {
             bail!(
                 "the level sample of 2o{k}s: the bit-set solver gives {} positions another value than the position solver",
@@ -848,6 +854,9 @@ fn levels_json(levels: &[LevelSample]) -> serde_json::Value {
                 "bits_over_positions": s.solve_seconds / s.bits_seconds,
                 "bits_differ": s.bits_differ,
                 "inconsistent": s.inconsistent,
+                "sets_verify_seconds": s.sets_seconds,
+                "sets_verify_rate_per_core": s.positions as f64 / s.sets_seconds,
+                "sets_inconsistent": s.sets_inconsistent,
                 "store": "synthetic WDL fields (solve::SyntheticStore, seed 1), in memory: no file I/O",
             })
         })

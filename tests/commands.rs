@@ -548,3 +548,34 @@ fn solve_info_and_rules() {
         assert!(line.contains(&v.switches()), "{line}");
     }
 }
+
+/// `verify --checker`: WDL-only tables are proved by the set checker by
+/// default and by the position checker on request, each file's record
+/// naming the checker; both pass the same tables with the same counts,
+/// and an unknown checker is a usage error.
+#[test]
+fn verify_names_the_checker_of_each_wdl_only_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = build_tiny(&dir, "--level", "3");
+    let d = dir.path().to_str().unwrap();
+    let mut seen = Vec::new();
+    for (extra, name) in [(None, "sets"), (Some("positions"), "positions")] {
+        let mut args = vec!["verify", "--json", "--tables", d];
+        if let Some(c) = extra {
+            args.extend(["--checker", c]);
+        }
+        let j = json(&asalto(&args));
+        assert_eq!(j["ok"], true, "{j}");
+        let per_file = j["per_file"].as_array().unwrap();
+        assert_eq!(per_file.len(), files.len());
+        for f in per_file {
+            assert_eq!(f["wdl_only"], true, "{f}");
+            assert_eq!(f["checker"], name, "{f}");
+        }
+        seen.push((j["positions"].clone(), j["tiers"].clone()));
+    }
+    assert_eq!(seen[0], seen[1]);
+    let o = asalto(&["verify", "--tables", d, "--checker", "guess"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("guess"));
+}

@@ -229,7 +229,8 @@ pub(super) enum Command {
   asalto verify --variant assault --soldiers 10..=10
   asalto verify --soldiers 11..=11 --resume   take up an interrupted run
   asalto verify --floor 22 --assume officers  the files of a floor build, against its floor
-  asalto verify --soldiers 9..=12 --resume --stop-after 2h   in sittings: run it again to go on")]
+  asalto verify --soldiers 9..=12 --resume --stop-after 2h   in sittings: run it again to go on
+  asalto verify --checker positions          WDL-only tables position by position (the same answer, slower)")]
     Verify(VerifyArgs),
     /// Measure speed and size: solving rate (1 and 2 threads), optionally a
     /// full build, table size per position, probe time, query process time.

@@ -255,8 +255,8 @@ pub struct LevelRate {
     pub bits: f64,
     /// The position solver (builds with distances): `solve_rate_per_core`.
     pub positions: f64,
-    /// The check of WDL-only values (`asalto verify`):
-    /// `verify_rate_per_core`.
+    /// The check of WDL-only values by the set checker (`asalto verify`,
+    /// its default `--checker sets`): `sets_verify_rate_per_core`.
     pub verify: f64,
 }
 

@@ -27,7 +27,11 @@ pub use check::{Inconsistency, check_tier_as};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Checker {
     /// Slice by slice, as sets of officer placements
-    /// (src/solve/setcheck.rs), written apart from the bit-set solver.
+    /// (src/solve/setcheck.rs), written apart from the bit-set solver:
+    /// the tiers of two officers. Those of one officer, where a slice
+    /// holds a few dozen placements and a set a bit per point, it hands
+    /// to the position checker, about twice as fast there
+    /// ([`Checker::for_officers`]).
     #[default]
     Sets,
     /// Position by position through the rules' generators
@@ -43,9 +47,23 @@ impl Checker {
             Checker::Positions => "positions",
         }
     }
+
+    /// The checker that runs the WDL-only tiers of `officers` officers
+    /// when `self` is asked for: [`Checker::Positions`] for one officer
+    /// under [`Checker::Sets`] (on assaut's 16-soldier closure the
+    /// position checker ran 2.1 to 2.4 times as fast as the set checker
+    /// on the one-officer files, 0.38 to 0.48 times on the two-officer
+    /// ones: scripts/bench-runs/2026-12-05-checkers/), else `self`.
+    pub fn for_officers(self, officers: u8) -> Checker {
+        match self {
+            Checker::Sets if officers == 1 => Checker::Positions,
+            c => c,
+        }
+    }
 }
 
-/// [`check_tier_as`] with the checker `checker` for a WDL-only tier: the
+/// [`check_tier_as`] with the checker `checker` for a WDL-only tier
+/// (as [`Checker::for_officers`] gives it for the tier's officers): the
 /// same inconsistent positions either way, the same derived
 /// win/draw/loss (the tests hold the two checkers to it).
 pub fn check_tier_by(
@@ -55,7 +73,7 @@ pub fn check_tier_by(
     wdl_only: bool,
     checker: Checker,
 ) -> Result<Vec<Inconsistency>, SolveError> {
-    if wdl_only && checker == Checker::Sets {
+    if wdl_only && checker.for_officers(key.n) == Checker::Sets {
         setcheck::check_tier_sets(key, look, codes)
     } else {
         check_tier_as(key, look, codes, wdl_only)

@@ -267,72 +267,72 @@ pub struct LevelRate {
 pub const LEVEL_RATES: [LevelRate; 5] = [
     LevelRate {
         k: 9,
-        bits: 2.623093e7,
-        positions: 6.542047e6,
-        verify: 9.247375e6,
+        bits: 2.086084e7,
+        positions: 4.875571e6,
+        verify: 1.715176e7,
     },
     LevelRate {
         k: 12,
-        bits: 1.642035e7,
-        positions: 4.809849e6,
-        verify: 5.528471e6,
+        bits: 1.335452e7,
+        positions: 3.669866e6,
+        verify: 9.614923e6,
     },
     LevelRate {
         k: 15,
-        bits: 1.217838e7,
-        positions: 4.304668e6,
-        verify: 4.884121e6,
+        bits: 9.787660e6,
+        positions: 3.301890e6,
+        verify: 7.172793e6,
     },
     LevelRate {
         k: 18,
-        bits: 1.080217e7,
-        positions: 4.315673e6,
-        verify: 4.743869e6,
+        bits: 9.129422e6,
+        positions: 3.427543e6,
+        verify: 6.710797e6,
     },
     LevelRate {
         k: 21,
-        bits: 9.959307e6,
-        positions: 4.551885e6,
-        verify: 4.632386e6,
+        bits: 8.429467e6,
+        positions: 3.701918e6,
+        verify: 5.916655e6,
     },
 ];
 
 /// The bench record every time figure of a plan comes from.
-pub const LEVEL_RATES_SOURCE: &str = "scripts/bench-runs/2026-12-04-vm-2/bench.json";
+pub const LEVEL_RATES_SOURCE: &str = "scripts/bench-runs/2026-12-05-vm/bench.json";
 
 /// The same record's in-memory solving rate of [`CALIBRATION_POSITION`]'s
 /// closure on one thread (`rate_per_core`): a calibration here (or
 /// `--rate`) over this figure is how many of the bench machine's cores
 /// this machine's threads are worth.
-pub const BENCH_RATE_PER_CORE: f64 = 9.699570e6;
+pub const BENCH_RATE_PER_CORE: f64 = 6.763747e6;
 
 /// A complete build with distances over its level sample, in the same
 /// record: its 9-soldier build's positions per second
 /// (`raw.build_run`) over the position solver's level rate at 9 soldiers
 /// times the record's two-thread speedup (`speedup_2_threads`): what file
 /// I/O, compression and the build's window cost.
-pub const BUILD_OVER_SAMPLE: f64 = 0.8820;
+pub const BUILD_OVER_SAMPLE: f64 = 0.9225;
 
 /// The same for a WDL-only build by the bit-set solver: the record's
 /// `wdl_build_rate` (the same tables built WDL-only) over the bit-set
 /// solver's level rate at 9 soldiers times the two-thread speedup.
-pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.6796;
+pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.7397;
 
 /// A real verify of WDL-only files over its level samples: the verify of
-/// assaut's 18-soldier formation closure ([`VERIFY_OVER_SAMPLE_SOURCE`]:
-/// 25,819,649,898 positions in 20 files of 9 to 18 soldiers, 4,263 s on
-/// two threads of the bench machine with little else running), against
-/// the time its files
-/// take at the level samples' verify rates ([`LEVEL_RATES`], by file) on
-/// the bench cores two threads are worth ([`BENCH_SPEEDUP_2_THREADS`]).
-/// The bench's own verify of the calibration closure from files (10
-/// soldiers, `verify_rate_wdl_only_per_core`) runs 1.12 times its level
-/// rate: a closure's tiers differ from a level sample's, and the real
-/// files of a real closure are what a plan times.
-pub const VERIFY_OVER_SAMPLE: f64 = 0.5818;
+/// assaut's 16-soldier formation closure by the set checker, one-officer
+/// files handed to the position checker as it does
+/// ([`VERIFY_OVER_SAMPLE_SOURCE`]: 6,696,538,874 positions in 16 files of
+/// 9 to 16 soldiers, 344 s on two threads of the bench machine the same
+/// night, idle), against the time its files take at the level samples'
+/// verify rates ([`LEVEL_RATES`], by file) on the bench cores two threads
+/// are worth ([`BENCH_SPEEDUP_2_THREADS`]). Above 1: the closure's
+/// two-officer tiers check faster than a level sample's, which makes up
+/// for its one-officer files, checked position by position.
+pub const VERIFY_OVER_SAMPLE: f64 = 1.0326;
 
 /// The verify record [`VERIFY_OVER_SAMPLE`] comes from.
-pub const VERIFY_OVER_SAMPLE_SOURCE: &str = "scripts/bench-runs/2026-12-01-f18/1-verify.json";
+pub const VERIFY_OVER_SAMPLE_SOURCE: &str =
+    "scripts/bench-runs/2026-12-05-checkers/verify-sets-3.json";
 
 /// The level samples' rate at `k` soldiers (`which` picks the figure):
 /// interpolated linearly between the soldier counts of [`LEVEL_RATES`],
@@ -387,7 +387,7 @@ pub fn bench_rate(threads: usize) -> f64 {
 }
 
 /// The record's two-thread speedup (`speedup_2_threads`).
-pub const BENCH_SPEEDUP_2_THREADS: f64 = 1.849475;
+pub const BENCH_SPEEDUP_2_THREADS: f64 = 1.890220;
 
 /// The position whose closure the calibration solves in memory (two
 /// officers, ten soldiers, about 13.5 million positions; the rate position

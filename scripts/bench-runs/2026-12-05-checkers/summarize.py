@@ -10,14 +10,14 @@ def tv(log):
     rss = int(g(r"Maximum resident set size \(kbytes\): (\d+)")) * 1024
     return wall, cpu, rss
 rows = []
-for name in ["build"] + [f"verify-{r}" for r in ["sets-1", "positions-1", "sets-2"]]:
+for name in ["build"] + [f"verify-{r}" for r in ["sets-1", "positions-1", "sets-2", "sets-3"]]:
     try:
         j = json.load(open(os.path.join(d, name + ".json")))
     except Exception as e:
         print(name, "missing", e); continue
     wall, cpu, rss = tv(name + ".log")
     pos = j["positions"] if "positions" in j else sum(f["positions"] for b in j["builds"] for f in b["files"])
-    extra = "" if name == "build" else f", ok {j['ok']}, inconsistent {j['inconsistent']}, checker {set(f['checker'] for f in j['per_file'])}"
+    extra = "" if name == "build" else f", ok {j['ok']}, inconsistent {j['inconsistent']}, checkers {sorted(set(f['checker'] for f in j['per_file']))}"
     print(f"{name:20} {pos:,} positions: wall {wall:.1f} s, CPU {cpu:.1f} s ({100*cpu/wall:.0f}%), {pos/cpu:.3e} positions per CPU-second, {pos/wall:.3e} per wall second, peak RSS {rss/2**30:.2f} GiB{extra}")
     if name != "build":
         by = {}

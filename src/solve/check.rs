@@ -194,6 +194,20 @@ enum Mode {
     LocalWdl,
 }
 
+/// The positions per side of tier `key`, when `codes` holds the whole
+/// tier (both sides); else the error naming how many it holds.
+pub(super) fn whole_tier(key: &TierKey, codes: &[u16]) -> Result<usize, SolveError> {
+    let n_side = key.size_per_side() as usize;
+    if codes.len() == 2 * n_side {
+        Ok(n_side)
+    } else {
+        Err(SolveError::PartialTier {
+            outside: key.outside,
+            found: codes.len() as u64,
+        })
+    }
+}
+
 /// [`check_tier_as`] in `mode`, or with `generic` every position's moves
 /// taken from [`rules::legal_moves_into`] (the soldiers') or the officers'
 /// generator one by one and every successor located from scratch, without
@@ -207,13 +221,7 @@ fn check_tier_with(
     mode: Mode,
     generic: bool,
 ) -> Result<Vec<Inconsistency>, SolveError> {
-    let n_side = key.size_per_side() as usize;
-    if codes.len() != 2 * n_side {
-        return Err(SolveError::PartialTier {
-            outside: key.outside,
-            found: codes.len() as u64,
-        });
-    }
+    whole_tier(key, codes)?;
     // The fixed point's graph, or not, fixed at compile time: the check
     // with distances then pays nothing for the graph in its inner loops.
     if mode == Mode::FixedPoint {
@@ -297,14 +305,7 @@ fn check_tier_in<const FIXED: bool>(
                 if side == Side::Soldiers {
                     c.derived_soldiers.push(derived.code());
                 }
-                let stored = Value::from_code(codes[node]);
-                if differs(derived, stored, wdl_only) {
-                    bad.push(Inconsistency {
-                        index: node as u32,
-                        stored,
-                        derived,
-                    });
-                }
+                bad.extend(disagreement(node, codes[node], derived, wdl_only));
                 Ok(())
             })?;
         }
@@ -328,26 +329,31 @@ fn fixed_point_disagreements(
     let derived = g.least_fixed_point(huff_memo);
     g.recycle();
     for (node, (&code, derived)) in codes.iter().zip(derived).enumerate() {
-        let stored = Value::from_code(code);
-        if differs(derived, stored, true) {
-            bad.push(Inconsistency {
-                index: node as u32,
-                stored,
-                derived,
-            });
-        }
+        bad.extend(disagreement(node, code, derived, true));
     }
 }
 
-/// Whether a stored value differs from the derived one: in win/draw/loss,
-/// or in being a loss in 0 plies, when `wdl_only`; at all otherwise.
-pub(super) fn differs(derived: Value, stored: Value, wdl_only: bool) -> bool {
-    if wdl_only {
+/// The inconsistency of position `index`, stored as `code`, when its
+/// value differs from the `derived` one: in win/draw/loss, or in being a
+/// loss in 0 plies, when `wdl_only`; at all otherwise.
+pub(super) fn disagreement(
+    index: usize,
+    code: u16,
+    derived: Value,
+    wdl_only: bool,
+) -> Option<Inconsistency> {
+    let stored = Value::from_code(code);
+    let differs = if wdl_only {
         std::mem::discriminant(&derived) != std::mem::discriminant(&stored)
             || (derived == Value::Loss(0)) != (stored == Value::Loss(0))
     } else {
         derived != stored
-    }
+    };
+    differs.then_some(Inconsistency {
+        index: index as u32,
+        stored,
+        derived,
+    })
 }
 
 /// The moves of a tier that stay in it, collected by a fixed-point check

@@ -41,7 +41,7 @@
 //! that fail here (the planted-fault tests of [`crate::verify`]).
 
 use super::SolveError;
-use super::check::{Chains, Inconsistency, Other, Others, differs};
+use super::check::{Chains, Inconsistency, Other, Others, disagreement};
 use super::lookup::Lookup;
 use crate::Value;
 use crate::board::{self, Bitboard, Point};
@@ -454,13 +454,7 @@ pub(crate) fn check_tier_sets(
     look: &mut Lookup<'_>,
     codes: &[u16],
 ) -> Result<Vec<Inconsistency>, SolveError> {
-    let n_side = key.size_per_side() as usize;
-    if codes.len() != 2 * n_side {
-        return Err(SolveError::PartialTier {
-            outside: key.outside,
-            found: codes.len() as u64,
-        });
-    }
+    super::check::whole_tier(key, codes)?;
     let variant = *look.variant();
     let duty = match variant.capture {
         CaptureRule::Free => StepDuty::Plain,
@@ -1034,14 +1028,7 @@ impl Tier<'_> {
                     Value::Draw
                 };
                 for (i, derived) in [(node, o), (n_side + node, s)] {
-                    let stored = Value::from_code(codes[i]);
-                    if differs(derived, stored, true) {
-                        bad.push(Inconsistency {
-                            index: i as u32,
-                            stored,
-                            derived,
-                        });
-                    }
+                    bad.extend(disagreement(i, codes[i], derived, true));
                 }
                 node += 1;
             };

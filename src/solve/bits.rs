@@ -1113,3 +1113,48 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod profile {
+    use super::*;
+    use crate::index::FileKey;
+    use crate::solve::sample::{SyntheticStore, sample_tiers};
+
+    /// For profiles (`perf record` on the test binary): the bit-set
+    /// solver alone, on a level sample of 2o18s against a synthetic
+    /// store, its values held to the position solver's.
+    #[test]
+    #[ignore]
+    fn bit_set_solver_on_a_level_sample() {
+        let variant = Variant::ASSAUT;
+        let tiers = sample_tiers(FileKey::new(2, 18), 2_000_000, 1);
+        let store = SyntheticStore::new(1, &variant);
+        let look = || Lookup::new(&store, variant);
+        let t = std::time::Instant::now();
+        let mut positions = 0;
+        let mut last = Vec::new();
+        for _ in 0..10 {
+            last = tiers
+                .iter()
+                .map(|k| {
+                    positions += k.size();
+                    solve_tier_wdl(k, &mut look()).unwrap()
+                })
+                .collect();
+        }
+        eprintln!(
+            "{:.3e} positions/s",
+            positions as f64 / t.elapsed().as_secs_f64()
+        );
+        for (k, bits) in tiers.iter().zip(&last) {
+            let codes = super::super::solve_tier(k, &mut look()).unwrap();
+            assert!(
+                codes
+                    .iter()
+                    .zip(bits)
+                    .all(|(&x, &y)| crate::fields::wdl_only_bits(x)
+                        == crate::fields::wdl_only_bits(y))
+            );
+        }
+    }
+}

@@ -51,8 +51,8 @@ impl Checker {
     /// The checker that runs the WDL-only tiers of `officers` officers
     /// when `self` is asked for: [`Checker::Positions`] for one officer
     /// under [`Checker::Sets`] (on assaut's 16-soldier closure the
-    /// position checker ran 2.1 to 2.4 times as fast as the set checker
-    /// on the one-officer files, 0.38 to 0.48 times on the two-officer
+    /// position checker ran 1.6 to 2.2 times as fast as the set checker
+    /// on the one-officer files, 0.38 to 0.44 times on the two-officer
     /// ones: scripts/bench-runs/2026-12-05-checkers/), else `self`.
     pub fn for_officers(self, officers: u8) -> Checker {
         match self {

@@ -442,9 +442,11 @@ pub fn points(mut b: Bitboard) -> impl Iterator<Item = Point> {
     })
 }
 
-/// Mirror images of each byte of a bitboard: `MIRROR_BYTES[i][x]` is the
-/// mirror of the points `8i..8i+8` given by the bits of `x`.
-const MIRROR_BYTES: [[u64; 256]; 5] = {
+/// A map of single points to bitboards (`of[p]`), extended to every
+/// byte of a bitboard: `t[i][x]` is the union of `of[p]` over the points
+/// `p` of `8i..8i+8` given by the bits of `x`. Bits 40 and above (no
+/// point) map to nothing.
+const fn by_bytes(of: &[Bitboard; NUM_POINTS]) -> [[Bitboard; 256]; 5] {
     let mut t = [[0u64; 256]; 5];
     let mut i = 0;
     while i < 5 {
@@ -455,7 +457,7 @@ const MIRROR_BYTES: [[u64; 256]; 5] = {
             while j < 8 {
                 let p = i * 8 + j;
                 if (x >> j) & 1 == 1 && p < NUM_POINTS {
-                    out |= 1 << MIRROR[p];
+                    out |= of[p];
                 }
                 j += 1;
             }
@@ -465,16 +467,45 @@ const MIRROR_BYTES: [[u64; 256]; 5] = {
         i += 1;
     }
     t
-};
+}
+
+/// The union of `t`'s images of the points of `b` (five table lookups).
+#[inline]
+fn through_bytes(t: &[[Bitboard; 256]; 5], b: Bitboard) -> Bitboard {
+    t[0][(b & 0xff) as usize]
+        | t[1][((b >> 8) & 0xff) as usize]
+        | t[2][((b >> 16) & 0xff) as usize]
+        | t[3][((b >> 24) & 0xff) as usize]
+        | t[4][((b >> 32) & 0xff) as usize]
+}
+
+/// Mirror images of each byte of a bitboard ([`by_bytes`] of each point's
+/// mirror).
+static MIRROR_BYTES: [[Bitboard; 256]; 5] = by_bytes(&{
+    let mut m = [0u64; NUM_POINTS];
+    let mut p = 0;
+    while p < NUM_POINTS {
+        m[p] = 1 << MIRROR[p];
+        p += 1;
+    }
+    m
+});
 
 /// Mirror every point of a bitboard (five table lookups).
 #[inline]
 pub fn mirror_bb(b: Bitboard) -> Bitboard {
-    MIRROR_BYTES[0][(b & 0xff) as usize]
-        | MIRROR_BYTES[1][((b >> 8) & 0xff) as usize]
-        | MIRROR_BYTES[2][((b >> 16) & 0xff) as usize]
-        | MIRROR_BYTES[3][((b >> 24) & 0xff) as usize]
-        | MIRROR_BYTES[4][((b >> 32) & 0xff) as usize]
+    through_bytes(&MIRROR_BYTES, b)
+}
+
+/// The neighbours (by a segment) of each byte of a bitboard.
+static NEIGHBOUR_BYTES: [[Bitboard; 256]; 5] = by_bytes(&ADJACENT);
+
+/// Every point next to a point of `b` by a segment: the union of their
+/// [`ADJACENT`] (five table lookups). Bits 40 and above, which solvers
+/// use for marks that are not points, have no neighbours.
+#[inline]
+pub fn neighbours(b: Bitboard) -> Bitboard {
+    through_bytes(&NEIGHBOUR_BYTES, b)
 }
 
 /// The number of line segments on the board (each counted once).
@@ -498,6 +529,25 @@ pub fn segment_count() -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_neighbours_of_a_bitboard_are_those_of_its_points() {
+        // Every single point, and random boards with the marks above the
+        // points (bits 40..64) set or not: the union over the points,
+        // computed one point at a time.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut boards: Vec<Bitboard> = (0..NUM_POINTS).map(|p| 1 << p).collect();
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            boards.push(x);
+        }
+        for b in boards {
+            let near = points(b & ALL).fold(0, |n, q| n | ADJACENT[q.index()]);
+            assert_eq!(neighbours(b), near, "{b:#x}");
+        }
+    }
 
     fn p(n: &str) -> Point {
         Point::from_name(n).unwrap()

@@ -56,48 +56,13 @@ const PHANTOM: u64 = 1 << 63;
 
 const EMPTY: Mat = [0; board::NUM_POINTS];
 
-/// Each byte of a bitboard (points `8i..8i + 8`) spread to its points'
-/// neighbours: `SPREAD[i][byte]`.
-static SPREAD: [[u64; 256]; 5] = {
-    let mut t = [[0u64; 256]; 5];
-    let mut i = 0;
-    while i < 5 {
-        let mut byte = 0;
-        while byte < 256 {
-            let mut out = 0;
-            let mut j = 0;
-            while j < 8 {
-                let p = 8 * i + j;
-                if byte >> j & 1 == 1 && p < board::NUM_POINTS {
-                    out |= ADJACENT[p];
-                }
-                j += 1;
-            }
-            t[i][byte] = out;
-            byte += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
-/// The neighbours of the points of `x` (its bit 63, [`PHANTOM`], has none).
-#[inline]
-fn spread(x: u64) -> u64 {
-    SPREAD[0][(x & 0xff) as usize]
-        | SPREAD[1][(x >> 8 & 0xff) as usize]
-        | SPREAD[2][(x >> 16 & 0xff) as usize]
-        | SPREAD[3][(x >> 24 & 0xff) as usize]
-        | SPREAD[4][(x >> 32 & 0xff) as usize]
-}
-
 /// Row `a` of the placements one officer step before `x` (whose rows are
 /// zero off `free`): the rows of `x` on `a`'s free neighbours (the row's
 /// officer stepped from `a`) and row `a` spread (the other officer
 /// stepped). Placements not in the slice are the caller's to mask.
 #[inline]
 fn pred(x: &Mat, a: usize, free: u64) -> u64 {
-    let mut r = spread(x[a]);
+    let mut r = board::neighbours(x[a]);
     let mut adj = ADJACENT[a] & free;
     while adj != 0 {
         r |= x[adj.trailing_zeros() as usize];
@@ -1047,10 +1012,14 @@ fn huff_pred(x: &Mat, a: usize, free: u64, keep: u64, case: [u64; 4]) -> u64 {
     }
     // The child's row officer huffed leaves the column's: mask columns.
     // The column officer huffed leaves the row's: mask rows.
-    let plain = spread(own) | all;
-    let row_huffed = spread(own & keep) | (all & keep);
-    let col_huffed = if row_ok { spread(own) } else { 0 } | ok;
-    let both = if row_ok { spread(own & keep) } else { 0 } | (ok & keep);
+    let plain = board::neighbours(own) | all;
+    let row_huffed = board::neighbours(own & keep) | (all & keep);
+    let col_huffed = if row_ok { board::neighbours(own) } else { 0 } | ok;
+    let both = if row_ok {
+        board::neighbours(own & keep)
+    } else {
+        0
+    } | (ok & keep);
     (plain & case[0]) | (row_huffed & case[1]) | (col_huffed & case[2]) | (both & case[3])
 }
 

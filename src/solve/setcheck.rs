@@ -62,39 +62,6 @@ const LONE: u64 = 1 << 48;
 
 const EMPTY: Set = [0; board::NUM_POINTS];
 
-/// The neighbours of the points of each half byte of a bitboard:
-/// `AROUND[i][x]` for the points `4i..4i + 4` set in `x`.
-static AROUND: [[u64; 16]; 9] = {
-    let mut t = [[0u64; 16]; 9];
-    let mut i = 0;
-    while i < 9 {
-        let mut x = 0;
-        while x < 16 {
-            let mut j = 0;
-            while j < 4 {
-                let p = 4 * i + j;
-                if x >> j & 1 == 1 && p < board::NUM_POINTS {
-                    t[i][x] |= board::ADJACENT[p];
-                }
-                j += 1;
-            }
-            x += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
-/// The points next to a point of `x` (by a segment); [`LONE`] has none.
-#[inline]
-fn around(x: u64) -> u64 {
-    let mut r = 0;
-    for (i, t) in AROUND.iter().enumerate() {
-        r |= t[(x >> (4 * i) & 15) as usize];
-    }
-    r
-}
-
 /// Row `a` of the placements from which one officer's step reaches a
 /// placement of `x`: the officer on `a` stepped to a free neighbour `q`
 /// (row `q` of `x`, the other officer where it was), or the other officer
@@ -102,7 +69,7 @@ fn around(x: u64) -> u64 {
 /// of `x`). Not masked to the slice's placements.
 #[inline]
 fn before(x: &Set, a: usize, free: u64) -> u64 {
-    let mut r = around(x[a]);
+    let mut r = board::neighbours(x[a]);
     let mut q = board::ADJACENT[a] & free;
     while q != 0 {
         r |= x[q.trailing_zeros() as usize];
@@ -138,7 +105,7 @@ fn before_fault(x: &Set, a: usize, free: u64, spoil: u64, (row, col): (u64, u64)
     // The column's officer steps from b to q: a huff of the row's leaves
     // it on q, a huff of it leaves the row's on a.
     let a_kept = keep >> a & 1 == 1;
-    let by_col = around(x[a]) & !row | around(x[a] & keep) & row;
+    let by_col = board::neighbours(x[a]) & !row | board::neighbours(x[a] & keep) & row;
     let from_col = by_col & if a_kept { !0 } else { !col };
     from_row | from_col
 }

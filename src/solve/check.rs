@@ -747,11 +747,7 @@ impl<const FIXED: bool> Checker<'_, '_, FIXED> {
             } else {
                 let other = self.others.get(&key, self.look)?;
                 let t = &self.others.list[other];
-                let seen = if t.mirrored {
-                    board::mirror_bb(after)
-                } else {
-                    after
-                };
+                let seen = t.seen(after);
                 // The officers to move: the first side's half.
                 let (mask_stride, placement_stride) = t.strides;
                 Target::Stored {
@@ -1105,20 +1101,7 @@ impl<const FIXED: bool> Checker<'_, '_, FIXED> {
             let i = index_in_tier(&key, pos.soldiers(), pos.officers(), pos.side());
             return Ok(self.in_tier(i as usize));
         }
-        let i = self.others.get(&key, self.look)?;
-        let t = &self.others.list[i];
-        let seen = if t.mirrored { pos.mirror() } else { *pos };
-        let slot = slot_in_tier(
-            &t.key,
-            seen.soldiers(),
-            seen.officers(),
-            seen.side(),
-            t.strides,
-        );
-        match t.values.at(slot) {
-            Some(c) => Ok(Some(Value::from_code(c))),
-            None => Err(SolveError::MissingTier(t.key)),
-        }
+        self.others.stored(&key, pos, self.look).map(Some)
     }
 }
 
@@ -1132,6 +1115,19 @@ pub(super) struct Other {
     pub(super) values: TierValues,
     /// Where a position lies in `values` ([`TierValues::strides`]).
     pub(super) strides: (u32, u32),
+}
+
+impl Other {
+    /// The board `b` of the tier as reached in the stored tier's
+    /// orientation.
+    #[inline]
+    pub(super) fn seen(&self, b: Bitboard) -> Bitboard {
+        if self.mirrored {
+            board::mirror_bb(b)
+        } else {
+            b
+        }
+    }
 }
 
 /// The tiers moves out of the checked tier reach, by the tier reached (not
@@ -1185,6 +1181,30 @@ impl Others {
         };
         *slot = (*key, i);
         Ok(i)
+    }
+
+    /// The stored value of `pos` (no huff rights), a position of tier
+    /// `key` (as reached) other than the checked one.
+    pub(super) fn stored(
+        &mut self,
+        key: &TierKey,
+        pos: &Position,
+        look: &mut Lookup<'_>,
+    ) -> Result<Value, SolveError> {
+        let i = self.get(key, look)?;
+        let t = &self.list[i];
+        let seen = if t.mirrored { pos.mirror() } else { *pos };
+        let slot = slot_in_tier(
+            &t.key,
+            seen.soldiers(),
+            seen.officers(),
+            seen.side(),
+            t.strides,
+        );
+        match t.values.at(slot) {
+            Some(c) => Ok(Value::from_code(c)),
+            None => Err(SolveError::MissingTier(t.key)),
+        }
     }
 }
 

@@ -267,11 +267,7 @@ struct At<'o> {
 
 impl<'o> At<'o> {
     fn new(other: &'o Other, soldiers: Bitboard, side: Side) -> At<'o> {
-        let seen = if other.mirrored {
-            board::mirror_bb(soldiers)
-        } else {
-            soldiers
-        };
+        let seen = other.seen(soldiers);
         let half = match side {
             Side::Officers => 0,
             Side::Soldiers => other.key.size_per_side(),
@@ -286,11 +282,7 @@ impl<'o> At<'o> {
     /// The stored value with the officers on `officers` (in the checked
     /// tier's orientation).
     fn value(&self, officers: Bitboard) -> Result<Value, SolveError> {
-        let seen = if self.other.mirrored {
-            board::mirror_bb(officers)
-        } else {
-            officers
-        };
+        let seen = self.other.seen(officers);
         let slot = self.first + officer_rank(seen, self.free) * self.other.strides.1;
         match self.other.values.at(slot) {
             Some(c) => Ok(Value::from_code(c)),
@@ -303,12 +295,7 @@ impl Other {
     /// The rank, in the stored tier, of the slice with soldiers on
     /// `soldiers` (in the checked tier's orientation).
     fn slice_of(&self, soldiers: Bitboard) -> usize {
-        let seen = if self.mirrored {
-            board::mirror_bb(soldiers)
-        } else {
-            soldiers
-        };
-        fortress_rank(fortress_mask(seen)) as usize
+        fortress_rank(fortress_mask(self.seen(soldiers))) as usize
     }
 }
 
@@ -834,20 +821,7 @@ impl Tier<'_> {
     /// The stored value of `pos` (no huff rights), in another tier.
     fn stored(&mut self, pos: &Position, look: &mut Lookup<'_>) -> Result<Value, SolveError> {
         let key = TierKey::of(pos).ok_or(SolveError::NotInTier(*pos))?;
-        let i = self.others.get(&key, look)?;
-        let o = &self.others.list[i];
-        let seen = if o.mirrored { pos.mirror() } else { *pos };
-        let slot = crate::index::slot_in_tier(
-            &o.key,
-            seen.soldiers(),
-            seen.officers(),
-            seen.side(),
-            o.strides,
-        );
-        match o.values.at(slot) {
-            Some(c) => Ok(Value::from_code(c)),
-            None => Err(SolveError::MissingTier(o.key)),
-        }
+        self.others.stored(&key, pos, look)
     }
 
     /// The soldiers-to-move values of the one-officer tier on each slice,

@@ -514,20 +514,20 @@ pub fn verify(r: &asalto_tb::verify::VerifyReport, variant: &Variant, json: bool
         } else {
             String::new()
         };
+        let how = if f.wdl_only {
+            let by = match f.checker {
+                asalto_tb::solve::Checker::Sets => "by sets",
+                asalto_tb::solve::Checker::Positions => "position by position",
+            };
+            format!(" (WDL-only: win/draw/loss re-derived as each tier's least fixed point, {by})")
+        } else {
+            String::new()
+        };
         outln!(
-            "checked {}: {} positions{earlier} in {:.1} s{earlier_time}{}",
+            "checked {}: {} positions{earlier} in {:.1} s{earlier_time}{how}",
             f.path.display(),
             f.positions,
             f.seconds,
-            match (f.wdl_only, f.checker) {
-                (false, _) => "",
-                (true, asalto_tb::solve::Checker::Sets) => {
-                    " (WDL-only: win/draw/loss re-derived as each tier's least fixed point, by sets)"
-                }
-                (true, _) => {
-                    " (WDL-only: win/draw/loss re-derived as each tier's least fixed point, position by position)"
-                }
-            }
         );
     }
     for b in &r.bad {

@@ -396,6 +396,9 @@ struct Tier<'v> {
     duty: StepDuty,
     slices: Vec<Slice>,
     others: Others,
+    /// The target slices a soldiers' step or a huff reads, decoded
+    /// ([`decode_tier`]); kept with the slices from one tier to the next.
+    decoded: Vec<[Set; 2]>,
 }
 
 /// Check the win/draw/loss of a WDL-only table's tier `key` (canonical)
@@ -417,7 +420,7 @@ pub(crate) fn check_tier_sets(
     };
     // This thread's slices of the tier before, made ready for this one:
     // fresh ones for every tier cost an allocation and its page faults.
-    let mut slices = SLICES.with(|c| std::mem::take(&mut *c.borrow_mut()));
+    let (mut slices, decoded) = KEPT.with(|c| std::mem::take(&mut *c.borrow_mut()));
     let masks = fortress_masks(key.m());
     slices.resize_with(masks.len(), Slice::default);
     for (sl, &f) in slices.iter_mut().zip(masks) {
@@ -429,6 +432,7 @@ pub(crate) fn check_tier_sets(
         duty,
         slices,
         others: Others::default(),
+        decoded,
     };
     t.soldier_moves(look)?;
     t.officer_moves(look)?;
@@ -437,13 +441,15 @@ pub(crate) fn check_tier_sets(
     }
     t.solve();
     let bad = t.compare(codes);
-    SLICES.with(|c| *c.borrow_mut() = t.slices);
+    KEPT.with(|c| *c.borrow_mut() = (t.slices, t.decoded));
     Ok(bad)
 }
 
 thread_local! {
-    /// Each thread's [`Slice`]s, kept from one tier to the next.
-    static SLICES: std::cell::RefCell<Vec<Slice>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Each thread's [`Slice`]s and decoded target slices, kept from one
+    /// tier to the next.
+    static KEPT: std::cell::RefCell<(Vec<Slice>, Vec<[Set; 2]>)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }
 
 impl Tier<'_> {
@@ -466,7 +472,7 @@ impl Tier<'_> {
             });
         }
         out_steps.sort_unstable_by_key(|&(outside, fi, t, _)| (outside, fi, t));
-        let mut decoded = Vec::new();
+        let mut decoded = std::mem::take(&mut self.decoded);
         let mut wanted = Vec::new();
         let mut i = 0;
         while i < out_steps.len() {
@@ -524,6 +530,7 @@ impl Tier<'_> {
                 }
             }
         }
+        self.decoded = decoded;
         Ok(())
     }
 
@@ -830,7 +837,7 @@ impl Tier<'_> {
         let one = self.others.get(&TierKey { n: 1, ..self.key }, look)?;
         let o = &self.others.list[one];
         let wanted = vec![true; self.slices.len()];
-        let mut decoded = Vec::new();
+        let mut decoded = std::mem::take(&mut self.decoded);
         // The soldiers to move there: won, not lost.
         let class = |code: u16| (code & 1 == 1, code & 1 == 1 || code == 0);
         decode_tier(o, Side::Soldiers, &wanted, &mut decoded, class)?;
@@ -842,6 +849,7 @@ impl Tier<'_> {
             sl.h_win = points(w);
             sl.h_safe = points(safe);
         }
+        self.decoded = decoded;
         Ok(())
     }
 
@@ -950,7 +958,12 @@ impl Tier<'_> {
         let mut bad = Vec::new();
         let mut node = 0;
         for sl in &self.slices {
-            let pts: Vec<usize> = board::points(sl.free).map(Point::index).collect();
+            let mut pts = [0usize; board::NUM_POINTS];
+            let np = board::points(sl.free)
+                .zip(&mut pts)
+                .map(|(p, x)| *x = p.index())
+                .count();
+            let pts = &pts[..np];
             let mut each = |a: usize, bit: u64| {
                 let has = |s: &Set| s[a] & bit != 0;
                 let stuck = has(&sl.stuck);

@@ -19,7 +19,9 @@
 //!   + t` with the same placements (those not on `t`).
 //!
 //! Moves that leave the tier (soldier steps from outside, captures) are
-//! read once per position into *exit* sets; the capture duty into the
+//! read once per position into *exit* sets (an officer's capture chains
+//! walked once per slice for every point of the other officer, [`chains`],
+//! and each capture read for a row of placements); the capture duty into the
 //! per-slice sets [`Slices::cap`] (officer of the row could capture, the
 //! other officer standing on the column) and its transpose; a step with a
 //! capture available is then illegal (`mandatory`) or leads to a huff
@@ -39,7 +41,7 @@
 
 use super::SolveError;
 use super::lookup::Lookup;
-use super::retro::{AloneCaptures, Target, Targets, capture_exit};
+use super::retro::{Target, Targets, jump_span};
 use crate::Value;
 use crate::board::{self, ADJACENT, Bitboard, OUTSIDE};
 use crate::index::{TierKey, fortress_bits, fortress_mask, fortress_masks, fortress_rank};
@@ -90,28 +92,6 @@ fn each(mut b: u64, mut f: impl FnMut(usize)) {
     }
 }
 
-/// Per slice: each point's most soldiers taken by an officer alone there
-/// and the points its chains land on, and for each point the officers
-/// whose chains land on it.
-struct SliceCaptures {
-    best: [u32; board::NUM_POINTS],
-    /// The points whose officer alone takes more than `c` soldiers, by `c`.
-    more: [u64; 25],
-    landed: [u64; board::NUM_POINTS],
-    landed_by: [u64; board::NUM_POINTS],
-}
-
-impl Default for SliceCaptures {
-    fn default() -> SliceCaptures {
-        SliceCaptures {
-            best: [0; board::NUM_POINTS],
-            more: [0; 25],
-            landed: [0; board::NUM_POINTS],
-            landed_by: [0; board::NUM_POINTS],
-        }
-    }
-}
-
 /// The faults of one capture under the huff rule: the other officer's
 /// points where only it may be huffed (`by_other`), only the capturing one
 /// (on `to`: `by_self`), or both; and the soldiers' wins and losses after
@@ -158,44 +138,135 @@ fn fault_values(one: &Target, fm: u16, f: &Faults) -> Result<(u64, u64), SolveEr
     Ok((win, not_lost))
 }
 
-/// What [`Solve::in_the_way`] reads and fills.
-struct PairContext<'c> {
-    alone: &'c mut AloneCaptures,
-    captures: &'c mut Vec<(u8, Bitboard)>,
-    targets: &'c mut Targets,
-    /// The placements with a capture.
-    has: &'c mut Mat,
+/// The captures of an officer on one point of a slice, for every point
+/// the other officer may stand on: its chains walked once, each end kept
+/// with the points of the other officer for which it is a capture (the
+/// other officer stands on no point the chain lands on, and the chain
+/// cannot go on past it). Kept from slice to slice and tier to tier while
+/// the soldiers agree on the points the walk looked at.
+#[derive(Default)]
+struct Walk {
+    looked: Bitboard,
+    seen: Bitboard,
+    /// Whether a fault was planted when it was walked (tests only).
+    #[cfg(test)]
+    planted: bool,
+    /// `(end point, soldiers taken, other officer's points)`; bit 63 (the
+    /// column of one-officer placements, [`PHANTOM`]) where it is a
+    /// capture with no other officer on the board.
+    ends: Vec<(u8, Bitboard, u64)>,
 }
 
-impl SliceCaptures {
-    /// The figures of the free points `free` of one slice from its captures
-    /// of officers alone (`n` officers).
-    fn of(alone: &AloneCaptures, free: u64, n: u8) -> SliceCaptures {
-        let mut c = SliceCaptures::default();
-        each(free, |p| {
-            let (best, landed, _) = alone.alone(p);
-            c.best[p] = best;
-            c.landed[p] = landed;
-            for m in &mut c.more[..best as usize] {
-                *m |= 1 << p;
-            }
-        });
-        if n == 2 {
-            each(free, |b| {
-                each(c.landed[b] & free, |a| c.landed_by[a] |= 1 << b)
-            });
+impl Walk {
+    /// The walk of an officer on `p` among `soldiers`, kept as it is when
+    /// the soldiers on the points it looked at are the same.
+    fn update(&mut self, p: usize, soldiers: Bitboard) {
+        #[cfg(test)]
+        if std::mem::replace(&mut self.planted, crate::planted::any_planted()) != self.planted {
+            self.looked = 0;
         }
-        c
+        if self.looked != 0 && soldiers & self.looked == self.seen {
+            return;
+        }
+        self.ends.clear();
+        let landed = chains(p, soldiers, &mut self.ends);
+        // The walk stood on the start and where it landed.
+        self.looked = jump_span(p);
+        each(landed, |q| self.looked |= jump_span(q));
+        self.seen = soldiers & self.looked;
     }
 }
 
-/// One capture of the officer of row `a` (ending on `to`, taking
-/// `taken`), against the other officer on the points of `fast`.
+/// The capture chains of an officer on `start` among `soldiers` into `ends`
+/// (emptied): each chain's end and soldiers taken, with the points of the
+/// other officer for which it is a capture (bit 63 set: also with no other
+/// officer). Returns the points the chains land on.
+///
+/// A chain walked with no other officer ends where no jump goes on; with
+/// the other officer on `q` the chains that land on `q` are cut before
+/// it, so a chain also ends where its only jump on lands on `q`, and no
+/// chain through `q` is one.
+fn chains(start: usize, soldiers: Bitboard, ends: &mut Vec<(u8, Bitboard, u64)>) -> Bitboard {
+    fn dfs(
+        soldiers: Bitboard,
+        ends: &mut Vec<(u8, Bitboard, u64)>,
+        landed: &mut Bitboard,
+        cur: usize,
+        taken: Bitboard,
+        path: Bitboard,
+    ) {
+        let (mut jumps, mut only) = (0u32, 0u64);
+        for &(o, l) in board::Point::new(cur).jumps_raw() {
+            if o == board::NONE {
+                break;
+            }
+            let over = 1u64 << o;
+            if soldiers & over != 0 && taken & over == 0 && soldiers & (1 << l) == 0 {
+                #[cfg(test)]
+                if taken != 0 && planted(Fault::ChainStopsAfterOneJump) {
+                    continue;
+                }
+                jumps += 1;
+                only = 1 << l;
+                *landed |= 1 << l;
+                dfs(
+                    soldiers,
+                    ends,
+                    landed,
+                    l as usize,
+                    taken | over,
+                    path | 1 << l,
+                );
+            }
+        }
+        if taken == 0 {
+            return;
+        }
+        let others = !path
+            & match jumps {
+                0 => !0,
+                1 => only,
+                _ => 0,
+            };
+        if others == 0 {
+            return;
+        }
+        let cur = cur as u8;
+        match ends.iter_mut().find(|e| e.0 == cur && e.1 == taken) {
+            Some(e) => e.2 |= others,
+            None => ends.push((cur, taken, others)),
+        }
+    }
+    let mut landed = 0;
+    dfs(soldiers, ends, &mut landed, start, 0, 0);
+    landed
+}
+
+/// The captures of one slice, by the point of the capturing officer.
+struct SliceCaptures {
+    /// The other officer's points where the officer of each point takes
+    /// more than `c` soldiers, by point and `c`.
+    more: [[u64; 25]; board::NUM_POINTS],
+}
+
+impl Default for SliceCaptures {
+    fn default() -> SliceCaptures {
+        SliceCaptures {
+            more: [[0; 25]; board::NUM_POINTS],
+        }
+    }
+}
+
+/// One capture of an officer (ending on `to`, taking `taken`), against
+/// the other officer on the points of `fast`; `eq` those where it takes
+/// the most this officer can, `gt` those where the other officer could
+/// take more.
 struct CaptureRow {
-    a: usize,
     to: usize,
     taken: Bitboard,
     fast: u64,
+    eq: u64,
+    gt: u64,
 }
 
 /// What the officers owe when a capture is on, as the step sets use it.
@@ -246,10 +317,8 @@ struct Slices {
     steps: Vec<u32>,
     into_start: Vec<u32>,
     into: Vec<u32>,
-    /// Scratch kept from tier to tier: the captures of officers alone, the
-    /// placements whose officers are in each other's way.
-    alone: AloneCaptures,
-    pairs: Vec<(usize, usize)>,
+    /// Scratch kept from tier to tier: each point's capture walk.
+    walks: Vec<Walk>,
     /// The values.
     win_o: Vec<Mat>,
     loss_o: Vec<Mat>,
@@ -570,55 +639,71 @@ impl Solve<'_> {
     }
 
     /// Captures: exits of the officers-to-move positions, the capture duty
-    /// sets, and the positions without a legal move. A capture is read
-    /// for all placements of the other officer at once (a row: the
-    /// capturing officer's end point against every point of the other),
-    /// except where the officers are in each other's way (one lands
-    /// where the other stands), which are read position by position.
+    /// sets, and the positions without a legal move. Each officer's
+    /// chains are walked once per slice ([`chains`]), and a capture is
+    /// read for all placements of the other officer at once (a row: the
+    /// capturing officer's end point against every point of the other
+    /// for which it is a capture).
     // Out of line so that profiles show the phases.
     #[inline(never)]
     fn officer_exits(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         let key = self.key;
         let mut targets = Targets::default();
-        // Kept from tier to tier: its walks hold for any tier whose
-        // soldiers agree where they looked.
-        let mut alone = std::mem::take(&mut self.sl.alone);
-        let mut captures = Vec::with_capacity(64);
+        let mut walks = std::mem::take(&mut self.sl.walks);
+        walks.resize_with(board::NUM_POINTS, Walk::default);
+        let mut c = SliceCaptures::default();
+        // The most soldiers each point's officer can take, for the
+        // entries of `c.more` to empty.
+        let mut most = [0usize; board::NUM_POINTS];
         for fi in 0..self.sl.masks.len() {
             let soldiers = key.outside | fortress_bits(self.sl.masks[fi]);
             let free = self.sl.free[fi];
-            alone.fill(soldiers);
-            let c = SliceCaptures::of(&alone, free, key.n);
             let v = self.sl.v[fi];
-            let mut has = EMPTY;
+            each(free, |a| {
+                c.more[a][..most[a]].fill(0);
+                most[a] = 0;
+                walks[a].update(a, soldiers);
+                for &(_, taken, others) in &walks[a].ends {
+                    let n = taken.count_ones() as usize;
+                    for m in &mut c.more[a][..n] {
+                        *m |= others & v[a];
+                    }
+                    most[a] = most[a].max(n);
+                }
+            });
             // Rows: the captures of the officer of row a.
-            let (mut xw, mut xnl, mut xhas) = (EMPTY, EMPTY, EMPTY);
+            let (mut xw, mut xnl, mut has) = (EMPTY, EMPTY, EMPTY);
             let (mut capm, mut captm) = (EMPTY, EMPTY);
             let mut err = Ok(());
             each(free, |a| {
-                if c.best[a] == 0 || err.is_err() {
+                if most[a] == 0 || err.is_err() {
                     return;
                 }
-                let fast = if key.n == 1 {
-                    PHANTOM
-                } else {
-                    v[a] & !c.landed[a] & !c.landed_by[a]
-                };
                 // The officer of row a can capture.
-                capm[a] |= fast;
-                each(fast & !PHANTOM, |b| captm[b] |= 1 << a);
-                for &(to, taken) in alone.alone(a).2 {
+                capm[a] = c.more[a][0];
+                each(c.more[a][0] & !PHANTOM, |b| captm[b] |= 1 << a);
+                for &(to, taken, others) in &walks[a].ends {
+                    let fast = others & v[a];
+                    if fast == 0 {
+                        continue;
+                    }
+                    let n = taken.count_ones() as usize;
+                    let mut gt = 0;
+                    if key.n == 2 {
+                        each(fast, |b| gt |= (c.more[b][n] >> a & 1) << b);
+                    }
                     let row = CaptureRow {
-                        a,
                         to: to as usize,
                         taken,
                         fast,
+                        eq: fast & !c.more[a][n],
+                        gt,
                     };
-                    match self.capture_row(&row, soldiers, &c, &mut targets, look) {
+                    match self.capture_row(&row, soldiers, &mut targets, look) {
                         Ok((w, nl, h)) => {
                             xw[a] |= w;
                             xnl[a] |= nl;
-                            xhas[a] |= h;
+                            has[a] |= h;
                         }
                         Err(e) => err = Err(e),
                     }
@@ -631,29 +716,13 @@ impl Solve<'_> {
             if key.n == 1 {
                 sl.ew_o[fi] = xw;
                 sl.enl_o[fi] = xnl;
-                has = xhas;
             } else {
                 // Each row's findings hold for the placement both ways.
                 both_ways(free, &xw, &mut sl.ew_o[fi]);
                 both_ways(free, &xnl, &mut sl.enl_o[fi]);
-                both_ways(free, &xhas, &mut has);
-                // The officers in each other's way: position by position.
-                let mut pairs = std::mem::take(&mut self.sl.pairs);
-                pairs.clear();
-                each(free, |a| {
-                    each(
-                        (c.landed[a] | c.landed_by[a]) & v[a] & !((2u64 << a) - 1),
-                        |b| pairs.push((a, b)),
-                    )
-                });
-                let mut ctx = PairContext {
-                    alone: &mut alone,
-                    captures: &mut captures,
-                    targets: &mut targets,
-                    has: &mut has,
-                };
-                self.in_the_way(fi, &pairs, &mut ctx, look)?;
-                self.sl.pairs = pairs;
+                let rows = has;
+                has = EMPTY;
+                both_ways(free, &rows, &mut has);
             }
             // Without a capture (then no capture duty either), a position
             // is stuck when it has no step.
@@ -662,46 +731,7 @@ impl Solve<'_> {
                 stuck[a] = v[a] & !has[a] & !pred(&v, a, free);
             });
         }
-        self.sl.alone = alone;
-        Ok(())
-    }
-
-    /// The captures of the placements `pairs` of slice `fi` (`(a, b)`, `a`
-    /// the lower point), where the officers are in each other's way: each
-    /// generated with both officers on the board.
-    fn in_the_way(
-        &mut self,
-        fi: usize,
-        pairs: &[(usize, usize)],
-        ctx: &mut PairContext<'_>,
-        look: &mut Lookup<'_>,
-    ) -> Result<(), SolveError> {
-        let (key, variant) = (self.key, *self.variant);
-        let sl = &mut self.sl;
-        for &(a, b) in pairs {
-            let nc = ctx.alone.of(1u64 << a | 1u64 << b, ctx.captures);
-            let (cap, capt) = (&mut sl.cap[fi], &mut sl.capt[fi]);
-            for (p, q, best) in [(a, b, nc.best[0]), (b, a, nc.best[1])] {
-                let bit = u64::from(best > 0);
-                cap[p] |= bit << q;
-                capt[q] |= bit << p;
-            }
-            let exit = capture_exit(&variant, &key, &nc, ctx.captures, ctx.targets, look)?;
-            if exit == u16::MAX {
-                continue;
-            }
-            let set = |m: &mut Mat| {
-                m[a] |= 1 << b;
-                m[b] |= 1 << a;
-            };
-            set(ctx.has);
-            if exit & 1 == 1 {
-                set(&mut sl.ew_o[fi]);
-            }
-            if exit & 1 == 1 || exit == 0 {
-                set(&mut sl.enl_o[fi]);
-            }
-        }
+        self.sl.walks = walks;
         Ok(())
     }
 
@@ -715,29 +745,25 @@ impl Solve<'_> {
         &self,
         row: &CaptureRow,
         soldiers: Bitboard,
-        c: &SliceCaptures,
         targets: &mut Targets,
         look: &mut Lookup<'_>,
     ) -> Result<(u64, u64, u64), SolveError> {
         let key = self.key;
         let variant = self.variant;
-        let &CaptureRow { a, to, taken, fast } = row;
+        let &CaptureRow {
+            to,
+            taken,
+            fast,
+            eq,
+            gt,
+        } = row;
         let n = taken.count_ones();
-        // The other officer's points where it takes no more than n.
-        let gt = fast & c.more[n as usize];
-        let le = fast & !gt;
         // Legal with no fault, a fault with the other officer's huff only,
         // with this officer's (on `to`) only, with both.
         let (plain, by_other, by_self, by_both) = match (variant.max, variant.capture) {
             (false, _) | (_, CaptureRule::Free) => (fast, 0, 0, 0),
-            (true, CaptureRule::Mandatory) => (if n == c.best[a] { le } else { 0 }, 0, 0, 0),
-            (true, CaptureRule::Huff) => {
-                if n == c.best[a] {
-                    (le, gt, 0, 0)
-                } else {
-                    (0, 0, le, gt)
-                }
-            }
+            (true, CaptureRule::Mandatory) => (eq & !gt, 0, 0, 0),
+            (true, CaptureRule::Huff) => (eq & !gt, eq & gt, fast & !eq & !gt, fast & !eq & gt),
         };
         let legal = plain | by_other | by_self | by_both;
         if legal == 0 {
@@ -1080,6 +1106,83 @@ mod tests {
                 assert!(decided > 0);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod chain_tests {
+    use super::*;
+    use crate::rules::capture_ends;
+
+    /// The chains walked once give, for each point of the other officer,
+    /// the captures the rules' generator gives with it on the board, and
+    /// with no other officer those it gives alone.
+    #[test]
+    fn chains_walked_once_are_the_captures_with_the_other_officer_anywhere() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let sorted = |mut v: Vec<(u8, Bitboard)>| {
+            v.sort();
+            v
+        };
+        let (mut tried, mut cut) = (0, 0);
+        let mut ends = Vec::new();
+        for _ in 0..4000 {
+            // Soldiers on about half the points, the officer elsewhere.
+            let soldiers = next() & next() | next() & next() & board::ALL;
+            let soldiers = soldiers & board::ALL;
+            let start = (next() % board::NUM_POINTS as u64) as usize;
+            if soldiers & 1 << start != 0 {
+                continue;
+            }
+            ends.clear();
+            ends.push((99, 0, 0));
+            chains(start, soldiers, &mut ends);
+            assert_eq!(ends.remove(0), (99, 0, 0), "earlier entries are kept");
+            let with = |q: u64| {
+                sorted(
+                    ends.iter()
+                        .filter(|e| e.2 & q != 0)
+                        .map(|e| (e.0, e.1))
+                        .collect(),
+                )
+            };
+            let (mut alone, mut landed) = (Vec::new(), 0);
+            capture_ends(
+                board::Point::new(start),
+                soldiers,
+                soldiers,
+                &mut alone,
+                &mut landed,
+            );
+            assert_eq!(
+                with(PHANTOM),
+                sorted(alone.clone()),
+                "{soldiers:#x} {start}"
+            );
+            each(board::ALL & !soldiers & !(1 << start), |q| {
+                let mut want = Vec::new();
+                let mut l = 0;
+                let occupied = soldiers | 1 << q;
+                capture_ends(
+                    board::Point::new(start),
+                    soldiers,
+                    occupied,
+                    &mut want,
+                    &mut l,
+                );
+                let want = sorted(want);
+                cut += usize::from(want != sorted(alone.clone()));
+                assert_eq!(with(1 << q), want, "{soldiers:#x} {start} other on {q}");
+            });
+            tried += usize::from(!alone.is_empty());
+        }
+        assert!(tried > 500 && cut > 200, "{tried} {cut}");
     }
 }
 

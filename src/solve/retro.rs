@@ -284,7 +284,7 @@ struct Walked {
 
 /// The points a walk standing on each point looks at: the points its
 /// jumps pass over and land on.
-fn jump_span(p: usize) -> Bitboard {
+pub(super) fn jump_span(p: usize) -> Bitboard {
     static SPAN: std::sync::OnceLock<[Bitboard; board::NUM_POINTS]> = std::sync::OnceLock::new();
     SPAN.get_or_init(|| {
         let mut t = [0; board::NUM_POINTS];
@@ -355,15 +355,6 @@ impl AloneCaptures {
             self.caps.extend_from_slice(&w.ends);
             self.at[p.index()] = (a, self.caps.len() as u32, w.best, w.landed);
         }
-    }
-
-    /// The most soldiers an officer alone on `p` takes in one move (0:
-    /// none), the points its chains land on, and its captures (`(end
-    /// point, soldiers taken)`).
-    #[inline]
-    pub(super) fn alone(&self, p: usize) -> (u32, Bitboard, &[(u8, Bitboard)]) {
-        let (a, b, best, landed) = self.at[p];
-        (best, landed, &self.caps[a as usize..b as usize])
     }
 
     /// The captures of the officers `officers` (lower first) into

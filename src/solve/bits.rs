@@ -92,6 +92,78 @@ fn each(mut b: u64, mut f: impl FnMut(usize)) {
     }
 }
 
+/// Transpose the `size` x `size` (16 or 32) bit matrices held in the low
+/// and the high halves of `rows` (bit `c` of row `r` the entry `(r, c)`):
+/// blocks swapped across the diagonal, halving their size each round.
+fn transpose_halves(rows: &mut [u64; 32], size: usize) {
+    let mut j = size / 2;
+    let mut m: u64 = match size {
+        16 => 0x00ff_00ff_00ff_00ff,
+        _ => 0x0000_ffff_0000_ffff,
+    };
+    while j != 0 {
+        let mut k = 0;
+        while k < size {
+            let t = (rows[k] >> j ^ rows[k + j]) & m;
+            rows[k] ^= t << j;
+            rows[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        m ^= m << j;
+    }
+}
+
+/// Bits of an index space put on the points of a mask (bit `i` on the
+/// mask's `i`-th point), a byte of the board at a time.
+struct Spread {
+    bytes: [u8; 5],
+    shift: [u32; 5],
+    table: &'static [[u8; 256]; 256],
+}
+
+/// `DEPOSIT[m][x]`: the low bits of `x` put on the set bits of `m`, in
+/// order.
+static DEPOSIT: std::sync::LazyLock<Box<[[u8; 256]; 256]>> = std::sync::LazyLock::new(|| {
+    let mut t = Box::new([[0u8; 256]; 256]);
+    for (m, row) in t.iter_mut().enumerate() {
+        for (x, out) in row.iter_mut().enumerate() {
+            let mut i = 0;
+            each(m as u64, |b| {
+                *out |= ((x >> i & 1) as u8) << b;
+                i += 1;
+            });
+        }
+    }
+    t
+});
+
+impl Spread {
+    fn new(mask: u64) -> Spread {
+        let mut s = Spread {
+            bytes: [0; 5],
+            shift: [0; 5],
+            table: &DEPOSIT,
+        };
+        for c in 0..5 {
+            s.bytes[c] = (mask >> (8 * c)) as u8;
+            s.shift[c] = (mask & ((1u64 << (8 * c)) - 1)).count_ones();
+        }
+        s
+    }
+
+    /// The bits of `x` (index space) on the mask's points.
+    #[inline]
+    fn of(&self, x: u64) -> u64 {
+        let mut out = 0;
+        for c in 0..5 {
+            let bits = (x >> self.shift[c]) as u8;
+            out |= u64::from(self.table[self.bytes[c] as usize][bits as usize]) << (8 * c);
+        }
+        out
+    }
+}
+
 /// The faults of one capture under the huff rule: the other officer's
 /// points where only it may be huffed (`by_other`), only the capturing one
 /// (on `to`: `by_self`), or both; and the soldiers' wins and losses after
@@ -595,47 +667,58 @@ impl Solve<'_> {
         not_won: &mut Mat,
     ) -> Result<(), SolveError> {
         let (first, free_there) = target.slice(fortress_mask(fortress));
-        let mut pts = [0usize; board::NUM_POINTS];
-        let mut np = 0;
-        each(free_there, |p| {
-            pts[np] = if target.mirrored() {
+        let np = free_there.count_ones() as usize;
+        let here = |p: usize| {
+            if target.mirrored() {
                 board::Point::new(p).mirror().index()
             } else {
                 p
-            };
-            np += 1;
-        });
-        for &p in &pts[..np] {
-            lost[p] = 0;
-            not_won[p] = 0;
-        }
-        // Codes: a loss is even and not 0, a win odd.
+            }
+        };
         if self.key.n == 1 {
-            let mut o = 0;
-            target.slice_codes(first, np as u32, |c| {
-                let p = pts[o];
-                lost[p] |= u64::from(c != 0 && c & 1 == 0) << 63;
-                not_won[p] |= u64::from(c & 1 == 0) << 63;
-                o += 1;
-            })
-        } else {
-            let count = (np * np.saturating_sub(1) / 2) as u32;
-            let (mut i, mut j) = (0, 1);
-            target.slice_codes(first, count, |c| {
-                let (p, q) = (pts[i], pts[j]);
-                let l = u64::from(c != 0 && c & 1 == 0);
-                let nw = u64::from(c & 1 == 0);
-                lost[p] |= l << q;
-                lost[q] |= l << p;
-                not_won[p] |= nw << q;
-                not_won[q] |= nw << p;
+            let mut pts = [0usize; board::NUM_POINTS];
+            let mut i = 0;
+            each(free_there, |p| {
+                pts[i] = here(p);
                 i += 1;
-                if i == j {
-                    i = 0;
-                    j += 1;
+            });
+            for at in (0..np).step_by(32) {
+                let count = (np - at).min(32);
+                let (w, l) = target.slice_classes(first, at as u32, count as u32)?;
+                for (i, &p) in pts[at..at + count].iter().enumerate() {
+                    lost[p] = u64::from(l >> i & 1) << 63;
+                    not_won[p] = u64::from(!w >> i & 1) << 63;
                 }
-            })
+            }
+            return Ok(());
         }
+        // In index space (bit i: the i-th free point there): row j of
+        // the placements {i, j}, i < j, is a run of ranks from j (j - 1) /
+        // 2; the losses in the low half of a word, the non-wins in the
+        // high half. Their transpose gives the rest of each row.
+        assert!(np <= 32, "at most 32 free points");
+        let mut rows = [0u64; 32];
+        for (j, row) in rows.iter_mut().enumerate().take(np).skip(1) {
+            let (w, l) = target.slice_classes(first, (j * (j - 1) / 2) as u32, j as u32)?;
+            *row = u64::from(l) | u64::from(!w & (u32::MAX >> (32 - j))) << 32;
+        }
+        let mut cols = rows;
+        transpose_halves(&mut cols, if np <= 16 { 16 } else { 32 });
+        let spread = Spread::new(free_there);
+        let mut i = 0;
+        each(free_there, |p| {
+            let both = rows[i] | cols[i];
+            let (l, nw) = (spread.of(both & 0xffff_ffff), spread.of(both >> 32));
+            let (l, nw) = if target.mirrored() {
+                (board::mirror_bb(l), board::mirror_bb(nw))
+            } else {
+                (l, nw)
+            };
+            lost[here(p)] = l;
+            not_won[here(p)] = nw;
+            i += 1;
+        });
+        Ok(())
     }
 
     /// Captures: exits of the officers-to-move positions, the capture duty
@@ -1112,6 +1195,52 @@ mod tests {
 #[cfg(test)]
 mod chain_tests {
     use super::*;
+
+    /// The bit matrices in both halves transposed, against the entries
+    /// one by one; and index bits spread on a mask's points, against the
+    /// points counted one by one.
+    #[test]
+    fn halves_transpose_and_index_bits_spread_onto_their_points() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for size in [16, 32] {
+            let mut rows = [0u64; 32];
+            for r in rows.iter_mut().take(size) {
+                let keep = if size == 16 { 0xffff_0000_ffff } else { !0 };
+                *r = next() & keep;
+            }
+            let mut t = rows;
+            transpose_halves(&mut t, size);
+            for r in 0..32 {
+                for c in 0..32 {
+                    for half in [0, 32] {
+                        let want = r < size && c < size && rows[c] >> (half + r) & 1 == 1;
+                        assert_eq!(
+                            t[r] >> (half + c) & 1 == 1,
+                            want,
+                            "{size}: ({r}, {c}) +{half}"
+                        );
+                    }
+                }
+            }
+        }
+        for _ in 0..200 {
+            let mask = next() & board::ALL;
+            let bits = next();
+            let spread = Spread::new(mask);
+            let (mut want, mut i) = (0u64, 0);
+            each(mask, |p| {
+                want |= (bits >> i & 1) << p;
+                i += 1;
+            });
+            assert_eq!(spread.of(bits & ((1u64 << i) - 1)), want, "{mask:#x}");
+        }
+    }
     use crate::rules::capture_ends;
 
     /// The chains walked once give, for each point of the other officer,
@@ -1202,6 +1331,10 @@ mod profile {
         let tiers = sample_tiers(FileKey::new(2, 18), 2_000_000, 1);
         let store = SyntheticStore::new(1, &variant);
         let look = || Lookup::new(&store, variant);
+        // The store's tiers made first, as a level sample does.
+        for k in &tiers {
+            solve_tier_wdl(k, &mut look()).unwrap();
+        }
         let t = std::time::Instant::now();
         let mut positions = 0;
         let mut last = Vec::new();

@@ -46,6 +46,23 @@ pub struct WdlFields {
     mask_stride: u32,
     placement_stride: u32,
     codes: [u16; 4],
+    /// The fields (bit `w` for field `w`) whose code is a win for the
+    /// side to move (odd), and a loss (even, not 0).
+    wins: u8,
+    losses: u8,
+}
+
+/// The even bits of a word (one per two-bit field).
+const EVEN: u64 = 0x5555_5555_5555_5555;
+
+/// Bits `2i` of `x` (odd bits clear) as bits `i`.
+#[inline]
+fn compress_even(mut x: u64) -> u32 {
+    x = (x | x >> 1) & 0x3333_3333_3333_3333;
+    x = (x | x >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | x >> 4) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x >> 8) & 0x0000_ffff_0000_ffff;
+    (x | x >> 16) as u32
 }
 
 /// Packed two-bit fields and the first field of a tier among them.
@@ -83,7 +100,41 @@ impl WdlFields {
             mask_stride,
             placement_stride,
             codes,
+            wins: fields_where(codes, |c| c & 1 == 1),
+            losses: fields_where(codes, |c| c != 0 && c & 1 == 0),
         }
+    }
+
+    /// The wins and the losses (for the side to move) of the `count`
+    /// (at most 28) fields from `slot` on, as bits `0..count` (held).
+    #[inline]
+    fn run_classes(&self, slot: u32, count: u32) -> (u32, u32) {
+        debug_assert!(count <= 28);
+        let f = (self.start + slot) as usize;
+        let bytes = &self.fields[f / 4..];
+        let word = match bytes.get(..8) {
+            Some(b) => u64::from_le_bytes(b.try_into().expect("eight bytes")),
+            None => {
+                let mut w = [0u8; 8];
+                w[..bytes.len()].copy_from_slice(bytes);
+                u64::from_le_bytes(w)
+            }
+        };
+        let x = word >> (2 * (f % 4));
+        let (hi, lo) = (x >> 1 & EVEN, x & EVEN);
+        // Fields 0..3 as masks of the even bits.
+        let by_field = [!hi & !lo, !hi & lo, hi & !lo, hi & lo];
+        let pick = |set: u8| {
+            let mut r = 0;
+            for (w, m) in by_field.iter().enumerate() {
+                r |= m & 0u64.wrapping_sub(u64::from(set >> w & 1));
+            }
+            r & EVEN & ((1u64 << (2 * count)) - 1)
+        };
+        (
+            compress_even(pick(self.wins)),
+            compress_even(pick(self.losses)),
+        )
     }
 
     /// How many of the positions of side `side` (0: officers to move, 1:
@@ -128,6 +179,11 @@ impl WdlFields {
         let (f, o) = (i / self.placements, i % self.placements);
         side * self.half + f * self.mask_stride + o * self.placement_stride
     }
+}
+
+/// The fields `w` (bit `w`) whose code `codes[w]` is one `is` holds for.
+fn fields_where(codes: [u16; 4], is: impl Fn(u16) -> bool) -> u8 {
+    (0..4).filter(|&w| is(codes[w])).fold(0, |m, w| m | 1 << w)
 }
 
 /// 0 for a win of the side to move, 1 for a draw, 2 for a loss: the class
@@ -236,6 +292,41 @@ impl TierValues {
             }
         }
         true
+    }
+
+    /// The wins and the losses (for the side to move) among the values at
+    /// slots `first`, `first + stride`, ... (`count` of them, at most 32)
+    /// of the layout ([`TierValues::strides`]): bit `i` of each for the
+    /// `i`-th; `None` when not all of them are held. A run of packed
+    /// fields is read a word at a time.
+    #[inline]
+    pub(crate) fn classes_at(&self, first: u32, stride: u32, count: u32) -> Option<(u32, u32)> {
+        assert!(count <= 32, "at most 32 values");
+        if count == 0 {
+            return Some((0, 0));
+        }
+        let last = u64::from(first) + u64::from(count - 1) * u64::from(stride);
+        if last >= self.len() as u64 {
+            return None;
+        }
+        if let TierValues::Wdl(w) = self
+            && stride == 1
+        {
+            let (wins, losses) = w.run_classes(first, count.min(28));
+            if count <= 28 {
+                return Some((wins, losses));
+            }
+            let (w2, l2) = w.run_classes(first + 28, count - 28);
+            return Some((wins | w2 << 28, losses | l2 << 28));
+        }
+        let (mut wins, mut losses) = (0u32, 0u32);
+        let mut i = 0;
+        self.for_each_at(first, stride, count, |c| {
+            wins |= u32::from(c & 1 == 1) << i;
+            losses |= u32::from(c != 0 && c & 1 == 0) << i;
+            i += 1;
+        });
+        Some((wins, losses))
     }
 
     /// The value code at `slot` of the layout ([`TierValues::strides`]),
@@ -650,6 +741,35 @@ mod tests {
                     let (side, h) = (i / key.size_per_side(), i % key.size_per_side());
                     let slot = side * key.size_per_side() + h / p * ms + h % p * ps;
                     assert_eq!(whole.at(slot), Some(c));
+                }
+                // Runs of wins and losses, word at a time where the
+                // layout has them side by side, against the codes one by
+                // one; and through the codes themselves.
+                let as_codes = TierValues::Codes(want.clone().into());
+                let n = whole.len() as u32;
+                for (first, stride) in [(0, 1), (5, 1), (n - 40, 1), (3, ps), (1, 7)] {
+                    for count in [0, 1, 13, 28, 29, 32] {
+                        let last = first as u64 + (count as u64).saturating_sub(1) * stride as u64;
+                        let read = |v: &TierValues| v.classes_at(first, stride, count);
+                        if last >= n as u64 {
+                            assert_eq!(read(&whole), None, "{first} {stride} {count}");
+                            continue;
+                        }
+                        let (mut w, mut l) = (0u32, 0u32);
+                        for i in 0..count {
+                            let c = whole.at(first + i * stride).unwrap();
+                            w |= u32::from(c == 3) << i;
+                            l |= u32::from(c == 4 || c == 2) << i;
+                        }
+                        assert_eq!(
+                            read(&whole),
+                            Some((w, l)),
+                            "{order} {first} {stride} {count}"
+                        );
+                        if !major {
+                            assert_eq!(read(&as_codes), Some((w, l)), "codes {first}");
+                        }
+                    }
                 }
                 // The first half only: the second is not held.
                 let half = key.size_per_side();

@@ -131,26 +131,26 @@ impl Target {
         self.code_at(first, free, officers).map(Value::from_code)
     }
 
-    /// The value codes of the `count` placements of the slice at `first`
-    /// (from [`Target::slice`]), in rank order, to `f`.
+    /// The wins and the losses (for the side to move) of the `count` (at
+    /// most 32) placements of ranks `rank..rank + count` of the slice at
+    /// `first` (from [`Target::slice`]): bit `i` for rank `rank + i`.
     #[inline]
-    pub(super) fn slice_codes(
+    pub(super) fn slice_classes(
         &self,
         first: u32,
+        rank: u32,
         count: u32,
-        f: impl FnMut(u16),
-    ) -> Result<(), SolveError> {
-        if self
-            .values
-            .for_each_at(first, self.placement_stride, count, f)
-        {
-            Ok(())
-        } else {
-            Err(SolveError::PartialTier {
+    ) -> Result<(u32, u32), SolveError> {
+        self.values
+            .classes_at(
+                first + rank * self.placement_stride,
+                self.placement_stride,
+                count,
+            )
+            .ok_or(SolveError::PartialTier {
                 outside: self.outside,
                 found: self.values.len() as u64,
             })
-        }
     }
 
     /// Whether the stored tier is the mirror image of the one reached.

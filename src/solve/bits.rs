@@ -1216,12 +1216,12 @@ mod chain_tests {
             }
             let mut t = rows;
             transpose_halves(&mut t, size);
-            for r in 0..32 {
-                for c in 0..32 {
+            for (r, tr) in t.iter().enumerate() {
+                for (c, rc) in rows.iter().enumerate() {
                     for half in [0, 32] {
-                        let want = r < size && c < size && rows[c] >> (half + r) & 1 == 1;
+                        let want = r < size && c < size && rc >> (half + r) & 1 == 1;
                         assert_eq!(
-                            t[r] >> (half + c) & 1 == 1,
+                            tr >> (half + c) & 1 == 1,
                             want,
                             "{size}: ({r}, {c}) +{half}"
                         );

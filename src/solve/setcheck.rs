@@ -18,11 +18,13 @@
 //!   order, into sets; a step inside the fortress leads to another slice of
 //!   the tier with the same placements (those without an officer on the
 //!   point stepped to).
-//! * The officers' captures, capture duty and faults come from the rules'
-//!   generator ([`rules::for_each_officer_move_given`], chains from
-//!   [`rules::ChainList`]) for each placement where an officer could
-//!   capture; each capture's successor is read from the lower tiers, a
-//!   fault's with the huffs [`rules::for_each_huff`] gives.
+//! * The officers' captures come from the rules' chains
+//!   ([`rules::ChainList`]): each officer's chains alone, walked again with
+//!   the other officer on the board where it stands in their way. Each
+//!   capture (end point and soldiers taken) is judged for every point of
+//!   the other officer at once (legal or not, and who is at fault, by
+//!   docs/RULES.md section 5: [`judged`]); its successor is read from the
+//!   lower tiers, a fault's huffs from the one-officer tier.
 //! * The officers' steps, which stay in the slice, are set operations: the
 //!   placements one step before a set are, row by row, the rows of the
 //!   neighbours and the neighbours of the row ([`before`]). Under the huff
@@ -48,7 +50,7 @@ use crate::board::{self, Bitboard, Point};
 use crate::index::{
     TierKey, fortress_bits, fortress_mask, fortress_masks, fortress_rank, officer_rank,
 };
-use crate::position::{Position, Side};
+use crate::position::Side;
 use crate::rules::{self, CaptureRule, ChainList, Variant};
 
 /// Placements of the officers on one slice: row `a` holds those with an
@@ -234,6 +236,38 @@ struct Capture {
     taken: Bitboard,
     /// The other officer's points, or [`LONE`].
     row: u64,
+}
+
+/// The most soldiers each officer of a slice can take in one capture.
+struct Bests {
+    /// Alone on the board, by point.
+    alone: [u32; board::NUM_POINTS],
+    /// For each point, the other officer's points in its way: where a
+    /// chain of either could land on the other.
+    in_way: Set,
+    /// With the other officer on a point in its way (`with[a][b]`).
+    with: [[u32; board::NUM_POINTS]; board::NUM_POINTS],
+}
+
+impl Default for Bests {
+    fn default() -> Bests {
+        Bests {
+            alone: [0; board::NUM_POINTS],
+            in_way: EMPTY,
+            with: [[0; board::NUM_POINTS]; board::NUM_POINTS],
+        }
+    }
+}
+
+impl Bests {
+    /// The most the officer on `a` can take with the other on `b` (or
+    /// none).
+    fn of(&self, a: usize, b: Option<usize>) -> u32 {
+        match b {
+            Some(b) if self.in_way[a] >> b & 1 == 1 => self.with[a][b],
+            _ => self.alone[a],
+        }
+    }
 }
 
 /// Whether a capture of `c` soldiers is legal for an officer whose best
@@ -541,73 +575,117 @@ impl Tier<'_> {
     /// An officer's chains computed alone ([`Chains`]) are its chains with
     /// the other officer on the board unless the other stands where one
     /// could land (`reach`); and its best capture, which sets the duty, is
-    /// then its best alone. Placements where neither officer is in the
-    /// other's way are taken a row at a time ([`Tier::capture_row`]: one
-    /// capture of the row's officer against every point of the other),
-    /// the others one by one through the rules' generator
-    /// ([`Tier::captures`]).
+    /// then its best alone. Where the other is in its way, the rules'
+    /// generator walks its chains again with the other on the board
+    /// ([`ChainList::fill`]), for that placement. Each capture (end point
+    /// and soldiers taken) of an officer is then taken a row at a time
+    /// ([`Tier::capture_row`]): against every point of the other officer
+    /// for which it is one.
     fn officer_moves(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         let mut chains = Chains::default();
+        let mut own = ChainList::default();
+        let mut bests = Bests::default();
+        // Each point's captures (`row`: the other officer's points).
+        let mut caps: Vec<Vec<Capture>> = (0..board::NUM_POINTS).map(|_| Vec::new()).collect();
         for fi in 0..self.slices.len() {
-            chains.fill(self.slices[fi].soldiers);
+            let soldiers = self.slices[fi].soldiers;
+            chains.fill(soldiers);
             let free = self.slices[fi].free;
-            let mut best = [0u32; board::NUM_POINTS];
-            let mut in_way = EMPTY;
+            bests.in_way = EMPTY;
             for p in board::points(free) {
                 let p = p.index();
-                best[p] = chains.alone[p].most_taken();
+                bests.alone[p] = chains.alone[p].most_taken();
+                if self.key.n == 1 {
+                    continue;
+                }
                 for q in board::points(chains.reach[p] & free & !(1 << p)) {
-                    in_way[p] |= q.bit();
-                    in_way[q.index()] |= 1 << p;
+                    bests.in_way[p] |= q.bit();
+                    bests.in_way[q.index()] |= 1 << p;
+                }
+            }
+            for a in board::points(free) {
+                let a = a.index();
+                caps[a].clear();
+                if bests.alone[a] == 0 {
+                    // Another officer on the board takes nothing away.
+                    for b in board::points(bests.in_way[a]) {
+                        bests.with[a][b.index()] = 0;
+                    }
+                    continue;
+                }
+                let mut add = |to: usize, taken: Bitboard, row: u64| match caps[a]
+                    .iter_mut()
+                    .find(|c| c.to == to && c.taken == taken)
+                {
+                    Some(c) => c.row |= row,
+                    None => caps[a].push(Capture { a, to, taken, row }),
+                };
+                let row = if self.key.n == 1 {
+                    LONE
+                } else {
+                    self.slices[fi].all[a] & !bests.in_way[a]
+                };
+                if row != 0 {
+                    for (path, taken) in chains.alone[a].iter() {
+                        add(path[path.len() - 1].index(), taken, row);
+                    }
+                }
+                for b in board::points(bests.in_way[a]) {
+                    // Its own chains unless only the other's reach this one.
+                    let list = if chains.reach[a] & b.bit() == 0 {
+                        &chains.alone[a]
+                    } else {
+                        own.fill(Point::new(a), soldiers, b.bit());
+                        &own
+                    };
+                    bests.with[a][b.index()] = list.most_taken();
+                    for (path, taken) in list.iter() {
+                        add(path[path.len() - 1].index(), taken, b.bit());
+                    }
                 }
             }
             let mut has = EMPTY;
             for a in board::points(free) {
                 let a = a.index();
-                if best[a] == 0 {
+                if caps[a].is_empty() && bests.in_way[a] == 0 {
                     continue;
                 }
-                let row = if self.key.n == 1 {
-                    LONE
-                } else {
-                    self.slices[fi].all[a] & !in_way[a]
-                };
+                // Where the officer of row a could capture.
                 let sl = &mut self.slices[fi];
+                let row = if self.key.n == 1 {
+                    LONE * u64::from(bests.alone[a] > 0)
+                } else {
+                    let mut row = 0;
+                    for b in board::points(sl.all[a]) {
+                        row |= u64::from(bests.of(a, Some(b.index())) > 0) << b.index();
+                    }
+                    row
+                };
                 sl.cap[a] |= row;
                 for b in board::points(row & board::ALL) {
                     sl.capt[b.index()] |= 1 << a;
                 }
-                for (path, taken) in chains.alone[a].iter() {
-                    let to = path[path.len() - 1].index();
-                    let capture = Capture { a, to, taken, row };
-                    self.capture_row(fi, &capture, &best, &mut has, look)?;
+                let list = std::mem::take(&mut caps[a]);
+                for c in &list {
+                    self.capture_row(fi, c, &bests, &mut has, look)?;
                 }
-            }
-            // The officers in each other's way, one by one.
-            for a in board::points(free) {
-                let a = a.index();
-                for b in board::points(in_way[a] & !((2u64 << a) - 1)) {
-                    let b = b.index();
-                    if best[a] > 0 || best[b] > 0 {
-                        self.captures(fi, &mut chains, (a, Some(b)), &mut has, look)?;
-                    }
-                }
+                caps[a] = list;
             }
             self.stuck(fi, &has);
         }
         Ok(())
     }
 
-    /// One capture of the officer on `c.a` (alone: ending on `c.to`,
-    /// taking `c.taken`), against the other officer on each point of
-    /// `c.row` (or none: [`LONE`]), whose best captures are `best`: is it
-    /// legal there (docs/RULES.md section 5), and what it leads to, into
+    /// One capture of the officer on `c.a` (ending on `c.to`, taking
+    /// `c.taken`), against the other officer on each point of `c.row` (or
+    /// none: [`LONE`]), the officers' best captures as `best` has them: is
+    /// it legal there (docs/RULES.md section 5), and what it leads to, into
     /// the slice's exits and `has`.
     fn capture_row(
         &mut self,
         fi: usize,
         c: &Capture,
-        best: &[u32; board::NUM_POINTS],
+        best: &Bests,
         has: &mut Set,
         look: &mut Lookup<'_>,
     ) -> Result<(), SolveError> {
@@ -637,8 +715,9 @@ impl Tier<'_> {
             .map(|b| Some(b.index()))
             .chain((c.row & LONE != 0).then_some(None))
         {
-            let other_best = b.map_or(0, |b| best[b]);
-            let Some((own_fault, other_fault)) = judged(self.variant, n, best[c.a], other_best)
+            let other_best = b.map_or(0, |b| best.of(b, Some(c.a)));
+            let Some((own_fault, other_fault)) =
+                judged(self.variant, n, best.of(c.a, b), other_best)
             else {
                 continue;
             };
@@ -708,127 +787,6 @@ impl Tier<'_> {
             };
             sl.stuck[a] = row & !has[a];
         }
-    }
-
-    /// The captures of placement `(a, b)` of slice `fi` (the officers on
-    /// `a` and `b`, or `a` alone), as the rules' generator gives them with
-    /// both officers on the board: each valued from the lower tiers into
-    /// the slice's exits; who could capture into its duty sets, and the
-    /// placement into `has` when it has a capture.
-    fn captures(
-        &mut self,
-        fi: usize,
-        chains: &mut Chains,
-        (a, b): (usize, Option<usize>),
-        has: &mut Set,
-        look: &mut Lookup<'_>,
-    ) -> Result<(), SolveError> {
-        let soldiers = self.slices[fi].soldiers;
-        let officers = (1u64 << a) | b.map_or(0, |b| 1u64 << b);
-        // Each officer's chains with the other on the board: those
-        // computed alone where the other is not in their way.
-        let mut count = 0;
-        for p in board::points(officers) {
-            let i = p.index();
-            if chains.reach[i] & officers & !p.bit() != 0 {
-                chains.own[count].fill(p, soldiers, officers & !p.bit());
-            }
-            count += 1;
-        }
-        let empty = ChainList::default();
-        let mut given: [(Point, &ChainList); 2] = [(Point::new(0), &empty); 2];
-        for (i, p) in board::points(officers).enumerate() {
-            let blocked = chains.reach[p.index()] & officers & !p.bit() != 0;
-            given[i] = (
-                p,
-                if blocked {
-                    &chains.own[i]
-                } else {
-                    &chains.alone[p.index()]
-                },
-            );
-        }
-        let sl = &mut self.slices[fi];
-        for &(p, c) in &given[..count] {
-            if c.most_taken() > 0 {
-                let (p, q) = (p.index(), (officers & !p.bit()));
-                match q {
-                    0 => sl.cap[p] |= LONE,
-                    q => {
-                        let q = q.trailing_zeros() as usize;
-                        sl.cap[p] |= 1 << q;
-                        sl.capt[q] |= 1 << p;
-                    }
-                }
-            }
-        }
-        let pos = Position::from_parts_unchecked(soldiers, officers, Side::Officers, 0);
-        let mut moves = Vec::new();
-        rules::for_each_officer_move_given(
-            soldiers,
-            officers,
-            self.variant,
-            &given[..count],
-            |path, taken, offenders| {
-                if taken != 0 {
-                    moves.push((path[0], path[path.len() - 1], taken, offenders));
-                }
-            },
-        );
-        for (from, to, taken, offenders) in moves {
-            let after = rules::after_officer_move(&pos, from, to, taken, offenders);
-            let v = self.soldiers_value(&after, look)?;
-            let sl = &mut self.slices[fi];
-            Slice::put(has, a, b);
-            if matches!(v, Value::Loss(_)) {
-                Slice::put(&mut sl.o_win, a, b);
-            }
-            if !matches!(v, Value::Win(_)) {
-                Slice::put(&mut sl.o_safe, a, b);
-            }
-        }
-        Ok(())
-    }
-
-    /// The value of `pos` (soldiers to move, reached by a capture, so in
-    /// another tier), with its huffs when it has huff rights.
-    fn soldiers_value(
-        &mut self,
-        pos: &Position,
-        look: &mut Lookup<'_>,
-    ) -> Result<Value, SolveError> {
-        if let Some(w) = rules::static_outcome(pos) {
-            return Ok(if w == Side::Soldiers {
-                Value::Win(0)
-            } else {
-                Value::Loss(0)
-            });
-        }
-        let mut best = self.stored(&pos.without_huff(), look)?;
-        let mut huffs = [(Point::new(0), false); 2];
-        let mut count = 0;
-        rules::for_each_huff(pos, self.variant, |h, alone| {
-            huffs[count] = (h, alone);
-            count += 1;
-        });
-        for &(h, alone) in &huffs[..count] {
-            let v = if alone {
-                // Rule 3: no officer left.
-                Value::Win(0)
-            } else {
-                let rest = pos.officers() & !h.bit();
-                let after = Position::from_parts_unchecked(pos.soldiers(), rest, Side::Soldiers, 0);
-                self.stored(&after, look)?
-            };
-            best = best.best(v);
-        }
-        Ok(best)
-    }
-
-    /// The stored value of `pos` (no huff rights), in another tier.
-    fn stored(&mut self, pos: &Position, look: &mut Lookup<'_>) -> Result<Value, SolveError> {
-        let key = TierKey::of(pos).ok_or(SolveError::NotInTier(*pos))?;
-        self.others.stored(&key, pos, look)
     }
 
     /// The soldiers-to-move values of the one-officer tier on each slice,
@@ -1021,7 +979,7 @@ mod tests {
     /// position checker's fixed point finds, with the same derived
     /// win/draw/loss. Returns how many it found.
     fn sets_agree_with_the_position_checker(variant: Variant, pos: &str, seed: u64) -> usize {
-        let p: Position = pos.parse().unwrap();
+        let p: crate::position::Position = pos.parse().unwrap();
         let solver = Solver::new(variant).threads(1);
         let sol = solver.solve_closure(&p).unwrap();
         let mut x = seed;

@@ -1063,30 +1063,24 @@ impl Solve<'_> {
         let sl = &self.sl;
         let n_side = self.key.size_per_side() as usize;
         let mut out = vec![0u16; 2 * n_side];
+        let (officers, soldiers) = out.split_at_mut(n_side);
+        // Without branches (the values of neighbours are unrelated): a win
+        // 3 (1 when stuck), a loss 4 (2 when stuck); for the soldiers a win
+        // 3, a loss 4 (2 without a move), else a draw 0.
+        let code_o =
+            |w: u64, l: u64, stuck: u64| (w * (3 - 2 * stuck) + (l & !w) * (4 - 2 * stuck)) as u16;
+        let code_s = |w: u64, l: u64, moves: u64| (w * 3 + (l & !w) * (2 + 2 * moves)) as u16;
         let mut i = 0;
-        let col = |m: &Mat, a: usize, b: usize| {
-            if self.key.n == 1 {
-                m[a] & PHANTOM != 0
-            } else {
-                m[a] >> b & 1 == 1
-            }
-        };
         for fi in 0..sl.masks.len() {
+            let (wo, lo, so) = (&sl.win_o[fi], &sl.loss_o[fi], &sl.stuck_o[fi]);
+            let (ws, ls, ms) = (&sl.win_s[fi], &sl.loss_s[fi], &sl.move_s[fi]);
             self.placements(sl.free[fi], |a, b, _| {
-                out[i] = if col(&sl.win_o[fi], a, b) {
-                    if col(&sl.stuck_o[fi], a, b) { 1 } else { 3 }
-                } else if col(&sl.loss_o[fi], a, b) {
-                    if col(&sl.stuck_o[fi], a, b) { 2 } else { 4 }
-                } else {
-                    0
-                };
-                out[n_side + i] = if col(&sl.win_s[fi], a, b) {
-                    3
-                } else if col(&sl.loss_s[fi], a, b) {
-                    if col(&sl.move_s[fi], a, b) { 4 } else { 2 }
-                } else {
-                    0
-                };
+                // The placement's bit: column b of row a (bit 63 with one
+                // officer).
+                let c = if self.key.n == 1 { 63 } else { b };
+                let bit = |m: &Mat| m[a] >> c & 1;
+                officers[i] = code_o(bit(wo), bit(lo), bit(so));
+                soldiers[i] = code_s(bit(ws), bit(ls), bit(ms));
                 i += 1;
             });
         }

@@ -501,7 +501,7 @@ pub fn mirror_bb(b: Bitboard) -> Bitboard {
 static NEIGHBOUR_BYTES: [[Bitboard; 256]; 5] = by_bytes(&ADJACENT);
 
 /// Every point next to a point of `b` by a segment: the union of their
-/// [`ADJACENT`] (five table lookups). Bits 40 and above, which solvers
+/// `ADJACENT` (five table lookups). Bits 40 and above, which solvers
 /// use for marks that are not points, have no neighbours.
 #[inline]
 pub fn neighbours(b: Bitboard) -> Bitboard {

@@ -34,7 +34,7 @@ placement (the worst value for the soldiers; among equals the first placement in
 use crate::position::formation_order;
 
 /// The formation of `k` soldiers (`k <= 24`): the first `k` points of
-/// [`formation_order`] ([`crate::position::formation`]).
+/// `formation_order` ([`crate::position::formation`]).
 pub use crate::position::formation;
 
 /// The 36 placements of two officers on fortress points, in board order

@@ -188,7 +188,7 @@ struct Planned {
     /// The estimated time of the build.
     seconds: f64,
     /// The estimated time of the verify of every file of the plan (built
-    /// already or not), when WDL-only ([`plan::verify_seconds`]).
+    /// already or not), when WDL-only (`Plan::verify_seconds`).
     verify_seconds: Option<f64>,
 }
 

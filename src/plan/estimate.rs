@@ -267,72 +267,72 @@ pub struct LevelRate {
 pub const LEVEL_RATES: [LevelRate; 5] = [
     LevelRate {
         k: 9,
-        bits: 2.086084e7,
-        positions: 4.875571e6,
-        verify: 1.715176e7,
+        bits: 3.147011e7,
+        positions: 4.610690e6,
+        verify: 1.517912e7,
     },
     LevelRate {
         k: 12,
-        bits: 1.335452e7,
-        positions: 3.669866e6,
-        verify: 9.614923e6,
+        bits: 1.971697e7,
+        positions: 3.360561e6,
+        verify: 9.121824e6,
     },
     LevelRate {
         k: 15,
-        bits: 9.787660e6,
-        positions: 3.301890e6,
-        verify: 7.172793e6,
+        bits: 1.385255e7,
+        positions: 3.036659e6,
+        verify: 6.745461e6,
     },
     LevelRate {
         k: 18,
-        bits: 9.129422e6,
-        positions: 3.427543e6,
-        verify: 6.710797e6,
+        bits: 1.198690e7,
+        positions: 3.081226e6,
+        verify: 6.119791e6,
     },
     LevelRate {
         k: 21,
-        bits: 8.429467e6,
-        positions: 3.701918e6,
-        verify: 5.916655e6,
+        bits: 9.273386e6,
+        positions: 3.255981e6,
+        verify: 5.126974e6,
     },
 ];
 
 /// The bench record every time figure of a plan comes from.
-pub const LEVEL_RATES_SOURCE: &str = "scripts/bench-runs/2026-12-05-vm/bench.json";
+pub const LEVEL_RATES_SOURCE: &str = "scripts/bench-runs/2026-12-05-vm-2/bench.json";
 
 /// The same record's in-memory solving rate of [`CALIBRATION_POSITION`]'s
 /// closure on one thread (`rate_per_core`): a calibration here (or
 /// `--rate`) over this figure is how many of the bench machine's cores
 /// this machine's threads are worth.
-pub const BENCH_RATE_PER_CORE: f64 = 6.763747e6;
+pub const BENCH_RATE_PER_CORE: f64 = 6.324185e6;
 
 /// A complete build with distances over its level sample, in the same
 /// record: its 9-soldier build's positions per second
 /// (`raw.build_run`) over the position solver's level rate at 9 soldiers
 /// times the record's two-thread speedup (`speedup_2_threads`): what file
 /// I/O, compression and the build's window cost.
-pub const BUILD_OVER_SAMPLE: f64 = 0.9225;
+pub const BUILD_OVER_SAMPLE: f64 = 0.9127;
 
 /// The same for a WDL-only build by the bit-set solver: the record's
 /// `wdl_build_rate` (the same tables built WDL-only) over the bit-set
 /// solver's level rate at 9 soldiers times the two-thread speedup.
-pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.7397;
+pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.5734;
 
 /// A real verify of WDL-only files over its level samples: the verify of
 /// assaut's 16-soldier formation closure by the set checker, one-officer
 /// files handed to the position checker as it does
 /// ([`VERIFY_OVER_SAMPLE_SOURCE`]: 6,696,538,874 positions in 16 files of
-/// 9 to 16 soldiers, 344 s on two threads of the bench machine the same
+/// 9 to 16 soldiers, 356 s on two threads of the bench machine the same
 /// night, idle), against the time its files take at the level samples'
 /// verify rates ([`LEVEL_RATES`], by file) on the bench cores two threads
 /// are worth ([`BENCH_SPEEDUP_2_THREADS`]). Above 1: the closure's
 /// two-officer tiers check faster than a level sample's, which makes up
 /// for its one-officer files, checked position by position.
-pub const VERIFY_OVER_SAMPLE: f64 = 1.0326;
+pub const VERIFY_OVER_SAMPLE: f64 = 1.0516;
 
 /// The verify record [`VERIFY_OVER_SAMPLE`] comes from.
 pub const VERIFY_OVER_SAMPLE_SOURCE: &str =
-    "scripts/bench-runs/2026-12-05-checkers/verify-sets-3.json";
+    "scripts/bench-runs/2026-12-05-f16-new/verify-sets.json";
 
 /// The level samples' rate at `k` soldiers (`which` picks the figure):
 /// interpolated linearly between the soldier counts of [`LEVEL_RATES`],
@@ -387,7 +387,7 @@ pub fn bench_rate(threads: usize) -> f64 {
 }
 
 /// The record's two-thread speedup (`speedup_2_threads`).
-pub const BENCH_SPEEDUP_2_THREADS: f64 = 1.890220;
+pub const BENCH_SPEEDUP_2_THREADS: f64 = 1.923373;
 
 /// The position whose closure the calibration solves in memory (two
 /// officers, ten soldiers, about 13.5 million positions; the rate position

@@ -41,7 +41,7 @@
 
 use super::SolveError;
 use super::lookup::Lookup;
-use super::retro::{Target, Targets, jump_span};
+use super::retro::{Looked, Target, Targets};
 use crate::Value;
 use crate::board::{self, ADJACENT, Bitboard, OUTSIDE};
 use crate::index::{TierKey, fortress_bits, fortress_mask, fortress_masks, fortress_rank};
@@ -218,11 +218,7 @@ fn fault_values(one: &Target, fm: u16, f: &Faults) -> Result<(u64, u64), SolveEr
 /// the soldiers agree on the points the walk looked at.
 #[derive(Default)]
 struct Walk {
-    looked: Bitboard,
-    seen: Bitboard,
-    /// Whether a fault was planted when it was walked (tests only).
-    #[cfg(test)]
-    planted: bool,
+    looked: Looked,
     /// `(end point, soldiers taken, other officer's points)`; bit 63 (the
     /// column of one-officer placements, [`PHANTOM`]) where it is a
     /// capture with no other officer on the board.
@@ -233,19 +229,12 @@ impl Walk {
     /// The walk of an officer on `p` among `soldiers`, kept as it is when
     /// the soldiers on the points it looked at are the same.
     fn update(&mut self, p: usize, soldiers: Bitboard) {
-        #[cfg(test)]
-        if std::mem::replace(&mut self.planted, crate::planted::any_planted()) != self.planted {
-            self.looked = 0;
-        }
-        if self.looked != 0 && soldiers & self.looked == self.seen {
+        if self.looked.holds(soldiers) {
             return;
         }
         self.ends.clear();
         let landed = chains(p, soldiers, &mut self.ends);
-        // The walk stood on the start and where it landed.
-        self.looked = jump_span(p);
-        each(landed, |q| self.looked |= jump_span(q));
-        self.seen = soldiers & self.looked;
+        self.looked.walked(p, landed, soldiers);
     }
 }
 
@@ -1189,19 +1178,14 @@ mod tests {
 #[cfg(test)]
 mod chain_tests {
     use super::*;
+    use crate::solve::check::tests::xorshift;
 
     /// The bit matrices in both halves transposed, against the entries
     /// one by one; and index bits spread on a mask's points, against the
     /// points counted one by one.
     #[test]
     fn halves_transpose_and_index_bits_spread_onto_their_points() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for size in [16, 32] {
             let mut rows = [0u64; 32];
             for r in rows.iter_mut().take(size) {
@@ -1242,13 +1226,7 @@ mod chain_tests {
     /// with no other officer those it gives alone.
     #[test]
     fn chains_walked_once_are_the_captures_with_the_other_officer_anywhere() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let sorted = |mut v: Vec<(u8, Bitboard)>| {
             v.sort();
             v

@@ -1250,12 +1250,13 @@ fn for_each_officers(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::solve::{Solver, TierStore};
 
-    /// A xorshift generator with a fixed seed, for random test boards.
-    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    /// A xorshift generator with a fixed seed, for random test boards
+    /// (the bit-set solver's tests use it too).
+    pub(crate) fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
         move || {
             x ^= x << 13;
             x ^= x >> 7;

@@ -267,16 +267,47 @@ pub(super) struct AloneCaptures {
     pairs: Vec<Walked>,
 }
 
-/// The captures of an officer alone on one point, for the soldiers on the
-/// points the walk looked at (`seen` of `looked`).
+/// What a capture walk kept for the next boards looked at: the points
+/// its jumps passed over and landed on (`looked`) and the soldiers there
+/// (`seen`). The walk holds for any board with the same soldiers there.
 #[derive(Default)]
-struct Walked {
+pub(super) struct Looked {
     looked: Bitboard,
     seen: Bitboard,
     /// Whether a fault was planted when it was walked (tests only: a walk
     /// under a planted capture fault is not kept for the tests after).
     #[cfg(test)]
     planted: bool,
+}
+
+impl Looked {
+    /// Whether the walk kept holds among `soldiers` (never after a fault
+    /// was planted or lifted since).
+    #[inline]
+    pub(super) fn holds(&mut self, soldiers: Bitboard) -> bool {
+        #[cfg(test)]
+        if std::mem::replace(&mut self.planted, crate::planted::any_planted()) != self.planted {
+            self.looked = 0;
+        }
+        self.looked != 0 && soldiers & self.looked == self.seen
+    }
+
+    /// Keep a walk from `p` among `soldiers` whose jumps landed on
+    /// `landed`: it stood on the start and where it landed.
+    pub(super) fn walked(&mut self, p: usize, landed: Bitboard, soldiers: Bitboard) {
+        self.looked = jump_span(p);
+        for q in board::points(landed) {
+            self.looked |= jump_span(q.index());
+        }
+        self.seen = soldiers & self.looked;
+    }
+}
+
+/// The captures of an officer alone on one point, for the soldiers on the
+/// points the walk looked at.
+#[derive(Default)]
+struct Walked {
+    looked: Looked,
     ends: Vec<(u8, Bitboard)>,
     best: u32,
     landed: Bitboard,
@@ -284,7 +315,7 @@ struct Walked {
 
 /// The points a walk standing on each point looks at: the points its
 /// jumps pass over and land on.
-pub(super) fn jump_span(p: usize) -> Bitboard {
+fn jump_span(p: usize) -> Bitboard {
     static SPAN: std::sync::OnceLock<[Bitboard; board::NUM_POINTS]> = std::sync::OnceLock::new();
     SPAN.get_or_init(|| {
         let mut t = [0; board::NUM_POINTS];
@@ -304,11 +335,7 @@ impl Walked {
     /// other officer, or 0) in its way: kept as it is when the soldiers on
     /// the points it looked at are the same.
     fn update(&mut self, p: board::Point, soldiers: Bitboard, other: Bitboard) {
-        #[cfg(test)]
-        if std::mem::replace(&mut self.planted, crate::planted::any_planted()) != self.planted {
-            self.looked = 0;
-        }
-        if self.looked != 0 && soldiers & self.looked == self.seen {
+        if self.looked.holds(soldiers) {
             return;
         }
         self.ends.clear();
@@ -320,12 +347,7 @@ impl Walked {
             &mut self.ends,
             &mut self.landed,
         );
-        // The walk stood on the start and where it landed.
-        self.looked = jump_span(p.index());
-        for q in board::points(self.landed) {
-            self.looked |= jump_span(q.index());
-        }
-        self.seen = soldiers & self.looked;
+        self.looked.walked(p.index(), self.landed, soldiers);
     }
 }
 

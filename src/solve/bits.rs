@@ -303,21 +303,6 @@ fn chains(start: usize, soldiers: Bitboard, ends: &mut Vec<(u8, Bitboard, u64)>)
     landed
 }
 
-/// The captures of one slice, by the point of the capturing officer.
-struct SliceCaptures {
-    /// The other officer's points where the officer of each point takes
-    /// more than `c` soldiers, by point and `c`.
-    more: [[u64; 25]; board::NUM_POINTS],
-}
-
-impl Default for SliceCaptures {
-    fn default() -> SliceCaptures {
-        SliceCaptures {
-            more: [[0; 25]; board::NUM_POINTS],
-        }
-    }
-}
-
 /// One capture of an officer (ending on `to`, taking `taken`), against
 /// the other officer on the points of `fast`; `eq` those where it takes
 /// the most this officer can, `gt` those where the other officer could
@@ -723,28 +708,29 @@ impl Solve<'_> {
         let mut targets = Targets::default();
         let mut walks = std::mem::take(&mut self.sl.walks);
         walks.resize_with(board::NUM_POINTS, Walk::default);
-        let mut c = SliceCaptures::default();
-        // The most soldiers each point's officer can take, for the
-        // entries of `c.more` to empty.
+        // Per point, the other officer's points where the officer there
+        // takes more than `c` soldiers (`more[a][c]`), and the most it can
+        // take (the entries of `more` to empty for the next slice).
+        let mut more = [[0u64; 25]; board::NUM_POINTS];
         let mut most = [0usize; board::NUM_POINTS];
         for fi in 0..self.sl.masks.len() {
             let soldiers = key.outside | fortress_bits(self.sl.masks[fi]);
             let free = self.sl.free[fi];
             let v = self.sl.v[fi];
             each(free, |a| {
-                c.more[a][..most[a]].fill(0);
+                more[a][..most[a]].fill(0);
                 most[a] = 0;
                 walks[a].update(a, soldiers);
                 for &(_, taken, others) in &walks[a].ends {
                     let n = taken.count_ones() as usize;
-                    for m in &mut c.more[a][..n] {
+                    for m in &mut more[a][..n] {
                         *m |= others & v[a];
                     }
                     most[a] = most[a].max(n);
                 }
             });
             // Rows: the captures of the officer of row a.
-            let (mut xw, mut xnl, mut has) = (EMPTY, EMPTY, EMPTY);
+            let (mut xw, mut xnl, mut xhas) = (EMPTY, EMPTY, EMPTY);
             let (mut capm, mut captm) = (EMPTY, EMPTY);
             let mut err = Ok(());
             each(free, |a| {
@@ -752,8 +738,8 @@ impl Solve<'_> {
                     return;
                 }
                 // The officer of row a can capture.
-                capm[a] = c.more[a][0];
-                each(c.more[a][0] & !PHANTOM, |b| captm[b] |= 1 << a);
+                capm[a] = more[a][0];
+                each(more[a][0] & !PHANTOM, |b| captm[b] |= 1 << a);
                 for &(to, taken, others) in &walks[a].ends {
                     let fast = others & v[a];
                     if fast == 0 {
@@ -762,20 +748,20 @@ impl Solve<'_> {
                     let n = taken.count_ones() as usize;
                     let mut gt = 0;
                     if key.n == 2 {
-                        each(fast, |b| gt |= (c.more[b][n] >> a & 1) << b);
+                        each(fast, |b| gt |= (more[b][n] >> a & 1) << b);
                     }
                     let row = CaptureRow {
                         to: to as usize,
                         taken,
                         fast,
-                        eq: fast & !c.more[a][n],
+                        eq: fast & !more[a][n],
                         gt,
                     };
                     match self.capture_row(&row, soldiers, &mut targets, look) {
                         Ok((w, nl, h)) => {
                             xw[a] |= w;
                             xnl[a] |= nl;
-                            has[a] |= h;
+                            xhas[a] |= h;
                         }
                         Err(e) => err = Err(e),
                     }
@@ -785,16 +771,16 @@ impl Solve<'_> {
             let sl = &mut self.sl;
             sl.cap[fi] = capm;
             sl.capt[fi] = captm;
+            let mut has = EMPTY;
             if key.n == 1 {
                 sl.ew_o[fi] = xw;
                 sl.enl_o[fi] = xnl;
+                has = xhas;
             } else {
                 // Each row's findings hold for the placement both ways.
                 both_ways(free, &xw, &mut sl.ew_o[fi]);
                 both_ways(free, &xnl, &mut sl.enl_o[fi]);
-                let rows = has;
-                has = EMPTY;
-                both_ways(free, &rows, &mut has);
+                both_ways(free, &xhas, &mut has);
             }
             // Without a capture (then no capture duty either), a position
             // is stuck when it has no step.

@@ -1276,8 +1276,7 @@ mod chain_tests {
 #[cfg(test)]
 mod profile {
     use super::*;
-    use crate::index::FileKey;
-    use crate::solve::sample::{SyntheticStore, sample_tiers};
+    use crate::solve::sample::profile_sample;
 
     /// For profiles (`perf record` on the test binary): the bit-set
     /// solver alone, on a level sample of 2o18s against a synthetic
@@ -1285,9 +1284,7 @@ mod profile {
     #[test]
     #[ignore]
     fn bit_set_solver_on_a_level_sample() {
-        let variant = Variant::ASSAUT;
-        let tiers = sample_tiers(FileKey::new(2, 18), 2_000_000, 1);
-        let store = SyntheticStore::new(1, &variant);
+        let (variant, tiers, store) = profile_sample();
         let look = || Lookup::new(&store, variant);
         // The store's tiers made first, as a level sample does.
         for k in &tiers {

@@ -209,6 +209,17 @@ pub fn sample_tiers(file: FileKey, positions: u64, seed: u64) -> Vec<TierKey> {
     out
 }
 
+/// The sample the ignored profile harnesses of the bit-set solver and the
+/// set checker run on (`perf record` on the test binary): assaut's 2o18s,
+/// about 2e6 positions, and its synthetic store.
+#[cfg(test)]
+pub(crate) fn profile_sample() -> (Variant, Vec<TierKey>, SyntheticStore) {
+    let variant = Variant::ASSAUT;
+    let tiers = sample_tiers(FileKey::new(2, 18), 2_000_000, 1);
+    let store = SyntheticStore::new(1, &variant);
+    (variant, tiers, store)
+}
+
 /// What a level sample measured.
 #[derive(Clone, Debug)]
 pub struct LevelSample {

@@ -1036,17 +1036,14 @@ mod tests {
 #[cfg(test)]
 mod profile {
     use super::*;
-    use crate::index::FileKey;
-    use crate::solve::sample::{SyntheticStore, sample_tiers};
+    use crate::solve::sample::profile_sample;
 
     /// For profiles (`perf record` on the test binary): the set checker
     /// alone, on a level sample of 2o18s against a synthetic store.
     #[test]
     #[ignore]
     fn set_checker_on_a_level_sample() {
-        let variant = Variant::ASSAUT;
-        let tiers = sample_tiers(FileKey::new(2, 18), 2_000_000, 1);
-        let store = SyntheticStore::new(1, &variant);
+        let (variant, tiers, store) = profile_sample();
         let solved: Vec<Vec<u16>> = tiers
             .iter()
             .map(|k| super::super::solve_tier(k, &mut Lookup::new(&store, variant)).unwrap())

@@ -242,8 +242,8 @@ struct Capture {
 struct Bests {
     /// Alone on the board, by point.
     alone: [u32; board::NUM_POINTS],
-    /// For each point, the other officer's points in its way: where a
-    /// chain of either could land on the other.
+    /// For each point, the other officer's points in its way: where one
+    /// of its chains could land.
     in_way: Set,
     /// With the other officer on a point in its way (`with[a][b]`).
     with: [[u32; board::NUM_POINTS]; board::NUM_POINTS],
@@ -591,17 +591,13 @@ impl Tier<'_> {
             let soldiers = self.slices[fi].soldiers;
             chains.fill(soldiers);
             let free = self.slices[fi].free;
-            bests.in_way = EMPTY;
             for p in board::points(free) {
                 let p = p.index();
                 bests.alone[p] = chains.alone[p].most_taken();
-                if self.key.n == 1 {
-                    continue;
-                }
-                for q in board::points(chains.reach[p] & free & !(1 << p)) {
-                    bests.in_way[p] |= q.bit();
-                    bests.in_way[q.index()] |= 1 << p;
-                }
+                bests.in_way[p] = match self.key.n {
+                    1 => 0,
+                    _ => chains.reach[p] & free & !(1 << p),
+                };
             }
             for a in board::points(free) {
                 let a = a.index();
@@ -631,15 +627,9 @@ impl Tier<'_> {
                     }
                 }
                 for b in board::points(bests.in_way[a]) {
-                    // Its own chains unless only the other's reach this one.
-                    let list = if chains.reach[a] & b.bit() == 0 {
-                        &chains.alone[a]
-                    } else {
-                        own.fill(Point::new(a), soldiers, b.bit());
-                        &own
-                    };
-                    bests.with[a][b.index()] = list.most_taken();
-                    for (path, taken) in list.iter() {
+                    own.fill(Point::new(a), soldiers, b.bit());
+                    bests.with[a][b.index()] = own.most_taken();
+                    for (path, taken) in own.iter() {
                         add(path[path.len() - 1].index(), taken, b.bit());
                     }
                 }

@@ -50,6 +50,8 @@ use crate::planted::{Fault, planted};
 use crate::position::Side;
 use crate::rules::{CaptureRule, Variant};
 
+mod one;
+
 /// Placements of one slice: a bit matrix indexed by board points.
 pub(crate) type Mat = [u64; board::NUM_POINTS];
 
@@ -233,15 +235,18 @@ impl Walk {
             return;
         }
         self.ends.clear();
-        let landed = chains(p, soldiers, &mut self.ends);
-        self.looked.walked(p, landed, soldiers);
+        let looked = chains(p, soldiers, &mut self.ends);
+        self.looked.read(looked, soldiers);
     }
 }
 
 /// The capture chains of an officer on `start` among `soldiers` into `ends`
 /// (emptied): each chain's end and soldiers taken, with the points of the
 /// other officer for which it is a capture (bit 63 set: also with no other
-/// officer). Returns the points the chains land on.
+/// officer). Returns the points whose soldiers the walk read: each
+/// jump's point passed over, and where a soldier stands there the point
+/// landed on (the chains are the same among any soldiers that agree with
+/// these on them).
 ///
 /// A chain walked with no other officer ends where no jump goes on; with
 /// the other officer on `q` the chains that land on `q` are cut before
@@ -251,7 +256,7 @@ fn chains(start: usize, soldiers: Bitboard, ends: &mut Vec<(u8, Bitboard, u64)>)
     fn dfs(
         soldiers: Bitboard,
         ends: &mut Vec<(u8, Bitboard, u64)>,
-        landed: &mut Bitboard,
+        looked: &mut Bitboard,
         cur: usize,
         taken: Bitboard,
         path: Bitboard,
@@ -262,6 +267,10 @@ fn chains(start: usize, soldiers: Bitboard, ends: &mut Vec<(u8, Bitboard, u64)>)
                 break;
             }
             let over = 1u64 << o;
+            *looked |= over;
+            if soldiers & over != 0 {
+                *looked |= 1 << l;
+            }
             if soldiers & over != 0 && taken & over == 0 && soldiers & (1 << l) == 0 {
                 #[cfg(test)]
                 if taken != 0 && planted(Fault::ChainStopsAfterOneJump) {
@@ -269,11 +278,10 @@ fn chains(start: usize, soldiers: Bitboard, ends: &mut Vec<(u8, Bitboard, u64)>)
                 }
                 jumps += 1;
                 only = 1 << l;
-                *landed |= 1 << l;
                 dfs(
                     soldiers,
                     ends,
-                    landed,
+                    looked,
                     l as usize,
                     taken | over,
                     path | 1 << l,
@@ -298,9 +306,9 @@ fn chains(start: usize, soldiers: Bitboard, ends: &mut Vec<(u8, Bitboard, u64)>)
             None => ends.push((cur, taken, others)),
         }
     }
-    let mut landed = 0;
-    dfs(soldiers, ends, &mut landed, start, 0, 0);
-    landed
+    let mut looked = 0;
+    dfs(soldiers, ends, &mut looked, start, 0, 0);
+    looked
 }
 
 /// One capture of an officer (ending on `to`, taking `taken`), against
@@ -357,12 +365,8 @@ struct Slices {
     /// soldiers win there / do not lose there (a loss in 0 is no huff).
     w1: Vec<u64>,
     nl1: Vec<u64>,
-    /// Fortress steps of each slice: `steps[step_start[fi]..step_start[fi
-    /// + 1]]`, the slices they lead to; and the slices stepping into each.
-    step_start: Vec<u32>,
-    steps: Vec<u32>,
-    into_start: Vec<u32>,
-    into: Vec<u32>,
+    /// Fortress steps between the slices.
+    steps: Steps,
     /// Scratch kept from tier to tier: each point's capture walk.
     walks: Vec<Walk>,
     /// The values.
@@ -370,6 +374,121 @@ struct Slices {
     loss_o: Vec<Mat>,
     win_s: Vec<Mat>,
     loss_s: Vec<Mat>,
+}
+
+/// The fortress steps between the slices of a tier (a soldier on a
+/// fortress point to an empty one): each slice's steps and the slices
+/// stepping into it, both as lists of slice ranks.
+#[derive(Default)]
+struct Steps {
+    /// `to[start[fi]..start[fi + 1]]`: the slices the steps of `fi` lead
+    /// to.
+    start: Vec<u32>,
+    to: Vec<u32>,
+    /// `into[into_start[fi]..into_start[fi + 1]]`: the slices with a step
+    /// to `fi`.
+    into_start: Vec<u32>,
+    into: Vec<u32>,
+}
+
+impl Steps {
+    /// The steps between the slices of `masks` (rank order) under the
+    /// soldier moves `table`.
+    fn layout(&mut self, masks: &[u16], table: &[u64; board::NUM_POINTS]) {
+        let m = masks.len();
+        self.start.clear();
+        self.start.push(0);
+        self.to.clear();
+        let mut count_into = vec![0u32; m + 1];
+        for &mask in masks {
+            let fortress = fortress_bits(mask);
+            each(fortress, |s| {
+                each(table[s] & board::FORTRESS & !fortress, |t| {
+                    let to = fortress & !(1 << s) | 1 << t;
+                    let fj = fortress_rank(fortress_mask(to));
+                    self.to.push(fj);
+                    count_into[fj as usize + 1] += 1;
+                });
+            });
+            self.start.push(self.to.len() as u32);
+        }
+        for i in 0..m {
+            count_into[i + 1] += count_into[i];
+        }
+        self.into_start.clear();
+        self.into_start.extend_from_slice(&count_into);
+        self.into.clear();
+        self.into.resize(self.to.len(), 0);
+        for fi in 0..m {
+            for i in self.start[fi]..self.start[fi + 1] {
+                let fj = self.to[i as usize] as usize;
+                self.into[count_into[fj] as usize] = fi as u32;
+                count_into[fj] += 1;
+            }
+        }
+    }
+
+    /// The slices the steps of slice `fi` lead to.
+    #[inline]
+    fn from(&self, fi: usize) -> &[u32] {
+        &self.to[self.start[fi] as usize..self.start[fi + 1] as usize]
+    }
+
+    /// The slices with a step into slice `fi`.
+    #[inline]
+    fn into(&self, fi: usize) -> &[u32] {
+        &self.into[self.into_start[fi] as usize..self.into_start[fi + 1] as usize]
+    }
+}
+
+/// A tier's value sets computed slice by slice, as [`fixed_point`] drives
+/// them.
+trait Passes {
+    /// The tier's slices.
+    fn slices(&self) -> usize;
+    /// The fortress steps between them.
+    fn steps(&self) -> &Steps;
+    /// The soldiers-to-move sets of slice `fi` from the officers-to-move
+    /// sets of the slices its fortress steps lead to; whether they changed.
+    fn update_soldiers(&mut self, fi: usize) -> bool;
+    /// The officers-to-move sets of slice `fi` from its soldiers-to-move
+    /// sets; whether they changed.
+    fn update_officers(&mut self, fi: usize) -> bool;
+}
+
+/// The least fixed point: slices computed again while their inputs change.
+// Out of line so that profiles show the phases.
+#[inline(never)]
+fn fixed_point(p: &mut impl Passes) {
+    let m = p.slices();
+    let mut dirty_o = vec![true; m];
+    let mut dirty_s = vec![true; m];
+    loop {
+        let mut any = false;
+        for (fi, d) in dirty_s.iter_mut().enumerate() {
+            if std::mem::take(d) && p.update_soldiers(fi) {
+                dirty_o[fi] = true;
+                any = true;
+            }
+        }
+        for (fi, d) in dirty_o.iter_mut().enumerate() {
+            if std::mem::take(d) && p.update_officers(fi) {
+                #[allow(unused_mut)]
+                let mut srcs = p.steps().into(fi);
+                #[cfg(test)]
+                if planted(Fault::LastUnmoveMissing) {
+                    srcs = &srcs[..srcs.len().saturating_sub(1)];
+                }
+                for &src in srcs {
+                    dirty_s[src as usize] = true;
+                }
+                any = true;
+            }
+        }
+        if !any {
+            break;
+        }
+    }
 }
 
 fn reset(v: &mut Vec<Mat>, len: usize) {
@@ -398,6 +517,9 @@ pub(crate) fn solve_tier_wdl(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec
         CaptureRule::Huff if key.n == 1 => Duty::NoStep,
         CaptureRule::Huff => Duty::Huff,
     };
+    if key.n == 1 {
+        return one::solve_tier_wdl(key, look, duty);
+    }
     // This thread's sets of the tier before, emptied (a tier that fails
     // leaves fresh ones).
     let sl = SLICES.with(|c| std::mem::take(&mut *c.borrow_mut()));
@@ -413,7 +535,7 @@ pub(crate) fn solve_tier_wdl(key: &TierKey, look: &mut Lookup<'_>) -> Result<Vec
     if duty == Duty::Huff {
         s.huffs(look)?;
     }
-    s.fixed_point();
+    fixed_point(&mut s);
     #[allow(unused_mut)]
     let mut codes = s.codes();
     SLICES.with(|c| *c.borrow_mut() = s.sl);
@@ -501,42 +623,13 @@ impl Solve<'_> {
                 };
             });
         }
-        // Fortress steps: the soldier on s to the empty fortress point t.
-        let table = self.variant.soldier_moves();
         let sl = &mut self.sl;
-        sl.step_start = vec![0];
-        sl.steps.clear();
-        let mut count_into = vec![0u32; m + 1];
-        for &mask in masks {
-            let fortress = fortress_bits(mask);
-            each(fortress, |s| {
-                each(table[s] & board::FORTRESS & !fortress, |t| {
-                    let to = fortress & !(1 << s) | 1 << t;
-                    let fj = fortress_rank(fortress_mask(to));
-                    sl.steps.push(fj);
-                    count_into[fj as usize + 1] += 1;
-                });
-            });
-            sl.step_start.push(sl.steps.len() as u32);
-        }
-        for i in 0..m {
-            count_into[i + 1] += count_into[i];
-        }
-        sl.into_start = count_into.clone();
-        sl.into = vec![0; sl.steps.len()];
-        for fi in 0..m {
-            for i in sl.step_start[fi]..sl.step_start[fi + 1] {
-                let fj = sl.steps[i as usize] as usize;
-                sl.into[count_into[fj] as usize] = fi as u32;
-                count_into[fj] += 1;
-            }
-        }
+        sl.steps.layout(masks, self.variant.soldier_moves());
         // Soldiers with a fortress step have a move.
         for fi in 0..m {
             let v = sl.v[fi];
-            for i in sl.step_start[fi]..sl.step_start[fi + 1] {
-                let fj = sl.steps[i as usize] as usize;
-                let (vj, mv) = (sl.v[fj], &mut sl.move_s[fi]);
+            for &fj in sl.steps.from(fi) {
+                let (vj, mv) = (sl.v[fj as usize], &mut sl.move_s[fi]);
                 each(sl.free[fi], |a| mv[a] |= vj[a] & v[a]);
             }
         }
@@ -908,8 +1001,42 @@ impl Solve<'_> {
         Ok(())
     }
 
-    /// The officers-to-move sets of slice `fi` from its soldiers-to-move
-    /// sets; whether they changed.
+    /// The value codes in index order.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
+    fn codes(&self) -> Vec<u16> {
+        let sl = &self.sl;
+        let n_side = self.key.size_per_side() as usize;
+        let mut out = vec![0u16; 2 * n_side];
+        let (officers, soldiers) = out.split_at_mut(n_side);
+        let mut i = 0;
+        for fi in 0..sl.masks.len() {
+            let (wo, lo, so) = (&sl.win_o[fi], &sl.loss_o[fi], &sl.stuck_o[fi]);
+            let (ws, ls, ms) = (&sl.win_s[fi], &sl.loss_s[fi], &sl.move_s[fi]);
+            self.placements(sl.free[fi], |a, b, _| {
+                // The placement's bit: column b of row a (bit 63 with one
+                // officer).
+                let c = if self.key.n == 1 { 63 } else { b };
+                let bit = |m: &Mat| m[a] >> c & 1;
+                officers[i] = code_o(bit(wo), bit(lo), bit(so));
+                soldiers[i] = code_s(bit(ws), bit(ls), bit(ms));
+                i += 1;
+            });
+        }
+        debug_assert_eq!(i, n_side);
+        out
+    }
+}
+
+impl Passes for Solve<'_> {
+    fn slices(&self) -> usize {
+        self.sl.masks.len()
+    }
+
+    fn steps(&self) -> &Steps {
+        &self.sl.steps
+    }
+
     // Out of line so that profiles show the phases.
     #[inline(never)]
     fn update_officers(&mut self, fi: usize) -> bool {
@@ -965,14 +1092,12 @@ impl Solve<'_> {
         changed
     }
 
-    /// The soldiers-to-move sets of slice `fi` from the officers-to-move
-    /// sets of the slices its fortress steps lead to; whether they changed.
     // Out of line so that profiles show the phases.
     #[inline(never)]
     fn update_soldiers(&mut self, fi: usize) -> bool {
         let sl = &mut self.sl;
         let free = sl.free[fi];
-        let steps = &sl.steps[sl.step_start[fi] as usize..sl.step_start[fi + 1] as usize];
+        let steps = sl.steps.from(fi);
         let v = &sl.v[fi];
         let mut changed = false;
         let (win_s, loss_s) = (&mut sl.win_s[fi], &mut sl.loss_s[fi]);
@@ -993,75 +1118,23 @@ impl Solve<'_> {
         });
         changed
     }
+}
 
-    /// The least fixed point: slices computed again while their inputs
-    /// change.
-    // Out of line so that profiles show the phases.
-    #[inline(never)]
-    fn fixed_point(&mut self) {
-        let m = self.sl.masks.len();
-        let mut dirty_o = vec![true; m];
-        let mut dirty_s = vec![true; m];
-        loop {
-            let mut any = false;
-            for (fi, d) in dirty_s.iter_mut().enumerate() {
-                if std::mem::take(d) && self.update_soldiers(fi) {
-                    dirty_o[fi] = true;
-                    any = true;
-                }
-            }
-            for (fi, d) in dirty_o.iter_mut().enumerate() {
-                if std::mem::take(d) && self.update_officers(fi) {
-                    let (a, b) = (self.sl.into_start[fi], self.sl.into_start[fi + 1]);
-                    #[allow(unused_mut)]
-                    let mut srcs = &self.sl.into[a as usize..b as usize];
-                    #[cfg(test)]
-                    if planted(Fault::LastUnmoveMissing) {
-                        srcs = &srcs[..srcs.len().saturating_sub(1)];
-                    }
-                    for &src in srcs {
-                        dirty_s[src as usize] = true;
-                    }
-                    any = true;
-                }
-            }
-            if !any {
-                break;
-            }
-        }
-    }
+/// The value code of an officers-to-move position from its bits (each 0
+/// or 1) in the win, loss and stuck sets: a win 3 (1 when stuck), a loss 4
+/// (2 when stuck), else a draw 0. Without branches: the values of
+/// neighbouring placements are unrelated.
+#[inline]
+fn code_o(w: u64, l: u64, stuck: u64) -> u16 {
+    (w * (3 - 2 * stuck) + (l & !w) * (4 - 2 * stuck)) as u16
+}
 
-    /// The value codes in index order.
-    // Out of line so that profiles show the phases.
-    #[inline(never)]
-    fn codes(&self) -> Vec<u16> {
-        let sl = &self.sl;
-        let n_side = self.key.size_per_side() as usize;
-        let mut out = vec![0u16; 2 * n_side];
-        let (officers, soldiers) = out.split_at_mut(n_side);
-        // Without branches (the values of neighbours are unrelated): a win
-        // 3 (1 when stuck), a loss 4 (2 when stuck); for the soldiers a win
-        // 3, a loss 4 (2 without a move), else a draw 0.
-        let code_o =
-            |w: u64, l: u64, stuck: u64| (w * (3 - 2 * stuck) + (l & !w) * (4 - 2 * stuck)) as u16;
-        let code_s = |w: u64, l: u64, moves: u64| (w * 3 + (l & !w) * (2 + 2 * moves)) as u16;
-        let mut i = 0;
-        for fi in 0..sl.masks.len() {
-            let (wo, lo, so) = (&sl.win_o[fi], &sl.loss_o[fi], &sl.stuck_o[fi]);
-            let (ws, ls, ms) = (&sl.win_s[fi], &sl.loss_s[fi], &sl.move_s[fi]);
-            self.placements(sl.free[fi], |a, b, _| {
-                // The placement's bit: column b of row a (bit 63 with one
-                // officer).
-                let c = if self.key.n == 1 { 63 } else { b };
-                let bit = |m: &Mat| m[a] >> c & 1;
-                officers[i] = code_o(bit(wo), bit(lo), bit(so));
-                soldiers[i] = code_s(bit(ws), bit(ls), bit(ms));
-                i += 1;
-            });
-        }
-        debug_assert_eq!(i, n_side);
-        out
-    }
+/// The value code of a soldiers-to-move position from its bits in the
+/// win, loss and move sets: a win 3, a loss 4 (2 without a move), else a
+/// draw 0.
+#[inline]
+fn code_s(w: u64, l: u64, moves: u64) -> u16 {
+    (w * 3 + (l & !w) * (2 + 2 * moves)) as u16
 }
 
 /// Row `a` of the officers-to-move placements with a step to a child in
@@ -1129,6 +1202,9 @@ mod tests {
             "SS1/SSS/2S1S2/1SS1S2/2O1O2/3/3 o",
             "S1S/3/OSS1S1O/2SSS2/3S3/1S1/3 s",
             "1O1/S1S/SS1S1SS/2S1S2/3O3/3/3 s",
+            // One officer: the one-officer solver's own tiers.
+            "SS1/SSS/2S1S2/1SS1S2/2O4/3/3 o",
+            "1O1/S1S/SS1S1SS/2S1S2/7/3/3 s",
         ];
         for v in variants {
             for p in positions {
@@ -1276,7 +1352,7 @@ mod chain_tests {
 #[cfg(test)]
 mod profile {
     use super::*;
-    use crate::solve::sample::profile_sample;
+    use crate::solve::sample::{profile_passes, profile_sample};
 
     /// For profiles (`perf record` on the test binary): the bit-set
     /// solver alone, on a level sample of 2o18s against a synthetic
@@ -1293,7 +1369,7 @@ mod profile {
         let t = std::time::Instant::now();
         let mut positions = 0;
         let mut last = Vec::new();
-        for _ in 0..10 {
+        for _ in 0..profile_passes(10) {
             last = tiers
                 .iter()
                 .map(|k| {

@@ -295,11 +295,18 @@ impl Looked {
     /// Keep a walk from `p` among `soldiers` whose jumps landed on
     /// `landed`: it stood on the start and where it landed.
     pub(super) fn walked(&mut self, p: usize, landed: Bitboard, soldiers: Bitboard) {
-        self.looked = jump_span(p);
+        let mut looked = jump_span(p);
         for q in board::points(landed) {
-            self.looked |= jump_span(q.index());
+            looked |= jump_span(q.index());
         }
-        self.seen = soldiers & self.looked;
+        self.read(looked, soldiers);
+    }
+
+    /// Keep a walk among `soldiers` that read the points of `looked`
+    /// (not empty: a walk reads the points it could jump over).
+    pub(super) fn read(&mut self, looked: Bitboard, soldiers: Bitboard) {
+        self.looked = looked;
+        self.seen = soldiers & looked;
     }
 }
 

@@ -211,13 +211,33 @@ pub fn sample_tiers(file: FileKey, positions: u64, seed: u64) -> Vec<TierKey> {
 
 /// The sample the ignored profile harnesses of the bit-set solver and the
 /// set checker run on (`perf record` on the test binary): assaut's 2o18s,
-/// about 2e6 positions, and its synthetic store.
+/// or `n`o`k`s with `ASALTO_PROFILE_OFFICERS=n` and
+/// `ASALTO_PROFILE_SOLDIERS=k`, about 2e6 positions, and
+/// its synthetic store.
 #[cfg(test)]
 pub(crate) fn profile_sample() -> (Variant, Vec<TierKey>, SyntheticStore) {
     let variant = Variant::ASSAUT;
-    let tiers = sample_tiers(FileKey::new(2, 18), 2_000_000, 1);
+    let soldiers = std::env::var("ASALTO_PROFILE_SOLDIERS")
+        .ok()
+        .and_then(|k| k.parse().ok())
+        .unwrap_or(18);
+    let officers = std::env::var("ASALTO_PROFILE_OFFICERS")
+        .ok()
+        .and_then(|k| k.parse().ok())
+        .unwrap_or(2);
+    let tiers = sample_tiers(FileKey::new(officers, soldiers), 2_000_000, 1);
     let store = SyntheticStore::new(1, &variant);
     (variant, tiers, store)
+}
+
+/// How many timed passes a profile harness makes over its sample:
+/// `ASALTO_PROFILE_PASSES`, or `default`.
+#[cfg(test)]
+pub(crate) fn profile_passes(default: usize) -> usize {
+    std::env::var("ASALTO_PROFILE_PASSES")
+        .ok()
+        .and_then(|k| k.parse().ok())
+        .unwrap_or(default)
 }
 
 /// What a level sample measured.

@@ -1026,7 +1026,7 @@ mod tests {
 #[cfg(test)]
 mod profile {
     use super::*;
-    use crate::solve::sample::profile_sample;
+    use crate::solve::sample::{profile_passes, profile_sample};
 
     /// For profiles (`perf record` on the test binary): the set checker
     /// alone, on a level sample of 2o18s against a synthetic store.
@@ -1040,7 +1040,7 @@ mod profile {
             .collect();
         let t = std::time::Instant::now();
         let mut positions = 0;
-        for _ in 0..3 {
+        for _ in 0..profile_passes(3) {
             for (key, codes) in tiers.iter().zip(&solved) {
                 let bad = check_tier_sets(key, &mut Lookup::new(&store, variant), codes).unwrap();
                 assert!(bad.is_empty());

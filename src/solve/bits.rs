@@ -4,10 +4,10 @@
 //! Inside a tier `(n, k, S)` the outside soldiers `S` stand still; a
 //! position is a fortress mask `F` (a *slice* of the tier), a placement of
 //! the officers on the free points and the side to move. A set of
-//! placements of one slice is a [`Mat`]: for two officers a symmetric
-//! 33 x 64 bit matrix indexed by board points (placement `{a, b}` is bit
-//! `b` of row `a` and bit `a` of row `b`), for one officer the bit
-//! [`PHANTOM`] of row `a`. Indexed by points, not ranks, a set means the
+//! placements of one slice is a [`Mat`]: a symmetric 33 x 64 bit matrix
+//! indexed by board points (placement `{a, b}` is bit `b` of row `a` and
+//! bit `a` of row `b`); with one officer a bitboard (module `one`).
+//! Indexed by points, not ranks, a set means the
 //! same placements in every slice and every tier, so moves are word
 //! operations:
 //!
@@ -55,7 +55,8 @@ mod one;
 /// Placements of one slice: a bit matrix indexed by board points.
 pub(crate) type Mat = [u64; board::NUM_POINTS];
 
-/// The column of one-officer placements.
+/// The bit of a chain end's points of the other officer that stands for
+/// no other officer on the board (no point of the board: bit 63).
 const PHANTOM: u64 = 1 << 63;
 
 const EMPTY: Mat = [0; board::NUM_POINTS];
@@ -221,9 +222,9 @@ fn fault_values(one: &Target, fm: u16, f: &Faults) -> Result<(u64, u64), SolveEr
 #[derive(Default)]
 struct Walk {
     looked: Looked,
-    /// `(end point, soldiers taken, other officer's points)`; bit 63 (the
-    /// column of one-officer placements, [`PHANTOM`]) where it is a
-    /// capture with no other officer on the board.
+    /// `(end point, soldiers taken, other officer's points)`; bit 63
+    /// ([`PHANTOM`]) where it is a capture with no other officer on the
+    /// board.
     ends: Vec<(u8, Bitboard, u64)>,
 }
 
@@ -552,25 +553,19 @@ thread_local! {
 }
 
 impl Solve<'_> {
-    /// Call `f(a, b, officers)` on each placement of `free` (`b == a` with
-    /// one officer), in the tier's index order.
+    /// Call `f(a, b)` on each placement `{a, b}` of `free`, in the tier's
+    /// index order.
     #[inline]
-    fn placements(&self, free: u64, mut f: impl FnMut(usize, usize, Bitboard)) {
+    fn placements(&self, free: u64, mut f: impl FnMut(usize, usize)) {
         let mut pts = [0usize; board::NUM_POINTS];
         let mut n = 0;
         each(free, |p| {
             pts[n] = p;
             n += 1;
         });
-        if self.key.n == 1 {
-            for &a in &pts[..n] {
-                f(a, a, 1 << a);
-            }
-        } else {
-            for j in 1..n {
-                for &a in &pts[..j] {
-                    f(a, pts[j], 1 << a | 1 << pts[j]);
-                }
+        for j in 1..n {
+            for &a in &pts[..j] {
+                f(a, pts[j]);
             }
         }
     }
@@ -616,11 +611,7 @@ impl Solve<'_> {
             let free = sl.free[fi];
             let v = &mut sl.v[fi];
             each(free, |a| {
-                v[a] = if key.n == 1 {
-                    PHANTOM
-                } else {
-                    free & !(1 << a)
-                };
+                v[a] = free & !(1 << a);
             });
         }
         let sl = &mut self.sl;
@@ -742,23 +733,6 @@ impl Solve<'_> {
                 p
             }
         };
-        if self.key.n == 1 {
-            let mut pts = [0usize; board::NUM_POINTS];
-            let mut i = 0;
-            each(free_there, |p| {
-                pts[i] = here(p);
-                i += 1;
-            });
-            for at in (0..np).step_by(32) {
-                let count = (np - at).min(32);
-                let (w, l) = target.slice_classes(first, at as u32, count as u32)?;
-                for (i, &p) in pts[at..at + count].iter().enumerate() {
-                    lost[p] = u64::from(l >> i & 1) << 63;
-                    not_won[p] = u64::from(!w >> i & 1) << 63;
-                }
-            }
-            return Ok(());
-        }
         // In index space (bit i: the i-th free point there): row j of
         // the placements {i, j}, i < j, is a run of ranks from j (j - 1) /
         // 2; the losses in the low half of a word, the non-wins in the
@@ -840,9 +814,7 @@ impl Solve<'_> {
                     }
                     let n = taken.count_ones() as usize;
                     let mut gt = 0;
-                    if key.n == 2 {
-                        each(fast, |b| gt |= (more[b][n] >> a & 1) << b);
-                    }
+                    each(fast, |b| gt |= (more[b][n] >> a & 1) << b);
                     let row = CaptureRow {
                         to: to as usize,
                         taken,
@@ -864,17 +836,11 @@ impl Solve<'_> {
             let sl = &mut self.sl;
             sl.cap[fi] = capm;
             sl.capt[fi] = captm;
+            // Each row's findings hold for the placement both ways.
             let mut has = EMPTY;
-            if key.n == 1 {
-                sl.ew_o[fi] = xw;
-                sl.enl_o[fi] = xnl;
-                has = xhas;
-            } else {
-                // Each row's findings hold for the placement both ways.
-                both_ways(free, &xw, &mut sl.ew_o[fi]);
-                both_ways(free, &xnl, &mut sl.enl_o[fi]);
-                both_ways(free, &xhas, &mut has);
-            }
+            both_ways(free, &xw, &mut sl.ew_o[fi]);
+            both_ways(free, &xnl, &mut sl.enl_o[fi]);
+            both_ways(free, &xhas, &mut has);
             // Without a capture (then no capture duty either), a position
             // is stuck when it has no step.
             let stuck = &mut self.sl.stuck_o[fi];
@@ -938,28 +904,22 @@ impl Solve<'_> {
         {
             let target = targets.get(memo, &tk, look)?;
             let (first, free_there) = target.slice(fm);
-            if key.n == 1 {
-                let code = target.code_at(first, free_there, target.orient(1 << to))?;
-                ws = u64::from(code & 1 == 1) * PHANTOM;
-                ls = u64::from(code != 0 && code & 1 == 0) * PHANTOM;
-            } else {
-                let mut e = Ok(());
-                each(legal, |b| {
-                    let o = target.orient(1 << to | 1 << b);
-                    match target.code_at(first, free_there, o) {
-                        Ok(code) => {
-                            ws |= u64::from(code & 1 == 1) << b;
-                            ls |= u64::from(code != 0 && code & 1 == 0) << b;
-                        }
-                        Err(x) => e = Err(x),
+            let mut e = Ok(());
+            each(legal, |b| {
+                let o = target.orient(1 << to | 1 << b);
+                match target.code_at(first, free_there, o) {
+                    Ok(code) => {
+                        ws |= u64::from(code & 1 == 1) << b;
+                        ls |= u64::from(code != 0 && code & 1 == 0) << b;
                     }
-                });
-                e?;
-            }
+                    Err(x) => e = Err(x),
+                }
+            });
+            e?;
         }
         let mut win = plain & ls;
         let mut not_lost = plain & !ws;
-        if by_other | by_self | by_both != 0 && key.n == 2 {
+        if by_other | by_self | by_both != 0 {
             let one = targets.get(memo | 1 << 48, &TierKey { n: 1, ..tk }, look)?;
             let faults = Faults {
                 to,
@@ -1013,11 +973,9 @@ impl Solve<'_> {
         for fi in 0..sl.masks.len() {
             let (wo, lo, so) = (&sl.win_o[fi], &sl.loss_o[fi], &sl.stuck_o[fi]);
             let (ws, ls, ms) = (&sl.win_s[fi], &sl.loss_s[fi], &sl.move_s[fi]);
-            self.placements(sl.free[fi], |a, b, _| {
-                // The placement's bit: column b of row a (bit 63 with one
-                // officer).
-                let c = if self.key.n == 1 { 63 } else { b };
-                let bit = |m: &Mat| m[a] >> c & 1;
+            self.placements(sl.free[fi], |a, b| {
+                // The placement's bit: column b of row a.
+                let bit = |m: &Mat| m[a] >> b & 1;
                 officers[i] = code_o(bit(wo), bit(lo), bit(so));
                 soldiers[i] = code_s(bit(ws), bit(ls), bit(ms));
                 i += 1;

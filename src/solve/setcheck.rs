@@ -53,6 +53,8 @@ use crate::index::{
 use crate::position::Side;
 use crate::rules::{self, CaptureRule, ChainList, Variant};
 
+mod lone;
+
 /// Placements of the officers on one slice: row `a` holds those with an
 /// officer on point `a`, as bit `b` for the other officer on `b`, or bit
 /// [`LONE`] when it is the only officer. Two officers' placement `{a, b}`
@@ -346,14 +348,46 @@ fn decode_tier(
     out: &mut Vec<[Set; 2]>,
     class: impl Fn(u16) -> (bool, bool),
 ) -> Result<(), SolveError> {
+    out.resize(fortress_masks(o.key.m()).len(), [EMPTY; 2]);
+    for (f, _) in wanted.iter().enumerate().filter(|w| *w.1) {
+        out[f] = [EMPTY; 2];
+    }
+    decode_each(o, side, wanted, |f, p, q, code| {
+        let (x, y) = class(code);
+        let [a, b] = &mut out[f];
+        match q {
+            None => {
+                a[p] |= u64::from(x) * LONE;
+                b[p] |= u64::from(y) * LONE;
+            }
+            Some(q) => {
+                let (xq, yq) = (u64::from(x) << q, u64::from(y) << q);
+                let (xp, yp) = (u64::from(x) << p, u64::from(y) << p);
+                a[p] |= xq;
+                a[q] |= xp;
+                b[p] |= yq;
+                b[q] |= yp;
+            }
+        }
+    })
+}
+
+/// Call `put(f, p, q, code)` on the stored code of `side` to move of
+/// every placement of every slice `f` of `o` with `wanted[f]`: the
+/// officers on `p` and `q` (`None` with one officer), in the checked
+/// tier's orientation. The codes are read in the order they are kept.
+fn decode_each(
+    o: &Other,
+    side: Side,
+    wanted: &[bool],
+    mut put: impl FnMut(usize, usize, Option<usize>, u16),
+) -> Result<(), SolveError> {
     let masks = fortress_masks(o.key.m());
     let m = masks.len();
-    out.resize(m, [EMPTY; 2]);
     // Each wanted slice's free points, in rank order, in this orientation.
     let np = board::NUM_POINTS - o.key.k as usize;
     let mut pts = vec![[0u8; board::NUM_POINTS]; m];
     for f in (0..m).filter(|&f| wanted[f]) {
-        out[f] = [EMPTY; 2];
         let free = board::ALL & !(o.key.outside | fortress_bits(masks[f]));
         for (i, p) in board::points(free).enumerate() {
             pts[f][i] = if o.mirrored { p.mirror() } else { p }.index() as u8;
@@ -376,22 +410,9 @@ fn decode_tier(
         if !wanted[f] {
             return;
         }
-        let (x, y) = class(code);
         let (i, j) = pairs[r];
-        let p = pts[f][i as usize] as usize;
-        let [a, b] = &mut out[f];
-        if j == u8::MAX {
-            a[p] |= u64::from(x) * LONE;
-            b[p] |= u64::from(y) * LONE;
-        } else {
-            let q = pts[f][j as usize] as usize;
-            let (xq, yq) = (u64::from(x) << q, u64::from(y) << q);
-            let (xp, yp) = (u64::from(x) << p, u64::from(y) << p);
-            a[p] |= xq;
-            a[q] |= xp;
-            b[p] |= yq;
-            b[q] |= yp;
-        }
+        let q = (j != u8::MAX).then(|| pts[f][j as usize] as usize);
+        put(f, pts[f][i as usize] as usize, q, code);
     };
     let (mask_stride, placement_stride) = o.strides;
     let held = if mask_stride == 1 && placement_stride == m as u32 {
@@ -446,6 +467,9 @@ pub(crate) fn check_tier_sets(
     codes: &[u16],
 ) -> Result<Vec<Inconsistency>, SolveError> {
     super::check::whole_tier(key, codes)?;
+    if key.n == 1 {
+        return lone::check_tier(key, look, codes);
+    }
     let variant = *look.variant();
     let duty = match variant.capture {
         CaptureRule::Free => StepDuty::Plain,
@@ -1010,11 +1034,14 @@ mod tests {
     /// Nine soldiers, five of them in the fortress with steps inside it,
     /// officers outside: tiers of many slices, captures that end the game.
     const INSIDE: &str = "S1S/1S1/O1S1S1O/2S1S2/3S3/1S1/3 s";
+    /// Ten soldiers and one officer: the one-officer tiers of every
+    /// variant (two officers reach them only by a huff).
+    const ALONE: &str = "SS1/SSS/2S1S2/1SS1S2/2O4/3/3 o";
 
     #[test]
     fn the_set_checker_finds_what_the_position_checker_finds_in_every_variant() {
         for (i, v) in Variant::all().into_iter().enumerate() {
-            for (j, pos) in [TEN, INSIDE].into_iter().enumerate() {
+            for (j, pos) in [TEN, INSIDE, ALONE].into_iter().enumerate() {
                 let seed = 0x2545_f491 + 2 * i as u64 + j as u64;
                 let found = sets_agree_with_the_position_checker(v, pos, seed);
                 assert!(found > 20, "{v} {pos}: only {found} planted values caught");

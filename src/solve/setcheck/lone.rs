@@ -1,0 +1,343 @@
+//! The set checker on tiers with one officer: a set of placements of a
+//! slice is one bitboard (the officer's points).
+//!
+//! With one officer a slice has as many placements as free points, so the
+//! checker's per-point rows ([`super::Set`], a bit each here) would cost
+//! 33 words per set for what one word holds. The derivation is the
+//! checker's, read for one officer (docs/RULES.md): the soldiers' steps
+//! from the rules' generator, the captures from the rules' chains
+//! ([`ChainList`]) judged by [`super::judged`] with no other officer, a
+//! step while a capture is on barred (`mandatory`, or `huff` with the only
+//! officer huffed after it), then the least fixed point slice by slice.
+
+use super::{At, decode_each, judged};
+use crate::Value;
+use crate::board::{self, Bitboard};
+use crate::index::{TierKey, fortress_bits, fortress_mask, fortress_masks, fortress_rank};
+use crate::position::Side;
+use crate::rules::{self, CaptureRule, ChainList, Variant};
+use crate::solve::SolveError;
+use crate::solve::check::{Inconsistency, Others, disagreement};
+use crate::solve::lookup::Lookup;
+
+/// One slice of a one-officer tier; each set a bitboard of the officer's
+/// points.
+#[derive(Clone, Default)]
+struct Slice {
+    soldiers: Bitboard,
+    /// The officer's points: every placement of the slice.
+    free: u64,
+    /// Where the officer could capture.
+    cap: u64,
+    /// Officers to move without a legal move.
+    stuck: u64,
+    /// Officers to move: a capture wins for them, a capture does not lose.
+    o_win: u64,
+    o_safe: u64,
+    /// Soldiers to move: a step out of the tier wins for them, one does
+    /// not lose, any move at all.
+    s_win: u64,
+    s_safe: u64,
+    s_moves: u64,
+    /// The slices a soldier's step inside the fortress leads to.
+    next: Vec<usize>,
+    /// The values: officers to move win / lose, soldiers to move win / lose.
+    wo: u64,
+    lo: u64,
+    ws: u64,
+    ls: u64,
+}
+
+/// A one-officer tier being checked.
+struct Tier<'v> {
+    key: TierKey,
+    variant: &'v Variant,
+    /// Whether a step while a capture is on is barred (not under
+    /// `capture=free`).
+    barred: bool,
+    slices: Vec<Slice>,
+    others: Others,
+}
+
+/// [`super::check_tier_sets`] on a tier with one officer.
+pub(super) fn check_tier(
+    key: &TierKey,
+    look: &mut Lookup<'_>,
+    codes: &[u16],
+) -> Result<Vec<Inconsistency>, SolveError> {
+    debug_assert_eq!(key.n, 1);
+    let variant = *look.variant();
+    let mut slices = KEPT.with(|c| std::mem::take(&mut *c.borrow_mut()));
+    let masks = fortress_masks(key.m());
+    slices.resize_with(masks.len(), Slice::default);
+    for (sl, &f) in slices.iter_mut().zip(masks) {
+        let next = std::mem::take(&mut sl.next);
+        let soldiers = key.outside | fortress_bits(f);
+        *sl = Slice {
+            soldiers,
+            free: board::ALL & !soldiers,
+            next,
+            ..Slice::default()
+        };
+        sl.next.clear();
+    }
+    let mut t = Tier {
+        key: *key,
+        variant: &variant,
+        barred: variant.capture != CaptureRule::Free,
+        slices,
+        others: Others::default(),
+    };
+    t.soldier_moves(look)?;
+    t.officer_moves(look)?;
+    t.solve();
+    let bad = t.compare(codes);
+    KEPT.with(|c| *c.borrow_mut() = t.slices);
+    Ok(bad)
+}
+
+thread_local! {
+    /// Each thread's [`Slice`]s, kept from one tier to the next.
+    static KEPT: std::cell::RefCell<Vec<Slice>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Tier<'_> {
+    /// The soldiers' steps of every slice: exits read from the tiers they
+    /// lead to, and the slices a step inside the fortress leads to.
+    fn soldier_moves(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
+        // The steps from outside: (outside soldiers after, slice, point
+        // stepped to, board after).
+        let mut out_steps = Vec::new();
+        for (fi, sl) in self.slices.iter_mut().enumerate() {
+            let (soldiers, next) = (sl.soldiers, &mut sl.next);
+            rules::for_each_soldier_step(soldiers, sl.free, self.variant, |s, t| {
+                let after = soldiers & !s.bit() | t.bit();
+                if s.bit() & board::FORTRESS != 0 {
+                    next.push(fortress_rank(fortress_mask(after)) as usize);
+                } else {
+                    out_steps.push((after & board::OUTSIDE, fi, t.index(), after));
+                }
+            });
+        }
+        out_steps.sort_unstable_by_key(|&(outside, fi, t, _)| (outside, fi, t));
+        // The slices of the tier a group of steps leads to: where the
+        // officer to move there loses, where it does not win.
+        let mut decoded: Vec<(u64, u64)> = Vec::new();
+        let mut wanted = Vec::new();
+        for group in out_steps.chunk_by(|x, y| x.0 == y.0) {
+            // Rule 2: a step that fills the fortress wins.
+            let fills = |after: Bitboard| after & board::FORTRESS == board::FORTRESS;
+            let mut target = None;
+            if !group.iter().all(|x| fills(x.3)) {
+                let tk = TierKey {
+                    outside: group[0].0,
+                    ..self.key
+                };
+                let i = self.others.get(&tk, look)?;
+                let o = &self.others.list[i];
+                let m = fortress_masks(tk.m()).len();
+                wanted.clear();
+                wanted.resize(m, false);
+                for x in group {
+                    wanted[o.slice_of(x.3)] = true;
+                }
+                decoded.clear();
+                decoded.resize(m, (0, 0));
+                decode_each(o, Side::Officers, &wanted, |f, p, _, code| {
+                    let (lost, not_won) = (code != 0 && code & 1 == 0, code & 1 == 0);
+                    decoded[f].0 |= u64::from(lost) << p;
+                    decoded[f].1 |= u64::from(not_won) << p;
+                })?;
+                target = Some(o);
+            }
+            for &(_, fi, t, after) in group {
+                let sl = &mut self.slices[fi];
+                let ok = sl.free & !(1u64 << t);
+                let (lost, not_won) = match target {
+                    Some(o) if !fills(after) => decoded[o.slice_of(after)],
+                    _ => (ok, ok),
+                };
+                sl.s_win |= lost & ok;
+                sl.s_safe |= not_won & ok;
+                sl.s_moves |= ok;
+            }
+        }
+        // A step inside the fortress is a move wherever the officer leaves
+        // its point free: the placements of the slice it leads to.
+        for fi in 0..self.slices.len() {
+            for i in 0..self.slices[fi].next.len() {
+                let to = self.slices[self.slices[fi].next[i]].free;
+                let sl = &mut self.slices[fi];
+                sl.s_moves |= to & sl.free;
+            }
+        }
+        Ok(())
+    }
+
+    /// The officer's moves of every slice: its captures (exits, read from
+    /// the lower tiers), where it could capture (for the steps' duty), and
+    /// the placements without a legal move.
+    fn officer_moves(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
+        let mut chains = ChainList::default();
+        for fi in 0..self.slices.len() {
+            let (soldiers, free) = (self.slices[fi].soldiers, self.slices[fi].free);
+            let mut has = 0u64;
+            for a in board::points(free) {
+                chains.fill(a, soldiers, 0);
+                let best = chains.most_taken();
+                if best == 0 {
+                    continue;
+                }
+                self.slices[fi].cap |= a.bit();
+                for (path, taken) in chains.iter() {
+                    let n = taken.count_ones();
+                    // No other officer: none to be at fault but this one.
+                    let Some((own_fault, _)) = judged(self.variant, n, best, 0) else {
+                        continue;
+                    };
+                    let to = path[path.len() - 1];
+                    let k_after = self.key.k - n as u8;
+                    // Rule 1: fewer than nine soldiers left, the officers
+                    // have won.
+                    let v = if k_after < 9 {
+                        Value::Loss(0)
+                    } else {
+                        let tk = TierKey {
+                            k: k_after,
+                            outside: self.key.outside & !taken,
+                            ..self.key
+                        };
+                        let i = self.others.get(&tk, look)?;
+                        let there = &self.others.list[i];
+                        let v =
+                            At::new(there, soldiers & !taken, Side::Soldiers).value(to.bit())?;
+                        // Rule 3: the only officer huffed.
+                        if own_fault { Value::Win(0) } else { v }
+                    };
+                    let sl = &mut self.slices[fi];
+                    has |= a.bit();
+                    if matches!(v, Value::Loss(_)) {
+                        sl.o_win |= a.bit();
+                    }
+                    if !matches!(v, Value::Win(_)) {
+                        sl.o_safe |= a.bit();
+                    }
+                }
+            }
+            // No legal move: no capture and no free point to step to.
+            let sl = &mut self.slices[fi];
+            let stepless = board::points(free)
+                .filter(|p| board::ADJACENT[p.index()] & free == 0)
+                .fold(0, |m, p| m | p.bit());
+            sl.stuck = stepless & !has;
+        }
+        Ok(())
+    }
+
+    /// The officers-to-move values of slice `fi` from its soldiers-to-move
+    /// values; whether they changed.
+    fn officers_step(&mut self, fi: usize) -> bool {
+        let stuck_wins = rules::stuck_winner(Side::Officers, self.variant) == Side::Officers;
+        let sl = &mut self.slices[fi];
+        // The points from which a step reaches a placement of `x`.
+        let free = sl.free;
+        let before = |x: u64| {
+            board::points(free)
+                .filter(|p| board::ADJACENT[p.index()] & x != 0)
+                .fold(0, |m, p| m | p.bit())
+        };
+        let barred = if self.barred { sl.cap } else { 0 };
+        let to_loss = before(sl.ls) & !barred;
+        let to_safe = before(free & !sl.ws) & !barred;
+        let stuck = if stuck_wins { sl.stuck } else { 0 };
+        let w = (sl.o_win | to_loss | stuck) & free;
+        let l = free & !(sl.o_safe | to_safe | stuck);
+        let changed = (w, l) != (sl.wo, sl.lo);
+        (sl.wo, sl.lo) = (w, l);
+        changed
+    }
+
+    /// The soldiers-to-move values of slice `fi` from the officers-to-move
+    /// values of the slices its fortress steps lead to; whether they
+    /// changed.
+    fn soldiers_step(&mut self, fi: usize) -> bool {
+        let sl = &self.slices[fi];
+        let (mut w, mut safe) = (sl.s_win, sl.s_safe);
+        for &fj in &sl.next {
+            let to = &self.slices[fj];
+            w |= to.lo;
+            safe |= to.free & !to.wo;
+        }
+        let sl = &mut self.slices[fi];
+        let (w, l) = (w & sl.free, sl.free & !safe);
+        let changed = (w, l) != (sl.ws, sl.ls);
+        (sl.ws, sl.ls) = (w, l);
+        changed
+    }
+
+    /// The least fixed point: each side's slices computed again while what
+    /// they read changes.
+    fn solve(&mut self) {
+        let m = self.slices.len();
+        let mut from: Vec<Vec<usize>> = vec![Vec::new(); m];
+        for (fi, sl) in self.slices.iter().enumerate() {
+            for &fj in &sl.next {
+                from[fj].push(fi);
+            }
+        }
+        let (mut dirty_s, mut dirty_o) = (vec![true; m], vec![true; m]);
+        let mut any = true;
+        while any {
+            any = false;
+            for fi in 0..m {
+                if std::mem::take(&mut dirty_s[fi]) && self.soldiers_step(fi) {
+                    dirty_o[fi] = true;
+                    any = true;
+                }
+            }
+            for fi in 0..m {
+                if std::mem::take(&mut dirty_o[fi]) && self.officers_step(fi) {
+                    for &src in &from[fi] {
+                        dirty_s[src] = true;
+                    }
+                    any = true;
+                }
+            }
+        }
+    }
+
+    /// Every position whose stored code differs from the fixed point's
+    /// value, in index order.
+    fn compare(&self, codes: &[u16]) -> Vec<Inconsistency> {
+        let n_side = self.key.size_per_side() as usize;
+        let stuck_wins = rules::stuck_winner(Side::Officers, self.variant) == Side::Officers;
+        let mut bad = Vec::new();
+        let mut node = 0;
+        for sl in &self.slices {
+            for a in board::points(sl.free) {
+                let has = |s: u64| s & a.bit() != 0;
+                let stuck = has(sl.stuck);
+                let o = if has(sl.wo) {
+                    Value::Win(u16::from(!(stuck && stuck_wins)))
+                } else if has(sl.lo) {
+                    Value::Loss(u16::from(!stuck))
+                } else {
+                    Value::Draw
+                };
+                let s = if has(sl.ws) {
+                    Value::Win(1)
+                } else if has(sl.ls) {
+                    Value::Loss(u16::from(has(sl.s_moves)))
+                } else {
+                    Value::Draw
+                };
+                for (i, derived) in [(node, o), (n_side + node, s)] {
+                    bad.extend(disagreement(i, codes[i], derived, true));
+                }
+                node += 1;
+            }
+        }
+        bad.sort_by_key(|b| b.index);
+        bad
+    }
+}

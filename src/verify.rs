@@ -744,7 +744,7 @@ impl Run<'_> {
             earlier_seconds,
             wdl_only,
             checker: if wdl_only {
-                opts.checker.for_officers(info.file.officers())
+                opts.checker
             } else {
                 Checker::Positions
             },

@@ -588,9 +588,9 @@ pub(super) struct VerifyArgs {
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub(super) enum CheckerArg {
     /// Slice by slice: every placement of the officers on one board of
-    /// soldiers at once, as bit sets (the faster: two to two and a half
-    /// times on two-officer files). One-officer files, where it is the
-    /// slower, go position by position, and their records say so.
+    /// soldiers at once, as bit sets (the faster: about two and a half
+    /// times on two-officer files, one and a half to two on one-officer
+    /// files).
     Sets,
     /// Position by position through the rules' move generators.
     Positions,

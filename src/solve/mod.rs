@@ -27,11 +27,11 @@ pub use check::{Inconsistency, check_tier_as};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Checker {
     /// Slice by slice, as sets of officer placements
-    /// (src/solve/setcheck.rs), written apart from the bit-set solver:
-    /// the tiers of two officers. Those of one officer, where a slice
-    /// holds a few dozen placements and a set a bit per point, it hands
-    /// to the position checker, about twice as fast there
-    /// ([`Checker::for_officers`]).
+    /// (src/solve/setcheck.rs), written apart from the bit-set solver
+    /// (a set a bit matrix with two officers, a bitboard with one). On
+    /// assaut's 16-soldier closure it ran 2.2 to 2.6 times as fast as the
+    /// position checker on the two-officer files and 1.4 to 1.9 times on
+    /// the one-officer ones (scripts/bench-runs/2026-12-05-lone/).
     #[default]
     Sets,
     /// Position by position through the rules' generators
@@ -48,22 +48,9 @@ impl Checker {
         }
     }
 
-    /// The checker that runs the WDL-only tiers of `officers` officers
-    /// when `self` is asked for: [`Checker::Positions`] for one officer
-    /// under [`Checker::Sets`] (on assaut's 16-soldier closure the
-    /// position checker ran 1.6 to 2.2 times as fast as the set checker
-    /// on the one-officer files, 0.38 to 0.44 times on the two-officer
-    /// ones: scripts/bench-runs/2026-12-05-checkers/), else `self`.
-    pub fn for_officers(self, officers: u8) -> Checker {
-        match self {
-            Checker::Sets if officers == 1 => Checker::Positions,
-            c => c,
-        }
-    }
 }
 
-/// [`check_tier_as`] with the checker `checker` for a WDL-only tier
-/// (as [`Checker::for_officers`] gives it for the tier's officers): the
+/// [`check_tier_as`] with the checker `checker` for a WDL-only tier: the
 /// same inconsistent positions either way, the same derived
 /// win/draw/loss (the tests hold the two checkers to it).
 pub fn check_tier_by(
@@ -73,7 +60,7 @@ pub fn check_tier_by(
     wdl_only: bool,
     checker: Checker,
 ) -> Result<Vec<Inconsistency>, SolveError> {
-    if wdl_only && checker.for_officers(key.n) == Checker::Sets {
+    if wdl_only && checker == Checker::Sets {
         setcheck::check_tier_sets(key, look, codes)
     } else {
         check_tier_as(key, look, codes, wdl_only)

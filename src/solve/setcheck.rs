@@ -1056,11 +1056,17 @@ mod profile {
     use crate::solve::sample::{profile_passes, profile_sample};
 
     /// For profiles (`perf record` on the test binary): the set checker
-    /// alone, on a level sample of 2o18s against a synthetic store.
+    /// alone (the position checker with `ASALTO_PROFILE_CHECKER=positions`),
+    /// on a level sample of 2o18s against a synthetic store.
     #[test]
     #[ignore]
     fn set_checker_on_a_level_sample() {
         let (variant, tiers, store) = profile_sample();
+        let by_positions = std::env::var("ASALTO_PROFILE_CHECKER").is_ok_and(|c| c == "positions");
+        let check = |key: &TierKey, look: &mut Lookup<'_>, codes: &[u16]| match by_positions {
+            true => super::super::check::check_tier_wdl(key, look, codes),
+            false => check_tier_sets(key, look, codes),
+        };
         let solved: Vec<Vec<u16>> = tiers
             .iter()
             .map(|k| super::super::solve_tier(k, &mut Lookup::new(&store, variant)).unwrap())
@@ -1069,7 +1075,7 @@ mod profile {
         let mut positions = 0;
         for _ in 0..profile_passes(3) {
             for (key, codes) in tiers.iter().zip(&solved) {
-                let bad = check_tier_sets(key, &mut Lookup::new(&store, variant), codes).unwrap();
+                let bad = check(key, &mut Lookup::new(&store, variant), codes).unwrap();
                 assert!(bad.is_empty());
                 positions += key.size();
             }

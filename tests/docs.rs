@@ -540,9 +540,18 @@ fn the_plans_rates_are_those_of_the_newest_bench_record() {
         build_rate / (at(9, |l| l.positions) * speedup),
         "BUILD_OVER_SAMPLE",
     );
+    // The WDL-only build's: a closure's build against its files' time at
+    // the level rates on the bench cores two threads are worth.
+    let b = json_at(&root().join(plan::WDL_BUILD_OVER_SAMPLE_SOURCE));
+    let (mut at_levels, mut wall) = (0.0, 0.0);
+    for file in b["builds"][0]["files"].as_array().unwrap() {
+        let k = file["soldiers"].as_u64().unwrap() as u8;
+        at_levels += file["positions"].as_f64().unwrap() / at(k, |l| l.bits);
+        wall += file["seconds"].as_f64().unwrap() + file["earlier_seconds"].as_f64().unwrap();
+    }
     close(
         plan::WDL_BUILD_OVER_SAMPLE,
-        f("wdl_build_rate") / (at(9, |l| l.bits) * speedup),
+        at_levels / (wall * speedup),
         "WDL_BUILD_OVER_SAMPLE",
     );
     // The verify's: a real verify's time against its files' time at the

@@ -34,7 +34,7 @@ pub struct BenchArgs {
     /// (9..=24) into a fresh folder, target/bench-tables under the current
     /// folder (9 takes tens of minutes here), then the same WDL-only by
     /// the bit-set solver into target/bench-tables-wdl (removed after;
-    /// `wdl_build_rate`, the build rate `asalto plan` scales by).
+    /// `wdl_build_rate`).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(9..=24))]
     build_to: Option<u8>,
     /// Instead of --build-to, take the build figures (seconds_to_K and the

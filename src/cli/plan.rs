@@ -378,9 +378,10 @@ fn rate_text(p: &Planned, threads: usize) -> String {
         "the position solver's"
     };
     let basis = format!(
-        "{solver} rates per soldier count in the level samples of {}, times what file I/O costs a build there ({:.3} WDL-only, {:.3} with distances)",
+        "{solver} rates per soldier count in the level samples of {}, times a real build's rate over those rates ({:.3} WDL-only, from {}; {:.3} with distances, from the same bench's build)",
         plan::LEVEL_RATES_SOURCE,
         plan::WDL_BUILD_OVER_SAMPLE,
+        plan::WDL_BUILD_OVER_SAMPLE_SOURCE,
         plan::BUILD_OVER_SAMPLE
     );
     match &p.calibration {

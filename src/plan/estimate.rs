@@ -313,10 +313,21 @@ pub const BENCH_RATE_PER_CORE: f64 = 6.324185e6;
 /// I/O, compression and the build's window cost.
 pub const BUILD_OVER_SAMPLE: f64 = 0.9127;
 
-/// The same for a WDL-only build by the bit-set solver: the record's
-/// `wdl_build_rate` (the same tables built WDL-only) over the bit-set
-/// solver's level rate at 9 soldiers times the two-thread speedup.
-pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.5734;
+/// A real WDL-only build by the bit-set solver over its level samples: the
+/// build of assaut's 16-soldier formation closure
+/// ([`WDL_BUILD_OVER_SAMPLE_SOURCE`]: 6,696,538,874 positions in 16 files
+/// of 9 to 16 soldiers on two threads of the bench machine, idle),
+/// against the time its files take at the bit-set solver's level rates
+/// ([`LEVEL_RATES`], by file: the two-officer samples') on the bench cores
+/// two threads are worth. What file I/O, compression, the build's window
+/// and the one-officer files (about half the two-officer rate per
+/// position) cost, over the files of 9 to 16 soldiers rather than the 9
+/// of the bench's own WDL-only build (`wdl_build_rate`), where I/O is the
+/// largest share.
+pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.7796;
+
+/// The build record [`WDL_BUILD_OVER_SAMPLE`] comes from.
+pub const WDL_BUILD_OVER_SAMPLE_SOURCE: &str = "scripts/bench-runs/2026-12-05-f16-one/build.json";
 
 /// A real verify of WDL-only files over its level samples: the verify of
 /// assaut's 16-soldier formation closure by the set checker

@@ -47,7 +47,6 @@ impl Checker {
             Checker::Positions => "positions",
         }
     }
-
 }
 
 /// [`check_tier_as`] with the checker `checker` for a WDL-only tier: the

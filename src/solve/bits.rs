@@ -231,12 +231,14 @@ struct Walk {
 impl Walk {
     /// The walk of an officer on `p` among `soldiers`, kept as it is when
     /// the soldiers on the points it looked at are the same.
-    fn update(&mut self, p: usize, soldiers: Bitboard) {
+    /// With `ALONE` only the captures with no other officer on the board
+    /// are kept ([`chains`]).
+    fn update<const ALONE: bool>(&mut self, p: usize, soldiers: Bitboard) {
         if self.looked.holds(soldiers) {
             return;
         }
         self.ends.clear();
-        let looked = chains(p, soldiers, &mut self.ends);
+        let looked = chains::<ALONE>(p, soldiers, &mut self.ends);
         self.looked.read(looked, soldiers);
     }
 }
@@ -253,8 +255,16 @@ impl Walk {
 /// the other officer on `q` the chains that land on `q` are cut before
 /// it, so a chain also ends where its only jump on lands on `q`, and no
 /// chain through `q` is one.
-fn chains(start: usize, soldiers: Bitboard, ends: &mut Vec<(u8, Bitboard, u64)>) -> Bitboard {
-    fn dfs(
+///
+/// With `ALONE` only the chains that are captures with no other officer
+/// are kept (bit 63 alone), and an end reached by two orders of the same
+/// jumps is kept twice (the same capture: what reads them takes an OR).
+fn chains<const ALONE: bool>(
+    start: usize,
+    soldiers: Bitboard,
+    ends: &mut Vec<(u8, Bitboard, u64)>,
+) -> Bitboard {
+    fn dfs<const ALONE: bool>(
         soldiers: Bitboard,
         ends: &mut Vec<(u8, Bitboard, u64)>,
         looked: &mut Bitboard,
@@ -279,7 +289,7 @@ fn chains(start: usize, soldiers: Bitboard, ends: &mut Vec<(u8, Bitboard, u64)>)
                 }
                 jumps += 1;
                 only = 1 << l;
-                dfs(
+                dfs::<ALONE>(
                     soldiers,
                     ends,
                     looked,
@@ -290,6 +300,12 @@ fn chains(start: usize, soldiers: Bitboard, ends: &mut Vec<(u8, Bitboard, u64)>)
             }
         }
         if taken == 0 {
+            return;
+        }
+        if ALONE {
+            if jumps == 0 {
+                ends.push((cur as u8, taken, PHANTOM));
+            }
             return;
         }
         let others = !path
@@ -308,7 +324,7 @@ fn chains(start: usize, soldiers: Bitboard, ends: &mut Vec<(u8, Bitboard, u64)>)
         }
     }
     let mut looked = 0;
-    dfs(soldiers, ends, &mut looked, start, 0, 0);
+    dfs::<ALONE>(soldiers, ends, &mut looked, start, 0, 0);
     looked
 }
 
@@ -787,7 +803,7 @@ impl Solve<'_> {
             each(free, |a| {
                 more[a][..most[a]].fill(0);
                 most[a] = 0;
-                walks[a].update(a, soldiers);
+                walks[a].update::<false>(a, soldiers);
                 for &(_, taken, others) in &walks[a].ends {
                     let n = taken.count_ones() as usize;
                     for m in &mut more[a][..n] {
@@ -1263,7 +1279,7 @@ mod chain_tests {
             }
             ends.clear();
             ends.push((99, 0, 0));
-            chains(start, soldiers, &mut ends);
+            chains::<false>(start, soldiers, &mut ends);
             assert_eq!(ends.remove(0), (99, 0, 0), "earlier entries are kept");
             let with = |q: u64| {
                 sorted(
@@ -1286,6 +1302,14 @@ mod chain_tests {
                 sorted(alone.clone()),
                 "{soldiers:#x} {start}"
             );
+            // Walked for one officer: the same captures (some twice).
+            let mut one = Vec::new();
+            let looked = chains::<true>(start, soldiers, &mut one);
+            assert!(one.iter().all(|e| e.2 == PHANTOM));
+            let mut one = sorted(one.iter().map(|e| (e.0, e.1)).collect());
+            one.dedup();
+            assert_eq!(one, sorted(alone.clone()), "{soldiers:#x} {start}");
+            assert_eq!(looked, chains::<false>(start, soldiers, &mut Vec::new()));
             each(board::ALL & !soldiers & !(1 << start), |q| {
                 let mut want = Vec::new();
                 let mut l = 0;

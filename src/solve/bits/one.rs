@@ -228,7 +228,7 @@ impl Solve<'_> {
                 if err.is_err() {
                     return;
                 }
-                walks[a].update(a, soldiers);
+                walks[a].update::<true>(a, soldiers);
                 // Chains with no other officer on the board: bit 63.
                 let alone = |e: &&(u8, Bitboard, u64)| e.2 >> 63 != 0;
                 let Some(most) = walks[a]

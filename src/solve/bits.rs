@@ -591,17 +591,9 @@ impl Solve<'_> {
     #[inline(never)]
     fn layout(&mut self) {
         let key = self.key;
-        let masks = fortress_masks(key.m());
-        let m = masks.len();
         let sl = &mut self.sl;
-        sl.masks.clear();
-        sl.masks.extend_from_slice(masks);
-        sl.free.clear();
-        sl.free.extend(
-            masks
-                .iter()
-                .map(|&f| board::ALL & !(key.outside | fortress_bits(f))),
-        );
+        let masks = slice_layout(&key, &mut sl.masks, &mut sl.free);
+        let m = masks.len();
         for v in [
             &mut sl.v,
             &mut sl.ew_o,
@@ -982,23 +974,21 @@ impl Solve<'_> {
     #[inline(never)]
     fn codes(&self) -> Vec<u16> {
         let sl = &self.sl;
-        let n_side = self.key.size_per_side() as usize;
-        let mut out = vec![0u16; 2 * n_side];
-        let (officers, soldiers) = out.split_at_mut(n_side);
-        let mut i = 0;
-        for fi in 0..sl.masks.len() {
-            let (wo, lo, so) = (&sl.win_o[fi], &sl.loss_o[fi], &sl.stuck_o[fi]);
-            let (ws, ls, ms) = (&sl.win_s[fi], &sl.loss_s[fi], &sl.move_s[fi]);
-            self.placements(sl.free[fi], |a, b| {
-                // The placement's bit: column b of row a.
-                let bit = |m: &Mat| m[a] >> b & 1;
-                officers[i] = code_o(bit(wo), bit(lo), bit(so));
-                soldiers[i] = code_s(bit(ws), bit(ls), bit(ms));
-                i += 1;
-            });
-        }
-        debug_assert_eq!(i, n_side);
-        out
+        codes_by(&self.key, |officers, soldiers| {
+            let mut i = 0;
+            for fi in 0..sl.masks.len() {
+                let (wo, lo, so) = (&sl.win_o[fi], &sl.loss_o[fi], &sl.stuck_o[fi]);
+                let (ws, ls, ms) = (&sl.win_s[fi], &sl.loss_s[fi], &sl.move_s[fi]);
+                self.placements(sl.free[fi], |a, b| {
+                    // The placement's bit: column b of row a.
+                    let bit = |m: &Mat| m[a] >> b & 1;
+                    officers[i] = code_o(bit(wo), bit(lo), bit(so));
+                    soldiers[i] = code_s(bit(ws), bit(ls), bit(ms));
+                    i += 1;
+                });
+            }
+            i
+        })
     }
 }
 
@@ -1092,6 +1082,32 @@ impl Passes for Solve<'_> {
         });
         changed
     }
+}
+
+/// The fortress masks of tier `key` (rank order, returned) into `masks`,
+/// and each slice's free points into `free`.
+fn slice_layout(key: &TierKey, masks: &mut Vec<u16>, free: &mut Vec<u64>) -> &'static [u16] {
+    let all = fortress_masks(key.m());
+    masks.clear();
+    masks.extend_from_slice(all);
+    free.clear();
+    free.extend(
+        all.iter()
+            .map(|&f| board::ALL & !(key.outside | fortress_bits(f))),
+    );
+    all
+}
+
+/// The value codes of tier `key` in index order: `fill(officers,
+/// soldiers)` writes each side's half and returns how many positions a
+/// side it wrote.
+fn codes_by(key: &TierKey, fill: impl FnOnce(&mut [u16], &mut [u16]) -> usize) -> Vec<u16> {
+    let n_side = key.size_per_side() as usize;
+    let mut out = vec![0u16; 2 * n_side];
+    let (officers, soldiers) = out.split_at_mut(n_side);
+    let written = fill(officers, soldiers);
+    debug_assert_eq!(written, n_side);
+    out
 }
 
 /// The value code of an officers-to-move position from its bits (each 0

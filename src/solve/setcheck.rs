@@ -444,6 +444,84 @@ fn decode_each(
     }
 }
 
+/// Add to `bad` the stored `codes` at `[officers to move, soldiers to
+/// move]` of one placement that differ from what the fixed point derived
+/// for it: its membership of the sets `[officers win, officers lose,
+/// stuck, soldiers win, soldiers lose, soldiers have a move]`
+/// (`stuck_wins`: the officers win when stuck).
+fn compare_one(
+    bad: &mut Vec<Inconsistency>,
+    codes: &[u16],
+    at: [usize; 2],
+    stuck_wins: bool,
+    [wo, lo, stuck, ws, ls, moves]: [bool; 6],
+) {
+    let o = if wo {
+        Value::Win(u16::from(!(stuck && stuck_wins)))
+    } else if lo {
+        Value::Loss(u16::from(!stuck))
+    } else {
+        Value::Draw
+    };
+    let s = if ws {
+        Value::Win(1)
+    } else if ls {
+        Value::Loss(u16::from(moves))
+    } else {
+        Value::Draw
+    };
+    for (i, derived) in at.into_iter().zip([o, s]) {
+        bad.extend(disagreement(i, codes[i], derived, true));
+    }
+}
+
+/// A tier's slices as [`least_fixed_point`] computes them.
+trait SliceSteps {
+    /// The tier's slices.
+    fn slices(&self) -> usize;
+    /// The slices a soldier's step inside the fortress leads to from
+    /// slice `fi`.
+    fn next(&self, fi: usize) -> &[usize];
+    /// The soldiers-to-move values of slice `fi` from the officers-to-move
+    /// values of the slices its fortress steps lead to; whether they
+    /// changed.
+    fn soldiers_step(&mut self, fi: usize) -> bool;
+    /// The officers-to-move values of slice `fi` from its soldiers-to-move
+    /// values; whether they changed.
+    fn officers_step(&mut self, fi: usize) -> bool;
+}
+
+/// The least fixed point: each side's slices computed again while what
+/// they read changes.
+fn least_fixed_point(t: &mut impl SliceSteps) {
+    let m = t.slices();
+    let mut from: Vec<Vec<usize>> = vec![Vec::new(); m];
+    for fi in 0..m {
+        for &fj in t.next(fi) {
+            from[fj].push(fi);
+        }
+    }
+    let (mut dirty_s, mut dirty_o) = (vec![true; m], vec![true; m]);
+    let mut any = true;
+    while any {
+        any = false;
+        for fi in 0..m {
+            if std::mem::take(&mut dirty_s[fi]) && t.soldiers_step(fi) {
+                dirty_o[fi] = true;
+                any = true;
+            }
+        }
+        for fi in 0..m {
+            if std::mem::take(&mut dirty_o[fi]) && t.officers_step(fi) {
+                for &src in &from[fi] {
+                    dirty_s[src] = true;
+                }
+                any = true;
+            }
+        }
+    }
+}
+
 /// A tier being checked.
 struct Tier<'v> {
     key: TierKey,
@@ -497,10 +575,79 @@ pub(crate) fn check_tier_sets(
     if duty == StepDuty::Huffed {
         t.huff_values(look)?;
     }
-    t.solve();
+    least_fixed_point(&mut t);
     let bad = t.compare(codes);
     KEPT.with(|c| *c.borrow_mut() = (t.slices, t.decoded));
     Ok(bad)
+}
+
+impl SliceSteps for Tier<'_> {
+    fn slices(&self) -> usize {
+        self.slices.len()
+    }
+
+    fn next(&self, fi: usize) -> &[usize] {
+        &self.slices[fi].next
+    }
+
+    fn soldiers_step(&mut self, fi: usize) -> bool {
+        let (mut w, mut safe) = (self.slices[fi].s_win, self.slices[fi].s_safe);
+        for &fj in &self.slices[fi].next {
+            let to = &self.slices[fj];
+            for a in 0..board::NUM_POINTS {
+                w[a] |= to.lo[a];
+                safe[a] |= to.all[a] & !to.wo[a];
+            }
+        }
+        let sl = &mut self.slices[fi];
+        let mut changed = false;
+        for a in 0..board::NUM_POINTS {
+            let (w, l) = (w[a] & sl.all[a], sl.all[a] & !safe[a]);
+            if w != sl.ws[a] || l != sl.ls[a] {
+                (sl.ws[a], sl.ls[a]) = (w, l);
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    fn officers_step(&mut self, fi: usize) -> bool {
+        let stuck_wins = rules::stuck_winner(Side::Officers, self.variant) == Side::Officers;
+        let sl = &mut self.slices[fi];
+        let free = sl.free;
+        let mut not_won = EMPTY;
+        for ((x, &all), &ws) in not_won.iter_mut().zip(&sl.all).zip(&sl.ws) {
+            *x = all & !ws;
+        }
+        let mut changed = false;
+        for a in board::points(free) {
+            let a = a.index();
+            let on = sl.cap[a] | sl.capt[a];
+            let (to_loss, to_safe) = match self.duty {
+                StepDuty::Plain => (before(&sl.ls, a, free), before(&not_won, a, free)),
+                StepDuty::Barred => (
+                    before(&sl.ls, a, free) & !on,
+                    before(&not_won, a, free) & !on,
+                ),
+                StepDuty::Huffed => {
+                    let duty = (sl.cap[a], sl.capt[a]);
+                    let loss = before(&sl.ls, a, free) & !on
+                        | before_fault(&sl.ls, a, free, sl.h_safe, duty) & on;
+                    let safe = before(&not_won, a, free) & !on
+                        | before_fault(&not_won, a, free, sl.h_win, duty) & on;
+                    (loss, safe)
+                }
+            };
+            let stuck = if stuck_wins { sl.stuck[a] } else { 0 };
+            let w = (sl.o_win[a] | to_loss | stuck) & sl.all[a];
+            let l = sl.all[a] & !(sl.o_safe[a] | to_safe | stuck);
+            if w != sl.wo[a] || l != sl.lo[a] {
+                (sl.wo[a], sl.lo[a]) = (w, l);
+                changed = true;
+            }
+        }
+        changed
+    }
 }
 
 thread_local! {
@@ -825,103 +972,6 @@ impl Tier<'_> {
         Ok(())
     }
 
-    /// The officers-to-move values of slice `fi` from its soldiers-to-move
-    /// values; whether they changed.
-    fn officers_step(&mut self, fi: usize) -> bool {
-        let stuck_wins = rules::stuck_winner(Side::Officers, self.variant) == Side::Officers;
-        let sl = &mut self.slices[fi];
-        let free = sl.free;
-        let mut not_won = EMPTY;
-        for ((x, &all), &ws) in not_won.iter_mut().zip(&sl.all).zip(&sl.ws) {
-            *x = all & !ws;
-        }
-        let mut changed = false;
-        for a in board::points(free) {
-            let a = a.index();
-            let on = sl.cap[a] | sl.capt[a];
-            let (to_loss, to_safe) = match self.duty {
-                StepDuty::Plain => (before(&sl.ls, a, free), before(&not_won, a, free)),
-                StepDuty::Barred => (
-                    before(&sl.ls, a, free) & !on,
-                    before(&not_won, a, free) & !on,
-                ),
-                StepDuty::Huffed => {
-                    let duty = (sl.cap[a], sl.capt[a]);
-                    let loss = before(&sl.ls, a, free) & !on
-                        | before_fault(&sl.ls, a, free, sl.h_safe, duty) & on;
-                    let safe = before(&not_won, a, free) & !on
-                        | before_fault(&not_won, a, free, sl.h_win, duty) & on;
-                    (loss, safe)
-                }
-            };
-            let stuck = if stuck_wins { sl.stuck[a] } else { 0 };
-            let w = (sl.o_win[a] | to_loss | stuck) & sl.all[a];
-            let l = sl.all[a] & !(sl.o_safe[a] | to_safe | stuck);
-            if w != sl.wo[a] || l != sl.lo[a] {
-                (sl.wo[a], sl.lo[a]) = (w, l);
-                changed = true;
-            }
-        }
-        changed
-    }
-
-    /// The soldiers-to-move values of slice `fi` from the officers-to-move
-    /// values of the slices its fortress steps lead to; whether they
-    /// changed.
-    fn soldiers_step(&mut self, fi: usize) -> bool {
-        let (mut w, mut safe) = (self.slices[fi].s_win, self.slices[fi].s_safe);
-        for &fj in &self.slices[fi].next {
-            let to = &self.slices[fj];
-            for a in 0..board::NUM_POINTS {
-                w[a] |= to.lo[a];
-                safe[a] |= to.all[a] & !to.wo[a];
-            }
-        }
-        let sl = &mut self.slices[fi];
-        let mut changed = false;
-        for a in 0..board::NUM_POINTS {
-            let (w, l) = (w[a] & sl.all[a], sl.all[a] & !safe[a]);
-            if w != sl.ws[a] || l != sl.ls[a] {
-                (sl.ws[a], sl.ls[a]) = (w, l);
-                changed = true;
-            }
-        }
-        changed
-    }
-
-    /// The least fixed point: each side's slices computed again while what
-    /// they read changes.
-    fn solve(&mut self) {
-        let m = self.slices.len();
-        let mut from: Vec<Vec<usize>> = vec![Vec::new(); m];
-        for (fi, sl) in self.slices.iter().enumerate() {
-            for &fj in &sl.next {
-                from[fj].push(fi);
-            }
-        }
-        let (mut dirty_s, mut dirty_o) = (vec![true; m], vec![true; m]);
-        loop {
-            let mut any = false;
-            for fi in 0..m {
-                if std::mem::take(&mut dirty_s[fi]) && self.soldiers_step(fi) {
-                    dirty_o[fi] = true;
-                    any = true;
-                }
-            }
-            for fi in 0..m {
-                if std::mem::take(&mut dirty_o[fi]) && self.officers_step(fi) {
-                    for &src in &from[fi] {
-                        dirty_s[src] = true;
-                    }
-                    any = true;
-                }
-            }
-            if !any {
-                break;
-            }
-        }
-    }
-
     /// Every position whose stored code differs from the fixed point's
     /// value, in index order.
     fn compare(&self, codes: &[u16]) -> Vec<Inconsistency> {
@@ -936,33 +986,13 @@ impl Tier<'_> {
                 .map(|(p, x)| *x = p.index())
                 .count();
             let pts = &pts[..np];
-            let mut each = |a: usize, bit: u64| {
-                let has = |s: &Set| s[a] & bit != 0;
-                let stuck = has(&sl.stuck);
-                let o = if has(&sl.wo) {
-                    Value::Win(u16::from(!(stuck && stuck_wins)))
-                } else if has(&sl.lo) {
-                    Value::Loss(u16::from(!stuck))
-                } else {
-                    Value::Draw
-                };
-                let s = if has(&sl.ws) {
-                    Value::Win(1)
-                } else if has(&sl.ls) {
-                    Value::Loss(u16::from(has(&sl.s_moves)))
-                } else {
-                    Value::Draw
-                };
-                for (i, derived) in [(node, o), (n_side + node, s)] {
-                    bad.extend(disagreement(i, codes[i], derived, true));
-                }
-                node += 1;
-            };
-            if self.key.n == 1 {
-                pts.iter().for_each(|&a| each(a, LONE));
-            } else {
-                for (j, &b) in pts.iter().enumerate() {
-                    pts[..j].iter().for_each(|&a| each(a, 1 << b));
+            for (j, &b) in pts.iter().enumerate() {
+                for &a in &pts[..j] {
+                    let has = |s: &Set| s[a] >> b & 1 == 1;
+                    let sets = [&sl.wo, &sl.lo, &sl.stuck, &sl.ws, &sl.ls, &sl.s_moves];
+                    let held = sets.map(has);
+                    compare_one(&mut bad, codes, [node, n_side + node], stuck_wins, held);
+                    node += 1;
                 }
             }
         }

@@ -10,10 +10,12 @@
 //! and no huff (with one officer the huff rule leaves no step with a
 //! capture on: [`Duty::NoStep`]).
 
-use super::{Duty, Passes, Spread, Steps, Walk, code_o, code_s, each, fixed_point};
+use super::{
+    Duty, Passes, Spread, Steps, Walk, code_o, code_s, codes_by, each, fixed_point, slice_layout,
+};
 use crate::Value;
 use crate::board::{self, Bitboard, OUTSIDE};
-use crate::index::{TierKey, fortress_bits, fortress_mask, fortress_masks};
+use crate::index::{TierKey, fortress_bits, fortress_mask};
 #[cfg(test)]
 use crate::planted::{Fault, planted};
 use crate::position::Side;
@@ -121,18 +123,9 @@ impl Solve<'_> {
     // Out of line so that profiles show the phases.
     #[inline(never)]
     fn layout(&mut self) {
-        let key = self.key;
-        let masks = fortress_masks(key.m());
-        let m = masks.len();
         let sl = &mut self.sl;
-        sl.masks.clear();
-        sl.masks.extend_from_slice(masks);
-        sl.free.clear();
-        sl.free.extend(
-            masks
-                .iter()
-                .map(|&f| board::ALL & !(key.outside | fortress_bits(f))),
-        );
+        let masks = slice_layout(&self.key, &mut sl.masks, &mut sl.free);
+        let m = masks.len();
         for v in [
             &mut sl.ew_o,
             &mut sl.enl_o,
@@ -314,21 +307,19 @@ impl Solve<'_> {
     #[inline(never)]
     fn codes(&self) -> Vec<u16> {
         let sl = &self.sl;
-        let n_side = self.key.size_per_side() as usize;
-        let mut out = vec![0u16; 2 * n_side];
-        let (officers, soldiers) = out.split_at_mut(n_side);
-        let mut i = 0;
-        for fi in 0..sl.masks.len() {
-            let (wo, lo, so) = (sl.win_o[fi], sl.loss_o[fi], sl.stuck_o[fi]);
-            let (ws, ls, ms) = (sl.win_s[fi], sl.loss_s[fi], sl.move_s[fi]);
-            each(sl.free[fi], |a| {
-                officers[i] = code_o(wo >> a & 1, lo >> a & 1, so >> a & 1);
-                soldiers[i] = code_s(ws >> a & 1, ls >> a & 1, ms >> a & 1);
-                i += 1;
-            });
-        }
-        debug_assert_eq!(i, n_side);
-        out
+        codes_by(&self.key, |officers, soldiers| {
+            let mut i = 0;
+            for fi in 0..sl.masks.len() {
+                let (wo, lo, so) = (sl.win_o[fi], sl.loss_o[fi], sl.stuck_o[fi]);
+                let (ws, ls, ms) = (sl.win_s[fi], sl.loss_s[fi], sl.move_s[fi]);
+                each(sl.free[fi], |a| {
+                    officers[i] = code_o(wo >> a & 1, lo >> a & 1, so >> a & 1);
+                    soldiers[i] = code_s(ws >> a & 1, ls >> a & 1, ms >> a & 1);
+                    i += 1;
+                });
+            }
+            i
+        })
     }
 }
 

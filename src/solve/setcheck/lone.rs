@@ -10,14 +10,14 @@
 //! step while a capture is on barred (`mandatory`, or `huff` with the only
 //! officer huffed after it), then the least fixed point slice by slice.
 
-use super::{At, decode_each, judged};
+use super::{At, SliceSteps, compare_one, decode_each, judged, least_fixed_point};
 use crate::Value;
 use crate::board::{self, Bitboard};
 use crate::index::{TierKey, fortress_bits, fortress_mask, fortress_masks, fortress_rank};
 use crate::position::Side;
 use crate::rules::{self, CaptureRule, ChainList, Variant};
 use crate::solve::SolveError;
-use crate::solve::check::{Inconsistency, Others, disagreement};
+use crate::solve::check::{Inconsistency, Others};
 use crate::solve::lookup::Lookup;
 
 /// One slice of a one-officer tier; each set a bitboard of the officer's
@@ -90,10 +90,56 @@ pub(super) fn check_tier(
     };
     t.soldier_moves(look)?;
     t.officer_moves(look)?;
-    t.solve();
+    least_fixed_point(&mut t);
     let bad = t.compare(codes);
     KEPT.with(|c| *c.borrow_mut() = t.slices);
     Ok(bad)
+}
+
+impl SliceSteps for Tier<'_> {
+    fn slices(&self) -> usize {
+        self.slices.len()
+    }
+
+    fn next(&self, fi: usize) -> &[usize] {
+        &self.slices[fi].next
+    }
+
+    fn soldiers_step(&mut self, fi: usize) -> bool {
+        let sl = &self.slices[fi];
+        let (mut w, mut safe) = (sl.s_win, sl.s_safe);
+        for &fj in &sl.next {
+            let to = &self.slices[fj];
+            w |= to.lo;
+            safe |= to.free & !to.wo;
+        }
+        let sl = &mut self.slices[fi];
+        let (w, l) = (w & sl.free, sl.free & !safe);
+        let changed = (w, l) != (sl.ws, sl.ls);
+        (sl.ws, sl.ls) = (w, l);
+        changed
+    }
+
+    fn officers_step(&mut self, fi: usize) -> bool {
+        let stuck_wins = rules::stuck_winner(Side::Officers, self.variant) == Side::Officers;
+        let sl = &mut self.slices[fi];
+        // The points from which a step reaches a placement of `x`.
+        let free = sl.free;
+        let before = |x: u64| {
+            board::points(free)
+                .filter(|p| board::ADJACENT[p.index()] & x != 0)
+                .fold(0, |m, p| m | p.bit())
+        };
+        let barred = if self.barred { sl.cap } else { 0 };
+        let to_loss = before(sl.ls) & !barred;
+        let to_safe = before(free & !sl.ws) & !barred;
+        let stuck = if stuck_wins { sl.stuck } else { 0 };
+        let w = (sl.o_win | to_loss | stuck) & free;
+        let l = free & !(sl.o_safe | to_safe | stuck);
+        let changed = (w, l) != (sl.wo, sl.lo);
+        (sl.wo, sl.lo) = (w, l);
+        changed
+    }
 }
 
 thread_local! {
@@ -234,78 +280,6 @@ impl Tier<'_> {
         Ok(())
     }
 
-    /// The officers-to-move values of slice `fi` from its soldiers-to-move
-    /// values; whether they changed.
-    fn officers_step(&mut self, fi: usize) -> bool {
-        let stuck_wins = rules::stuck_winner(Side::Officers, self.variant) == Side::Officers;
-        let sl = &mut self.slices[fi];
-        // The points from which a step reaches a placement of `x`.
-        let free = sl.free;
-        let before = |x: u64| {
-            board::points(free)
-                .filter(|p| board::ADJACENT[p.index()] & x != 0)
-                .fold(0, |m, p| m | p.bit())
-        };
-        let barred = if self.barred { sl.cap } else { 0 };
-        let to_loss = before(sl.ls) & !barred;
-        let to_safe = before(free & !sl.ws) & !barred;
-        let stuck = if stuck_wins { sl.stuck } else { 0 };
-        let w = (sl.o_win | to_loss | stuck) & free;
-        let l = free & !(sl.o_safe | to_safe | stuck);
-        let changed = (w, l) != (sl.wo, sl.lo);
-        (sl.wo, sl.lo) = (w, l);
-        changed
-    }
-
-    /// The soldiers-to-move values of slice `fi` from the officers-to-move
-    /// values of the slices its fortress steps lead to; whether they
-    /// changed.
-    fn soldiers_step(&mut self, fi: usize) -> bool {
-        let sl = &self.slices[fi];
-        let (mut w, mut safe) = (sl.s_win, sl.s_safe);
-        for &fj in &sl.next {
-            let to = &self.slices[fj];
-            w |= to.lo;
-            safe |= to.free & !to.wo;
-        }
-        let sl = &mut self.slices[fi];
-        let (w, l) = (w & sl.free, sl.free & !safe);
-        let changed = (w, l) != (sl.ws, sl.ls);
-        (sl.ws, sl.ls) = (w, l);
-        changed
-    }
-
-    /// The least fixed point: each side's slices computed again while what
-    /// they read changes.
-    fn solve(&mut self) {
-        let m = self.slices.len();
-        let mut from: Vec<Vec<usize>> = vec![Vec::new(); m];
-        for (fi, sl) in self.slices.iter().enumerate() {
-            for &fj in &sl.next {
-                from[fj].push(fi);
-            }
-        }
-        let (mut dirty_s, mut dirty_o) = (vec![true; m], vec![true; m]);
-        let mut any = true;
-        while any {
-            any = false;
-            for fi in 0..m {
-                if std::mem::take(&mut dirty_s[fi]) && self.soldiers_step(fi) {
-                    dirty_o[fi] = true;
-                    any = true;
-                }
-            }
-            for fi in 0..m {
-                if std::mem::take(&mut dirty_o[fi]) && self.officers_step(fi) {
-                    for &src in &from[fi] {
-                        dirty_s[src] = true;
-                    }
-                    any = true;
-                }
-            }
-        }
-    }
-
     /// Every position whose stored code differs from the fixed point's
     /// value, in index order.
     fn compare(&self, codes: &[u16]) -> Vec<Inconsistency> {
@@ -315,25 +289,9 @@ impl Tier<'_> {
         let mut node = 0;
         for sl in &self.slices {
             for a in board::points(sl.free) {
-                let has = |s: u64| s & a.bit() != 0;
-                let stuck = has(sl.stuck);
-                let o = if has(sl.wo) {
-                    Value::Win(u16::from(!(stuck && stuck_wins)))
-                } else if has(sl.lo) {
-                    Value::Loss(u16::from(!stuck))
-                } else {
-                    Value::Draw
-                };
-                let s = if has(sl.ws) {
-                    Value::Win(1)
-                } else if has(sl.ls) {
-                    Value::Loss(u16::from(has(sl.s_moves)))
-                } else {
-                    Value::Draw
-                };
-                for (i, derived) in [(node, o), (n_side + node, s)] {
-                    bad.extend(disagreement(i, codes[i], derived, true));
-                }
+                let sets = [sl.wo, sl.lo, sl.stuck, sl.ws, sl.ls, sl.s_moves];
+                let held = sets.map(|s| s & a.bit() != 0);
+                compare_one(&mut bad, codes, [node, n_side + node], stuck_wins, held);
                 node += 1;
             }
         }

@@ -10,7 +10,8 @@
 //! random. What differs is the unit of work: a *slice* of the tier (its
 //! outside soldiers fixed by the tier, its fortress soldiers by the
 //! slice) and every placement of the officers on it at once, as a
-//! [`Set`].
+//! [`Set`] (two officers; tiers of one officer are checked with a
+//! bitboard per set by the submodule `lone`).
 //!
 //! * The soldiers' steps come from the rules' generator
 //!   ([`rules::for_each_soldier_step`]) once per slice; a step from outside
@@ -174,16 +175,16 @@ impl Default for Slice {
 }
 
 impl Slice {
-    /// Made ready for the slice with soldiers on `soldiers` and `n`
-    /// officers: its placements, every other set empty (its room kept).
-    fn reset(&mut self, soldiers: Bitboard, n: u8) {
+    /// Made ready for the slice with soldiers on `soldiers` (two
+    /// officers): its placements, every other set empty (its room kept).
+    fn reset(&mut self, soldiers: Bitboard) {
         let free = board::ALL & !soldiers;
         self.soldiers = soldiers;
         self.free = free;
         self.all = EMPTY;
         for a in board::points(free) {
             let i = a.index();
-            self.all[i] = if n == 1 { LONE } else { free & !a.bit() };
+            self.all[i] = free & !a.bit();
         }
         for set in [
             &mut self.cap,
@@ -551,7 +552,7 @@ pub(crate) fn check_tier_sets(
     let variant = *look.variant();
     let duty = match variant.capture {
         CaptureRule::Free => StepDuty::Plain,
-        CaptureRule::Huff if key.n == 2 => StepDuty::Huffed,
+        CaptureRule::Huff => StepDuty::Huffed,
         _ => StepDuty::Barred,
     };
     // This thread's slices of the tier before, made ready for this one:
@@ -560,7 +561,7 @@ pub(crate) fn check_tier_sets(
     let masks = fortress_masks(key.m());
     slices.resize_with(masks.len(), Slice::default);
     for (sl, &f) in slices.iter_mut().zip(masks) {
-        sl.reset(key.outside | fortress_bits(f), key.n);
+        sl.reset(key.outside | fortress_bits(f));
     }
     let mut t = Tier {
         key: *key,
@@ -765,10 +766,7 @@ impl Tier<'_> {
             for p in board::points(free) {
                 let p = p.index();
                 bests.alone[p] = chains.alone[p].most_taken();
-                bests.in_way[p] = match self.key.n {
-                    1 => 0,
-                    _ => chains.reach[p] & free & !(1 << p),
-                };
+                bests.in_way[p] = chains.reach[p] & free & !(1 << p);
             }
             for a in board::points(free) {
                 let a = a.index();
@@ -787,11 +785,7 @@ impl Tier<'_> {
                     Some(c) => c.row |= row,
                     None => caps[a].push(Capture { a, to, taken, row }),
                 };
-                let row = if self.key.n == 1 {
-                    LONE
-                } else {
-                    self.slices[fi].all[a] & !bests.in_way[a]
-                };
+                let row = self.slices[fi].all[a] & !bests.in_way[a];
                 if row != 0 {
                     for (path, taken) in chains.alone[a].iter() {
                         add(path[path.len() - 1].index(), taken, row);
@@ -813,15 +807,10 @@ impl Tier<'_> {
                 }
                 // Where the officer of row a could capture.
                 let sl = &mut self.slices[fi];
-                let row = if self.key.n == 1 {
-                    LONE * u64::from(bests.alone[a] > 0)
-                } else {
-                    let mut row = 0;
-                    for b in board::points(sl.all[a]) {
-                        row |= u64::from(bests.of(a, Some(b.index())) > 0) << b.index();
-                    }
-                    row
-                };
+                let mut row = 0;
+                for b in board::points(sl.all[a]) {
+                    row |= u64::from(bests.of(a, Some(b.index())) > 0) << b.index();
+                }
                 sl.cap[a] |= row;
                 for b in board::points(row & board::ALL) {
                     sl.capt[b.index()] |= 1 << a;
@@ -863,8 +852,8 @@ impl Tier<'_> {
             (None, None)
         } else {
             let there = self.others.get(&tk, look)?;
-            let one = match (self.duty, self.key.n) {
-                (StepDuty::Huffed, 2) => Some(self.others.get(&TierKey { n: 1, ..tk }, look)?),
+            let one = match self.duty {
+                StepDuty::Huffed => Some(self.others.get(&TierKey { n: 1, ..tk }, look)?),
                 _ => None,
             };
             (Some(there), one)
@@ -934,18 +923,14 @@ impl Tier<'_> {
         for a in board::points(free) {
             let a = a.index();
             let near = board::ADJACENT[a] & free;
-            let row = if self.key.n == 1 {
-                if near == 0 { LONE } else { 0 }
-            } else {
-                // The row's officer can step unless its free neighbours are
-                // none or only the other's point; the column's likewise.
-                let row_moves = match near.count_ones() {
-                    0 => 0,
-                    1 => !near,
-                    _ => !0,
-                };
-                sl.all[a] & !row_moves & !(mobile & !only[a])
+            // The row's officer can step unless its free neighbours are
+            // none or only the other's point; the column's likewise.
+            let row_moves = match near.count_ones() {
+                0 => 0,
+                1 => !near,
+                _ => !0,
             };
+            let row = sl.all[a] & !row_moves & !(mobile & !only[a]);
             sl.stuck[a] = row & !has[a];
         }
     }
@@ -956,19 +941,15 @@ impl Tier<'_> {
         let one = self.others.get(&TierKey { n: 1, ..self.key }, look)?;
         let o = &self.others.list[one];
         let wanted = vec![true; self.slices.len()];
-        let mut decoded = std::mem::take(&mut self.decoded);
-        // The soldiers to move there: won, not lost.
-        let class = |code: u16| (code & 1 == 1, code & 1 == 1 || code == 0);
-        decode_tier(o, Side::Soldiers, &wanted, &mut decoded, class)?;
+        // The soldiers to move there: won, not lost, by point.
+        let mut points = vec![(0u64, 0u64); wanted.len()];
+        decode_each(o, Side::Soldiers, &wanted, |f, p, _, code| {
+            points[f].0 |= u64::from(code & 1 == 1) << p;
+            points[f].1 |= u64::from(code & 1 == 1 || code == 0) << p;
+        })?;
         for sl in &mut self.slices {
-            let [w, safe] = &decoded[o.slice_of(sl.soldiers)];
-            let points = |x: &Set| {
-                (0..board::NUM_POINTS).fold(0, |m, p| m | ((x[p] & LONE != 0) as u64) << p)
-            };
-            sl.h_win = points(w);
-            sl.h_safe = points(safe);
+            (sl.h_win, sl.h_safe) = points[o.slice_of(sl.soldiers)];
         }
-        self.decoded = decoded;
         Ok(())
     }
 

@@ -814,7 +814,7 @@ impl Solve<'_> {
                 }
                 // The officer of row a can capture.
                 capm[a] = more[a][0];
-                each(more[a][0] & !PHANTOM, |b| captm[b] |= 1 << a);
+                each(more[a][0], |b| captm[b] |= 1 << a);
                 for &(to, taken, others) in &walks[a].ends {
                     let fast = others & v[a];
                     if fast == 0 {

@@ -221,20 +221,14 @@ impl Solve<'_> {
                 if err.is_err() {
                     return;
                 }
+                // Walked alone: every end is a capture with no other officer.
                 walks[a].update::<true>(a, soldiers);
-                // Chains with no other officer on the board: bit 63.
-                let alone = |e: &&(u8, Bitboard, u64)| e.2 >> 63 != 0;
-                let Some(most) = walks[a]
-                    .ends
-                    .iter()
-                    .filter(alone)
-                    .map(|e| e.1.count_ones())
-                    .max()
-                else {
+                let ends = &walks[a].ends;
+                let Some(most) = ends.iter().map(|e| e.1.count_ones()).max() else {
                     return;
                 };
                 cap |= 1 << a;
-                for &(to, taken, _) in walks[a].ends.iter().filter(alone) {
+                for &(to, taken, _) in ends {
                     let eq = taken.count_ones() == most;
                     match self.capture(to as usize, taken, eq, soldiers, &mut targets, look) {
                         Ok((w, nl, h)) => {

@@ -123,13 +123,10 @@ impl SliceSteps for Tier<'_> {
     fn officers_step(&mut self, fi: usize) -> bool {
         let stuck_wins = rules::stuck_winner(Side::Officers, self.variant) == Side::Officers;
         let sl = &mut self.slices[fi];
-        // The points from which a step reaches a placement of `x`.
+        // The points from which a step reaches a placement of `x`: the
+        // free neighbours of its points (the board's lines go both ways).
         let free = sl.free;
-        let before = |x: u64| {
-            board::points(free)
-                .filter(|p| board::ADJACENT[p.index()] & x != 0)
-                .fold(0, |m, p| m | p.bit())
-        };
+        let before = |x: u64| board::neighbours(x) & free;
         let barred = if self.barred { sl.cap } else { 0 };
         let to_loss = before(sl.ls) & !barred;
         let to_safe = before(free & !sl.ws) & !barred;
@@ -272,10 +269,7 @@ impl Tier<'_> {
             }
             // No legal move: no capture and no free point to step to.
             let sl = &mut self.slices[fi];
-            let stepless = board::points(free)
-                .filter(|p| board::ADJACENT[p.index()] & free == 0)
-                .fold(0, |m, p| m | p.bit());
-            sl.stuck = stepless & !has;
+            sl.stuck = free & !board::neighbours(free) & !has;
         }
         Ok(())
     }

@@ -21,7 +21,9 @@
 //!   point stepped to).
 //! * The officers' captures come from the rules' chains
 //!   ([`rules::ChainList`]): each officer's chains alone, walked again with
-//!   the other officer on the board where it stands in their way. Each
+//!   the other officer on the board where it stands in their way, kept
+//!   from one slice to the next while the soldiers they read stand still
+//!   ([`Walk`]). Each
 //!   capture (end point and soldiers taken) is judged for every point of
 //!   the other officer at once (legal or not, and who is at fault, by
 //!   docs/RULES.md section 5: [`judged`]); its successor is read from the
@@ -38,13 +40,12 @@
 //!
 //! It shares with the solver the board, the index, the value codes and the
 //! reading of stored tiers; with the position checker ([`super::check`])
-//! its readers of other tiers ([`super::check::Others`]) and its capture
-//! chains per board ([`super::check::Chains`]). The solver's move sets,
+//! its readers of other tiers ([`super::check::Others`]). The solver's move sets,
 //! capture walks and fixed point are not called: a bug there gives files
 //! that fail here (the planted-fault tests of [`crate::verify`]).
 
 use super::SolveError;
-use super::check::{Chains, Inconsistency, Other, Others, disagreement};
+use super::check::{Inconsistency, Other, Others, disagreement};
 use super::lookup::Lookup;
 use crate::Value;
 use crate::board::{self, Bitboard, Point};
@@ -53,17 +54,14 @@ use crate::index::{
 };
 use crate::position::Side;
 use crate::rules::{self, CaptureRule, ChainList, Variant};
+use rustc_hash::FxHashMap as HashMap;
 
 mod lone;
 
-/// Placements of the officers on one slice: row `a` holds those with an
-/// officer on point `a`, as bit `b` for the other officer on `b`, or bit
-/// [`LONE`] when it is the only officer. Two officers' placement `{a, b}`
-/// is in both rows.
+/// Placements of the two officers on one slice: row `a` holds those with
+/// an officer on point `a`, as bit `b` for the other officer on `b`. The
+/// placement `{a, b}` is in both rows.
 type Set = [u64; board::NUM_POINTS];
-
-/// The bit of a row for an officer without a partner (not a point).
-const LONE: u64 = 1 << 48;
 
 const EMPTY: Set = [0; board::NUM_POINTS];
 
@@ -206,15 +204,10 @@ impl Slice {
         self.next.clear();
     }
 
-    /// Add the placements `{a, b}` (or `{a}`) to `set`.
-    fn put(set: &mut Set, a: usize, b: Option<usize>) {
-        match b {
-            None => set[a] |= LONE,
-            Some(b) => {
-                set[a] |= 1 << b;
-                set[b] |= 1 << a;
-            }
-        }
+    /// Add the placement `{a, b}` to `set`.
+    fn put(set: &mut Set, a: usize, b: usize) {
+        set[a] |= 1 << b;
+        set[b] |= 1 << a;
     }
 }
 
@@ -232,43 +225,171 @@ enum StepDuty {
     Huffed,
 }
 
-/// One capture of the officer on `a` alone (see [`Tier::capture_row`]).
+/// One capture of the officer on `a` (see [`Tier::capture_row`]).
 struct Capture {
     a: usize,
     to: usize,
     taken: Bitboard,
-    /// The other officer's points, or [`LONE`].
+    /// The other officer's points for which it is one.
     row: u64,
 }
 
-/// The most soldiers each officer of a slice can take in one capture.
-struct Bests {
-    /// Alone on the board, by point.
-    alone: [u32; board::NUM_POINTS],
-    /// For each point, the other officer's points in its way: where one
-    /// of its chains could land.
-    in_way: Set,
-    /// With the other officer on a point in its way (`with[a][b]`).
-    with: [[u32; board::NUM_POINTS]; board::NUM_POINTS],
+/// One capture of an officer on a board ([`Walk`]).
+struct WalkCapture {
+    to: usize,
+    taken: Bitboard,
+    /// The other officer's points in its way for which it is one.
+    by: u64,
+    /// Whether it is one with the other officer on none of them.
+    clear: bool,
 }
 
-impl Default for Bests {
-    fn default() -> Bests {
-        Bests {
-            alone: [0; board::NUM_POINTS],
-            in_way: EMPTY,
-            with: [[0; board::NUM_POINTS]; board::NUM_POINTS],
-        }
+/// One officer's captures on a board, by the rules' generator: alone, and
+/// with the other officer on each point where one of its chains could
+/// land.
+struct Walk {
+    /// The points its chains read: each jump's point passed over, and its
+    /// landing point where a soldier stands on the point passed over; and
+    /// which of them held soldiers. On any board with soldiers on the
+    /// same points of `read`, the chains are the same (and so are those
+    /// with the other officer on a point where one could land, which read
+    /// no more).
+    read: Bitboard,
+    held: Bitboard,
+    /// Every point a chain could land on, and the start.
+    reach: Bitboard,
+    /// The most soldiers one capture takes alone.
+    alone: u32,
+    /// With the other officer on each point of `reach` but the start.
+    with: [u8; board::NUM_POINTS],
+    /// Its captures, each (end point, soldiers taken) once.
+    caps: Vec<WalkCapture>,
+}
+
+impl Walk {
+    /// The other officer's points where it may be in the way.
+    fn in_way(&self, a: usize) -> u64 {
+        self.reach & !(1 << a)
     }
 }
 
-impl Bests {
-    /// The most the officer on `a` can take with the other on `b` (or
-    /// none).
-    fn of(&self, a: usize, b: Option<usize>) -> u32 {
-        match b {
-            Some(b) if self.in_way[a] >> b & 1 == 1 => self.with[a][b],
-            _ => self.alone[a],
+/// The walks of the officers of one thread's checks, each kept for every
+/// board that reads the same soldiers (most repeat: a walk reads a few
+/// points around its start), up to [`Walks::KEEP`] of them.
+#[derive(Default)]
+struct Walks {
+    kept: Vec<Walk>,
+    index: HashMap<(u8, Bitboard, Bitboard), u32>,
+    /// The walk of each point's officer on the slice being checked.
+    at: Vec<u32>,
+    own: ChainList,
+}
+
+impl Walks {
+    /// How many walks a thread keeps (each a few hundred bytes).
+    const KEEP: usize = 1 << 17;
+
+    /// Made ready for the board `soldiers`: the walk of the officer on
+    /// each point of `free`.
+    fn update(&mut self, soldiers: Bitboard, free: Bitboard) {
+        if self.kept.len() + board::NUM_POINTS > Self::KEEP {
+            self.kept.clear();
+            self.index.clear();
+            self.at.clear();
+        }
+        // Each point's walk is one of that point (or none: u32::MAX).
+        self.at.resize(board::NUM_POINTS, u32::MAX);
+        for a in board::points(free) {
+            let w = self.at[a.index()];
+            let same = self
+                .kept
+                .get(w as usize)
+                .is_some_and(|w| soldiers & w.read == w.held);
+            if !same {
+                self.at[a.index()] = self.walk(a, soldiers);
+            }
+        }
+    }
+
+    /// The walk of the officer on `a` among soldiers on `soldiers`,
+    /// walked if not kept.
+    fn walk(&mut self, a: Point, soldiers: Bitboard) -> u32 {
+        // Landing points: the start counts as empty (it is the officer's
+        // own), every other point without a soldier too.
+        let (mut reach, mut read, mut todo) = (a.bit(), 0, a.bit());
+        while todo != 0 {
+            let q = Point::new(todo.trailing_zeros() as usize);
+            todo &= todo - 1;
+            for j in q.jumps() {
+                let (over, land) = (j.over.bit(), j.land.bit());
+                read |= over;
+                if soldiers & over != 0 {
+                    read |= land;
+                    if soldiers & land == 0 && reach & land == 0 {
+                        reach |= land;
+                        todo |= land;
+                    }
+                }
+            }
+        }
+        let key = (a.index() as u8, read, soldiers & read);
+        if let Some(&i) = self.index.get(&key) {
+            return i;
+        }
+        let own = &mut self.own;
+        own.fill(a, soldiers, 0);
+        let mut w = Walk {
+            read,
+            held: soldiers & read,
+            reach,
+            alone: own.most_taken(),
+            with: [0; board::NUM_POINTS],
+            caps: Vec::new(),
+        };
+        if w.alone > 0 {
+            let caps = &mut w.caps;
+            let mut add = |to: usize, taken: Bitboard, by: u64| match caps
+                .iter_mut()
+                .find(|c| c.to == to && c.taken == taken)
+            {
+                Some(c) => c.by |= by,
+                None => caps.push(WalkCapture {
+                    to,
+                    taken,
+                    by,
+                    clear: by == 0,
+                }),
+            };
+            for (path, taken) in own.iter() {
+                add(path[path.len() - 1].index(), taken, 0);
+            }
+            for b in board::points(reach & !a.bit()) {
+                own.fill(a, soldiers, b.bit());
+                w.with[b.index()] = own.most_taken() as u8;
+                for (path, taken) in own.iter() {
+                    add(path[path.len() - 1].index(), taken, b.bit());
+                }
+            }
+        }
+        let i = self.kept.len() as u32;
+        self.kept.push(w);
+        self.index.insert(key, i);
+        i
+    }
+
+    /// The walk of the officer on `a` on the slice made ready.
+    fn of(&self, a: usize) -> &Walk {
+        &self.kept[self.at[a] as usize]
+    }
+
+    /// The most soldiers the officer on `a` can take with the other on
+    /// `b`.
+    fn best(&self, a: usize, b: usize) -> u32 {
+        let w = self.of(a);
+        if w.in_way(a) >> b & 1 == 1 {
+            u32::from(w.with[b])
+        } else {
+            w.alone
         }
     }
 }
@@ -354,22 +475,16 @@ fn decode_tier(
         out[f] = [EMPTY; 2];
     }
     decode_each(o, side, wanted, |f, p, q, code| {
+        // Two officers: every placement has its second point.
+        let Some(q) = q else { return };
         let (x, y) = class(code);
         let [a, b] = &mut out[f];
-        match q {
-            None => {
-                a[p] |= u64::from(x) * LONE;
-                b[p] |= u64::from(y) * LONE;
-            }
-            Some(q) => {
-                let (xq, yq) = (u64::from(x) << q, u64::from(y) << q);
-                let (xp, yp) = (u64::from(x) << p, u64::from(y) << p);
-                a[p] |= xq;
-                a[q] |= xp;
-                b[p] |= yq;
-                b[q] |= yp;
-            }
-        }
+        let (xq, yq) = (u64::from(x) << q, u64::from(y) << q);
+        let (xp, yp) = (u64::from(x) << p, u64::from(y) << p);
+        a[p] |= xq;
+        a[q] |= xp;
+        b[p] |= yq;
+        b[q] |= yp;
     })
 }
 
@@ -533,6 +648,8 @@ struct Tier<'v> {
     /// The target slices a soldiers' step or a huff reads, decoded
     /// ([`decode_tier`]); kept with the slices from one tier to the next.
     decoded: Vec<[Set; 2]>,
+    /// The officers' captures ([`Walk`]), kept from one tier to the next.
+    walks: Walks,
 }
 
 /// Check the win/draw/loss of a WDL-only table's tier `key` (canonical)
@@ -557,7 +674,11 @@ pub(crate) fn check_tier_sets(
     };
     // This thread's slices of the tier before, made ready for this one:
     // fresh ones for every tier cost an allocation and its page faults.
-    let (mut slices, decoded) = KEPT.with(|c| std::mem::take(&mut *c.borrow_mut()));
+    let Kept {
+        mut slices,
+        decoded,
+        walks,
+    } = KEPT.with(|c| std::mem::take(&mut *c.borrow_mut()));
     let masks = fortress_masks(key.m());
     slices.resize_with(masks.len(), Slice::default);
     for (sl, &f) in slices.iter_mut().zip(masks) {
@@ -570,6 +691,7 @@ pub(crate) fn check_tier_sets(
         slices,
         others: Others::default(),
         decoded,
+        walks,
     };
     t.soldier_moves(look)?;
     t.officer_moves(look)?;
@@ -578,7 +700,13 @@ pub(crate) fn check_tier_sets(
     }
     least_fixed_point(&mut t);
     let bad = t.compare(codes);
-    KEPT.with(|c| *c.borrow_mut() = (t.slices, t.decoded));
+    KEPT.with(|c| {
+        *c.borrow_mut() = Kept {
+            slices: t.slices,
+            decoded: t.decoded,
+            walks: t.walks,
+        }
+    });
     Ok(bad)
 }
 
@@ -651,16 +779,26 @@ impl SliceSteps for Tier<'_> {
     }
 }
 
+/// What one tier's check leaves to the next on the same thread ([`Tier`]'s
+/// fields of the same names).
+#[derive(Default)]
+struct Kept {
+    slices: Vec<Slice>,
+    decoded: Vec<[Set; 2]>,
+    walks: Walks,
+}
+
 thread_local! {
-    /// Each thread's [`Slice`]s and decoded target slices, kept from one
-    /// tier to the next.
-    static KEPT: std::cell::RefCell<(Vec<Slice>, Vec<[Set; 2]>)> =
-        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    /// Each thread's [`Slice`]s, decoded target slices and walks, kept
+    /// from one tier to the next.
+    static KEPT: std::cell::RefCell<Kept> = std::cell::RefCell::new(Kept::default());
 }
 
 impl Tier<'_> {
     /// The soldiers' steps of every slice: exits read from the tiers they
     /// lead to, and the slices a step inside the fortress leads to.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn soldier_moves(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         // The steps from outside, by the tier they lead to: (its outside
         // soldiers, slice, point stepped to, board after).
@@ -744,98 +882,67 @@ impl Tier<'_> {
     /// lower tiers), who could capture (for the steps' duty), and the
     /// placements without a legal move.
     ///
-    /// An officer's chains computed alone ([`Chains`]) are its chains with
-    /// the other officer on the board unless the other stands where one
-    /// could land (`reach`); and its best capture, which sets the duty, is
-    /// then its best alone. Where the other is in its way, the rules'
-    /// generator walks its chains again with the other on the board
-    /// ([`ChainList::fill`]), for that placement. Each capture (end point
-    /// and soldiers taken) of an officer is then taken a row at a time
-    /// ([`Tier::capture_row`]): against every point of the other officer
-    /// for which it is one.
+    /// Each officer's chains come from the rules' generator
+    /// ([`ChainList::fill`]): alone, and again with the other officer on
+    /// each point where one of them could land ([`Walk`], kept from one
+    /// slice to the next while the soldiers it read stand as they did).
+    /// Each capture (end point and soldiers taken) of an officer is then
+    /// taken a row at a time ([`Tier::capture_row`]): against every point
+    /// of the other officer for which it is one.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn officer_moves(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
-        let mut chains = Chains::default();
-        let mut own = ChainList::default();
-        let mut bests = Bests::default();
-        // Each point's captures (`row`: the other officer's points).
-        let mut caps: Vec<Vec<Capture>> = (0..board::NUM_POINTS).map(|_| Vec::new()).collect();
+        let mut walks = std::mem::take(&mut self.walks);
         for fi in 0..self.slices.len() {
-            let soldiers = self.slices[fi].soldiers;
-            chains.fill(soldiers);
-            let free = self.slices[fi].free;
-            for p in board::points(free) {
-                let p = p.index();
-                bests.alone[p] = chains.alone[p].most_taken();
-                bests.in_way[p] = chains.reach[p] & free & !(1 << p);
-            }
-            for a in board::points(free) {
-                let a = a.index();
-                caps[a].clear();
-                if bests.alone[a] == 0 {
-                    // Another officer on the board takes nothing away.
-                    for b in board::points(bests.in_way[a]) {
-                        bests.with[a][b.index()] = 0;
-                    }
-                    continue;
-                }
-                let mut add = |to: usize, taken: Bitboard, row: u64| match caps[a]
-                    .iter_mut()
-                    .find(|c| c.to == to && c.taken == taken)
-                {
-                    Some(c) => c.row |= row,
-                    None => caps[a].push(Capture { a, to, taken, row }),
-                };
-                let row = self.slices[fi].all[a] & !bests.in_way[a];
-                if row != 0 {
-                    for (path, taken) in chains.alone[a].iter() {
-                        add(path[path.len() - 1].index(), taken, row);
-                    }
-                }
-                for b in board::points(bests.in_way[a]) {
-                    own.fill(Point::new(a), soldiers, b.bit());
-                    bests.with[a][b.index()] = own.most_taken();
-                    for (path, taken) in own.iter() {
-                        add(path[path.len() - 1].index(), taken, b.bit());
-                    }
-                }
-            }
+            let (soldiers, free) = (self.slices[fi].soldiers, self.slices[fi].free);
+            walks.update(soldiers, free);
             let mut has = EMPTY;
             for a in board::points(free) {
                 let a = a.index();
-                if caps[a].is_empty() && bests.in_way[a] == 0 {
+                let w = walks.of(a);
+                if w.alone == 0 {
+                    // No capture, with the other officer anywhere.
                     continue;
                 }
                 // Where the officer of row a could capture.
                 let sl = &mut self.slices[fi];
                 let mut row = 0;
                 for b in board::points(sl.all[a]) {
-                    row |= u64::from(bests.of(a, Some(b.index())) > 0) << b.index();
+                    row |= u64::from(walks.best(a, b.index()) > 0) << b.index();
                 }
                 sl.cap[a] |= row;
-                for b in board::points(row & board::ALL) {
+                for b in board::points(row) {
                     sl.capt[b.index()] |= 1 << a;
                 }
-                let list = std::mem::take(&mut caps[a]);
-                for c in &list {
-                    self.capture_row(fi, c, &bests, &mut has, look)?;
+                let clear = sl.all[a] & !w.in_way(a);
+                for c in &w.caps {
+                    let c = Capture {
+                        a,
+                        to: c.to,
+                        taken: c.taken,
+                        row: c.by | if c.clear { clear } else { 0 },
+                    };
+                    self.capture_row(fi, &c, &walks, &mut has, look)?;
                 }
-                caps[a] = list;
             }
             self.stuck(fi, &has);
         }
+        self.walks = walks;
         Ok(())
     }
 
     /// One capture of the officer on `c.a` (ending on `c.to`, taking
-    /// `c.taken`), against the other officer on each point of `c.row` (or
-    /// none: [`LONE`]), the officers' best captures as `best` has them: is
-    /// it legal there (docs/RULES.md section 5), and what it leads to, into
-    /// the slice's exits and `has`.
+    /// `c.taken`), against the other officer on each point of `c.row`,
+    /// the officers' best captures as `walks` have them: is it legal there
+    /// (docs/RULES.md section 5), and what it leads to, into the slice's
+    /// exits and `has`.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn capture_row(
         &mut self,
         fi: usize,
         c: &Capture,
-        best: &Bests,
+        walks: &Walks,
         has: &mut Set,
         look: &mut Lookup<'_>,
     ) -> Result<(), SolveError> {
@@ -861,26 +968,18 @@ impl Tier<'_> {
         let there = there.map(|i| At::new(&self.others.list[i], soldiers, Side::Soldiers));
         let one = one.map(|i| At::new(&self.others.list[i], soldiers, Side::Soldiers));
         let sl = &mut self.slices[fi];
-        for b in board::points(c.row & board::ALL)
-            .map(|b| Some(b.index()))
-            .chain((c.row & LONE != 0).then_some(None))
-        {
-            let other_best = b.map_or(0, |b| best.of(b, Some(c.a)));
+        for b in board::points(c.row) {
+            let b = b.index();
             let Some((own_fault, other_fault)) =
-                judged(self.variant, n, best.of(c.a, b), other_best)
+                judged(self.variant, n, walks.best(c.a, b), walks.best(b, c.a))
             else {
                 continue;
             };
-            let officers = 1u64 << c.to | b.map_or(0, |b| 1u64 << b);
             let v = match &there {
                 None => Value::Loss(0),
                 Some(at) => {
-                    let mut v = at.value(officers)?;
-                    if (own_fault || other_fault) && b.is_none() {
-                        // Rule 3: the only officer huffed.
-                        v = Value::Win(0);
-                    }
-                    if let (Some(one), Some(b)) = (&one, b) {
+                    let mut v = at.value(1 << c.to | 1 << b)?;
+                    if let Some(one) = &one {
                         if own_fault {
                             v = v.best(one.value(1 << b)?);
                         }
@@ -904,6 +1003,8 @@ impl Tier<'_> {
 
     /// The placements of slice `fi` without a legal move: no capture
     /// (`has` holds those with one) and no free point next to an officer.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn stuck(&mut self, fi: usize, has: &Set) {
         let sl = &mut self.slices[fi];
         let free = sl.free;
@@ -937,6 +1038,8 @@ impl Tier<'_> {
 
     /// The soldiers-to-move values of the one-officer tier on each slice,
     /// where a huff leaves one officer.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn huff_values(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         let one = self.others.get(&TierKey { n: 1, ..self.key }, look)?;
         let o = &self.others.list[one];
@@ -955,6 +1058,8 @@ impl Tier<'_> {
 
     /// Every position whose stored code differs from the fixed point's
     /// value, in index order.
+    // Out of line so that profiles show the phases.
+    #[inline(never)]
     fn compare(&self, codes: &[u16]) -> Vec<Inconsistency> {
         let n_side = self.key.size_per_side() as usize;
         let stuck_wins = rules::stuck_winner(Side::Officers, self.variant) == Side::Officers;

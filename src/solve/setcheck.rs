@@ -21,9 +21,7 @@
 //!   point stepped to).
 //! * The officers' captures come from the rules' chains
 //!   ([`rules::ChainList`]): each officer's chains alone, walked again with
-//!   the other officer on the board where it stands in their way, kept
-//!   from one slice to the next while the soldiers they read stand still
-//!   ([`Walk`]). Each
+//!   the other officer on the board where it stands in their way. Each
 //!   capture (end point and soldiers taken) is judged for every point of
 //!   the other officer at once (legal or not, and who is at fault, by
 //!   docs/RULES.md section 5: [`judged`]); its successor is read from the
@@ -40,12 +38,13 @@
 //!
 //! It shares with the solver the board, the index, the value codes and the
 //! reading of stored tiers; with the position checker ([`super::check`])
-//! its readers of other tiers ([`super::check::Others`]). The solver's move sets,
+//! its readers of other tiers ([`super::check::Others`]) and its capture
+//! chains per board ([`super::check::Chains`]). The solver's move sets,
 //! capture walks and fixed point are not called: a bug there gives files
 //! that fail here (the planted-fault tests of [`crate::verify`]).
 
 use super::SolveError;
-use super::check::{Inconsistency, Other, Others, disagreement};
+use super::check::{Chains, Inconsistency, Other, Others, disagreement};
 use super::lookup::Lookup;
 use crate::Value;
 use crate::board::{self, Bitboard, Point};
@@ -54,7 +53,6 @@ use crate::index::{
 };
 use crate::position::Side;
 use crate::rules::{self, CaptureRule, ChainList, Variant};
-use rustc_hash::FxHashMap as HashMap;
 
 mod lone;
 
@@ -234,162 +232,34 @@ struct Capture {
     row: u64,
 }
 
-/// One capture of an officer on a board ([`Walk`]).
-struct WalkCapture {
-    to: usize,
-    taken: Bitboard,
-    /// The other officer's points in its way for which it is one.
-    by: u64,
-    /// Whether it is one with the other officer on none of them.
-    clear: bool,
+/// The most soldiers each officer of a slice can take in one capture.
+struct Bests {
+    /// Alone on the board, by point.
+    alone: [u32; board::NUM_POINTS],
+    /// For each point, the other officer's points in its way: where one
+    /// of its chains could land.
+    in_way: Set,
+    /// With the other officer on a point in its way (`with[a][b]`).
+    with: [[u32; board::NUM_POINTS]; board::NUM_POINTS],
 }
 
-/// One officer's captures on a board, by the rules' generator: alone, and
-/// with the other officer on each point where one of its chains could
-/// land.
-struct Walk {
-    /// The points its chains read: each jump's point passed over, and its
-    /// landing point where a soldier stands on the point passed over; and
-    /// which of them held soldiers. On any board with soldiers on the
-    /// same points of `read`, the chains are the same (and so are those
-    /// with the other officer on a point where one could land, which read
-    /// no more).
-    read: Bitboard,
-    held: Bitboard,
-    /// Every point a chain could land on, and the start.
-    reach: Bitboard,
-    /// The most soldiers one capture takes alone.
-    alone: u32,
-    /// With the other officer on each point of `reach` but the start.
-    with: [u8; board::NUM_POINTS],
-    /// Its captures, each (end point, soldiers taken) once.
-    caps: Vec<WalkCapture>,
-}
-
-impl Walk {
-    /// The other officer's points where it may be in the way.
-    fn in_way(&self, a: usize) -> u64 {
-        self.reach & !(1 << a)
+impl Default for Bests {
+    fn default() -> Bests {
+        Bests {
+            alone: [0; board::NUM_POINTS],
+            in_way: EMPTY,
+            with: [[0; board::NUM_POINTS]; board::NUM_POINTS],
+        }
     }
 }
 
-/// The walks of the officers of one thread's checks, each kept for every
-/// board that reads the same soldiers (most repeat: a walk reads a few
-/// points around its start), up to [`Walks::KEEP`] of them.
-#[derive(Default)]
-struct Walks {
-    kept: Vec<Walk>,
-    index: HashMap<(u8, Bitboard, Bitboard), u32>,
-    /// The walk of each point's officer on the slice being checked.
-    at: Vec<u32>,
-    own: ChainList,
-}
-
-impl Walks {
-    /// How many walks a thread keeps (each a few hundred bytes).
-    const KEEP: usize = 1 << 17;
-
-    /// Made ready for the board `soldiers`: the walk of the officer on
-    /// each point of `free`.
-    fn update(&mut self, soldiers: Bitboard, free: Bitboard) {
-        if self.kept.len() + board::NUM_POINTS > Self::KEEP {
-            self.kept.clear();
-            self.index.clear();
-            self.at.clear();
-        }
-        // Each point's walk is one of that point (or none: u32::MAX).
-        self.at.resize(board::NUM_POINTS, u32::MAX);
-        for a in board::points(free) {
-            let w = self.at[a.index()];
-            let same = self
-                .kept
-                .get(w as usize)
-                .is_some_and(|w| soldiers & w.read == w.held);
-            if !same {
-                self.at[a.index()] = self.walk(a, soldiers);
-            }
-        }
-    }
-
-    /// The walk of the officer on `a` among soldiers on `soldiers`,
-    /// walked if not kept.
-    fn walk(&mut self, a: Point, soldiers: Bitboard) -> u32 {
-        // Landing points: the start counts as empty (it is the officer's
-        // own), every other point without a soldier too.
-        let (mut reach, mut read, mut todo) = (a.bit(), 0, a.bit());
-        while todo != 0 {
-            let q = Point::new(todo.trailing_zeros() as usize);
-            todo &= todo - 1;
-            for j in q.jumps() {
-                let (over, land) = (j.over.bit(), j.land.bit());
-                read |= over;
-                if soldiers & over != 0 {
-                    read |= land;
-                    if soldiers & land == 0 && reach & land == 0 {
-                        reach |= land;
-                        todo |= land;
-                    }
-                }
-            }
-        }
-        let key = (a.index() as u8, read, soldiers & read);
-        if let Some(&i) = self.index.get(&key) {
-            return i;
-        }
-        let own = &mut self.own;
-        own.fill(a, soldiers, 0);
-        let mut w = Walk {
-            read,
-            held: soldiers & read,
-            reach,
-            alone: own.most_taken(),
-            with: [0; board::NUM_POINTS],
-            caps: Vec::new(),
-        };
-        if w.alone > 0 {
-            let caps = &mut w.caps;
-            let mut add = |to: usize, taken: Bitboard, by: u64| match caps
-                .iter_mut()
-                .find(|c| c.to == to && c.taken == taken)
-            {
-                Some(c) => c.by |= by,
-                None => caps.push(WalkCapture {
-                    to,
-                    taken,
-                    by,
-                    clear: by == 0,
-                }),
-            };
-            for (path, taken) in own.iter() {
-                add(path[path.len() - 1].index(), taken, 0);
-            }
-            for b in board::points(reach & !a.bit()) {
-                own.fill(a, soldiers, b.bit());
-                w.with[b.index()] = own.most_taken() as u8;
-                for (path, taken) in own.iter() {
-                    add(path[path.len() - 1].index(), taken, b.bit());
-                }
-            }
-        }
-        let i = self.kept.len() as u32;
-        self.kept.push(w);
-        self.index.insert(key, i);
-        i
-    }
-
-    /// The walk of the officer on `a` on the slice made ready.
-    fn of(&self, a: usize) -> &Walk {
-        &self.kept[self.at[a] as usize]
-    }
-
-    /// The most soldiers the officer on `a` can take with the other on
-    /// `b`.
-    fn best(&self, a: usize, b: usize) -> u32 {
-        let w = self.of(a);
-        if w.in_way(a) >> b & 1 == 1 {
-            u32::from(w.with[b])
+impl Bests {
+    /// The most the officer on `a` can take with the other on `b`.
+    fn of(&self, a: usize, b: usize) -> u32 {
+        if self.in_way[a] >> b & 1 == 1 {
+            self.with[a][b]
         } else {
-            w.alone
+            self.alone[a]
         }
     }
 }
@@ -648,8 +518,6 @@ struct Tier<'v> {
     /// The target slices a soldiers' step or a huff reads, decoded
     /// ([`decode_tier`]); kept with the slices from one tier to the next.
     decoded: Vec<[Set; 2]>,
-    /// The officers' captures ([`Walk`]), kept from one tier to the next.
-    walks: Walks,
 }
 
 /// Check the win/draw/loss of a WDL-only table's tier `key` (canonical)
@@ -674,11 +542,7 @@ pub(crate) fn check_tier_sets(
     };
     // This thread's slices of the tier before, made ready for this one:
     // fresh ones for every tier cost an allocation and its page faults.
-    let Kept {
-        mut slices,
-        decoded,
-        walks,
-    } = KEPT.with(|c| std::mem::take(&mut *c.borrow_mut()));
+    let (mut slices, decoded) = KEPT.with(|c| std::mem::take(&mut *c.borrow_mut()));
     let masks = fortress_masks(key.m());
     slices.resize_with(masks.len(), Slice::default);
     for (sl, &f) in slices.iter_mut().zip(masks) {
@@ -691,7 +555,6 @@ pub(crate) fn check_tier_sets(
         slices,
         others: Others::default(),
         decoded,
-        walks,
     };
     t.soldier_moves(look)?;
     t.officer_moves(look)?;
@@ -700,13 +563,7 @@ pub(crate) fn check_tier_sets(
     }
     least_fixed_point(&mut t);
     let bad = t.compare(codes);
-    KEPT.with(|c| {
-        *c.borrow_mut() = Kept {
-            slices: t.slices,
-            decoded: t.decoded,
-            walks: t.walks,
-        }
-    });
+    KEPT.with(|c| *c.borrow_mut() = (t.slices, t.decoded));
     Ok(bad)
 }
 
@@ -779,19 +636,11 @@ impl SliceSteps for Tier<'_> {
     }
 }
 
-/// What one tier's check leaves to the next on the same thread ([`Tier`]'s
-/// fields of the same names).
-#[derive(Default)]
-struct Kept {
-    slices: Vec<Slice>,
-    decoded: Vec<[Set; 2]>,
-    walks: Walks,
-}
-
 thread_local! {
-    /// Each thread's [`Slice`]s, decoded target slices and walks, kept
-    /// from one tier to the next.
-    static KEPT: std::cell::RefCell<Kept> = std::cell::RefCell::new(Kept::default());
+    /// Each thread's [`Slice`]s and decoded target slices, kept from one
+    /// tier to the next.
+    static KEPT: std::cell::RefCell<(Vec<Slice>, Vec<[Set; 2]>)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }
 
 impl Tier<'_> {
@@ -882,58 +731,93 @@ impl Tier<'_> {
     /// lower tiers), who could capture (for the steps' duty), and the
     /// placements without a legal move.
     ///
-    /// Each officer's chains come from the rules' generator
-    /// ([`ChainList::fill`]): alone, and again with the other officer on
-    /// each point where one of them could land ([`Walk`], kept from one
-    /// slice to the next while the soldiers it read stand as they did).
-    /// Each capture (end point and soldiers taken) of an officer is then
-    /// taken a row at a time ([`Tier::capture_row`]): against every point
-    /// of the other officer for which it is one.
+    /// An officer's chains computed alone ([`Chains`]) are its chains with
+    /// the other officer on the board unless the other stands where one
+    /// could land (`reach`); and its best capture, which sets the duty, is
+    /// then its best alone. Where the other is in its way, the rules'
+    /// generator walks its chains again with the other on the board
+    /// ([`ChainList::fill`]), for that placement. Each capture (end point
+    /// and soldiers taken) of an officer is then taken a row at a time
+    /// ([`Tier::capture_row`]): against every point of the other officer
+    /// for which it is one.
     // Out of line so that profiles show the phases.
     #[inline(never)]
     fn officer_moves(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
-        let mut walks = std::mem::take(&mut self.walks);
+        let mut chains = Chains::default();
+        let mut own = ChainList::default();
+        let mut bests = Bests::default();
+        // Each point's captures (`row`: the other officer's points).
+        let mut caps: Vec<Vec<Capture>> = (0..board::NUM_POINTS).map(|_| Vec::new()).collect();
         for fi in 0..self.slices.len() {
-            let (soldiers, free) = (self.slices[fi].soldiers, self.slices[fi].free);
-            walks.update(soldiers, free);
+            let soldiers = self.slices[fi].soldiers;
+            chains.fill(soldiers);
+            let free = self.slices[fi].free;
+            for p in board::points(free) {
+                let p = p.index();
+                bests.alone[p] = chains.alone[p].most_taken();
+                bests.in_way[p] = chains.reach[p] & free & !(1 << p);
+            }
+            for a in board::points(free) {
+                let a = a.index();
+                caps[a].clear();
+                if bests.alone[a] == 0 {
+                    // Another officer on the board takes nothing away.
+                    for b in board::points(bests.in_way[a]) {
+                        bests.with[a][b.index()] = 0;
+                    }
+                    continue;
+                }
+                let mut add = |to: usize, taken: Bitboard, row: u64| match caps[a]
+                    .iter_mut()
+                    .find(|c| c.to == to && c.taken == taken)
+                {
+                    Some(c) => c.row |= row,
+                    None => caps[a].push(Capture { a, to, taken, row }),
+                };
+                let row = self.slices[fi].all[a] & !bests.in_way[a];
+                if row != 0 {
+                    for (path, taken) in chains.alone[a].iter() {
+                        add(path[path.len() - 1].index(), taken, row);
+                    }
+                }
+                for b in board::points(bests.in_way[a]) {
+                    own.fill(Point::new(a), soldiers, b.bit());
+                    bests.with[a][b.index()] = own.most_taken();
+                    for (path, taken) in own.iter() {
+                        add(path[path.len() - 1].index(), taken, b.bit());
+                    }
+                }
+            }
             let mut has = EMPTY;
             for a in board::points(free) {
                 let a = a.index();
-                let w = walks.of(a);
-                if w.alone == 0 {
-                    // No capture, with the other officer anywhere.
+                if caps[a].is_empty() && bests.in_way[a] == 0 {
                     continue;
                 }
                 // Where the officer of row a could capture.
                 let sl = &mut self.slices[fi];
                 let mut row = 0;
                 for b in board::points(sl.all[a]) {
-                    row |= u64::from(walks.best(a, b.index()) > 0) << b.index();
+                    row |= u64::from(bests.of(a, b.index()) > 0) << b.index();
                 }
                 sl.cap[a] |= row;
                 for b in board::points(row) {
                     sl.capt[b.index()] |= 1 << a;
                 }
-                let clear = sl.all[a] & !w.in_way(a);
-                for c in &w.caps {
-                    let c = Capture {
-                        a,
-                        to: c.to,
-                        taken: c.taken,
-                        row: c.by | if c.clear { clear } else { 0 },
-                    };
-                    self.capture_row(fi, &c, &walks, &mut has, look)?;
+                let list = std::mem::take(&mut caps[a]);
+                for c in &list {
+                    self.capture_row(fi, c, &bests, &mut has, look)?;
                 }
+                caps[a] = list;
             }
             self.stuck(fi, &has);
         }
-        self.walks = walks;
         Ok(())
     }
 
     /// One capture of the officer on `c.a` (ending on `c.to`, taking
     /// `c.taken`), against the other officer on each point of `c.row`,
-    /// the officers' best captures as `walks` have them: is it legal there
+    /// the officers' best captures as `best` has them: is it legal there
     /// (docs/RULES.md section 5), and what it leads to, into the slice's
     /// exits and `has`.
     // Out of line so that profiles show the phases.
@@ -942,7 +826,7 @@ impl Tier<'_> {
         &mut self,
         fi: usize,
         c: &Capture,
-        walks: &Walks,
+        best: &Bests,
         has: &mut Set,
         look: &mut Lookup<'_>,
     ) -> Result<(), SolveError> {
@@ -971,7 +855,7 @@ impl Tier<'_> {
         for b in board::points(c.row) {
             let b = b.index();
             let Some((own_fault, other_fault)) =
-                judged(self.variant, n, walks.best(c.a, b), walks.best(b, c.a))
+                judged(self.variant, n, best.of(c.a, b), best.of(b, c.a))
             else {
                 continue;
             };

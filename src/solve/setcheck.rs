@@ -327,35 +327,93 @@ impl Other {
     }
 }
 
-/// Read the stored values of `side` to move of every slice `f` of `o`
-/// with `wanted[f]` into `out[f]`: two sets of placements (in the checked
-/// tier's orientation), those whose code `class` gives `(true, _)` and
-/// those it gives `(_, true)`. The codes are read in the order they are
-/// kept (one pass over the side's half, whatever its layout), so that a
-/// WDL-only file's placement-major order costs no jumps.
-fn decode_tier(
-    o: &Other,
-    side: Side,
-    wanted: &[bool],
-    out: &mut Vec<[Set; 2]>,
-    class: impl Fn(u16) -> (bool, bool),
-) -> Result<(), SolveError> {
-    out.resize(fortress_masks(o.key.m()).len(), [EMPTY; 2]);
-    for (f, _) in wanted.iter().enumerate().filter(|w| *w.1) {
-        out[f] = [EMPTY; 2];
+/// Call `f` on the index of each set bit of `bits`, lowest first.
+#[inline]
+fn each_bit(mut bits: u32, mut f: impl FnMut(usize)) {
+    while bits != 0 {
+        f(bits.trailing_zeros() as usize);
+        bits &= bits - 1;
     }
-    decode_each(o, side, wanted, |f, p, q, code| {
-        // Two officers: every placement has its second point.
-        let Some(q) = q else { return };
-        let (x, y) = class(code);
-        let [a, b] = &mut out[f];
-        let (xq, yq) = (u64::from(x) << q, u64::from(y) << q);
-        let (xp, yp) = (u64::from(x) << p, u64::from(y) << p);
-        a[p] |= xq;
-        a[q] |= xp;
-        b[p] |= yq;
-        b[q] |= yp;
-    })
+}
+
+/// Read the officers-to-move values of every slice `f` of the
+/// two-officer tier `o` with `wanted[f]` into `out[f]`: the placements
+/// where the officers lose and those where they do not win, as sets in
+/// the checked tier's orientation. The values are read as classes (win,
+/// loss) a run of up to 32 at a time, in the order they are kept (one
+/// pass over the half, whatever its layout: a WDL-only file's
+/// placement-major order costs no jumps), and each win or loss is put on
+/// its two points.
+fn decode_tier(o: &Other, wanted: &[bool], out: &mut Vec<[Set; 2]>) -> Result<(), SolveError> {
+    let masks = fortress_masks(o.key.m());
+    let m = masks.len();
+    out.resize(m, [EMPTY; 2]);
+    // Each wanted slice's free points in rank order, in this orientation,
+    // and as a set.
+    let np = board::NUM_POINTS - o.key.k as usize;
+    let mut pts = vec![[0u8; board::NUM_POINTS]; m];
+    let mut free = vec![0u64; m];
+    for f in (0..m).filter(|&f| wanted[f]) {
+        out[f] = [EMPTY; 2];
+        let there = board::ALL & !(o.key.outside | fortress_bits(masks[f]));
+        for (i, p) in board::points(there).enumerate() {
+            let p = if o.mirrored { p.mirror() } else { p };
+            pts[f][i] = p.index() as u8;
+            free[f] |= p.bit();
+        }
+    }
+    // Each placement's rank as (lower, higher) indices among those points.
+    let pairs: Vec<(usize, usize)> = (1..np).flat_map(|j| (0..j).map(move |i| (i, j))).collect();
+    let placements = pairs.len() as u32;
+    let missing = || SolveError::MissingTier(o.key);
+    // A win (into `out[f][1]`, for now) or a loss of the placement of
+    // rank `r` of slice `f`.
+    let mut put = |f: usize, r: usize, win: bool| {
+        let (i, j) = pairs[r];
+        let (p, q) = (pts[f][i] as usize, pts[f][j] as usize);
+        let set = &mut out[f][usize::from(win)];
+        set[p] |= 1 << q;
+        set[q] |= 1 << p;
+    };
+    let (mask_stride, placement_stride) = o.strides;
+    if mask_stride == 1 && placement_stride == m as u32 {
+        // Placement-major: the slices of each placement side by side.
+        for r in 0..placements {
+            for f0 in (0..m).step_by(32) {
+                let count = (m - f0).min(32) as u32;
+                let at = r * m as u32 + f0 as u32;
+                let (wins, losses) = o.values.classes_at(at, 1, count).ok_or_else(missing)?;
+                each_bit(wins | losses, |x| {
+                    if wanted[f0 + x] {
+                        put(f0 + x, r as usize, wins >> x & 1 == 1);
+                    }
+                });
+            }
+        }
+    } else {
+        for f in (0..m).filter(|&f| wanted[f]) {
+            for r0 in (0..placements).step_by(32) {
+                let count = (placements - r0).min(32);
+                let at = f as u32 * mask_stride + r0 * placement_stride;
+                let (wins, losses) = o
+                    .values
+                    .classes_at(at, placement_stride, count)
+                    .ok_or_else(missing)?;
+                each_bit(wins | losses, |x| {
+                    put(f, r0 as usize + x, wins >> x & 1 == 1);
+                });
+            }
+        }
+    }
+    // Not won: every placement of the slice but the wins.
+    for f in (0..m).filter(|&f| wanted[f]) {
+        let won = &mut out[f][1];
+        for a in board::points(free[f]) {
+            let a = a.index();
+            won[a] = free[f] & !(1 << a) & !won[a];
+        }
+    }
+    Ok(())
 }
 
 /// Call `put(f, p, q, code)` on the stored code of `side` to move of
@@ -689,8 +747,7 @@ impl Tier<'_> {
                     wanted[o.slice_of(x.3)] = true;
                 }
                 // The officers to move there: lost, not won.
-                let class = |code: u16| (code != 0 && code & 1 == 0, code & 1 == 0);
-                decode_tier(o, Side::Officers, &wanted, &mut decoded, class)?;
+                decode_tier(o, &wanted, &mut decoded)?;
                 target = Some(other);
             }
             for &(_, fi, t, after) in group {

@@ -19,9 +19,10 @@
 //!   order, into sets; a step inside the fortress leads to another slice of
 //!   the tier with the same placements (those without an officer on the
 //!   point stepped to).
-//! * The officers' captures come from the rules' chains
-//!   ([`rules::ChainList`]): each officer's chains alone, walked again with
-//!   the other officer on the board where it stands in their way. Each
+//! * The officers' captures come from one walk of each officer's chains
+//!   of jumps ([`Walk`]), with the points each lands on: where the other
+//!   officer stands in their way, those it cuts or blocks (held to the
+//!   rules' generator, [`rules::ChainList`], by a test). Each
 //!   capture (end point and soldiers taken) is judged for every point of
 //!   the other officer at once (legal or not, and who is at fault, by
 //!   docs/RULES.md section 5: [`judged`]); its successor is read from the
@@ -38,13 +39,12 @@
 //!
 //! It shares with the solver the board, the index, the value codes and the
 //! reading of stored tiers; with the position checker ([`super::check`])
-//! its readers of other tiers ([`super::check::Others`]) and its capture
-//! chains per board ([`super::check::Chains`]). The solver's move sets,
+//! its readers of other tiers ([`super::check::Others`]). The solver's move sets,
 //! capture walks and fixed point are not called: a bug there gives files
 //! that fail here (the planted-fault tests of [`crate::verify`]).
 
 use super::SolveError;
-use super::check::{Chains, Inconsistency, Other, Others, disagreement};
+use super::check::{Inconsistency, Other, Others, disagreement};
 use super::lookup::Lookup;
 use crate::Value;
 use crate::board::{self, Bitboard, Point};
@@ -52,7 +52,7 @@ use crate::index::{
     TierKey, fortress_bits, fortress_mask, fortress_masks, fortress_rank, officer_rank,
 };
 use crate::position::Side;
-use crate::rules::{self, CaptureRule, ChainList, Variant};
+use crate::rules::{self, CaptureRule, Variant};
 
 mod lone;
 
@@ -260,6 +260,110 @@ impl Bests {
             self.with[a][b]
         } else {
             self.alone[a]
+        }
+    }
+}
+
+/// One capture of an officer ([`Walk`]).
+struct WalkEnd {
+    to: u8,
+    taken: Bitboard,
+    /// The other officer's points, among those where a chain could land,
+    /// for which it is a capture.
+    by: u64,
+    /// Whether it is one with no other officer in the way.
+    clear: bool,
+}
+
+/// The captures of one officer with the other officer anywhere, from one
+/// walk of every chain of jumps (docs/RULES.md section 4) with the points
+/// each lands on. A chain is a capture with the other officer on `b`
+/// when it lands nowhere on `b` and either has no further jump (it is a
+/// capture alone, and with the other officer on any point it does not
+/// land on) or its only further jump lands on `b` (the other officer cuts
+/// it there). Held to the rules' generator ([`rules::ChainList`], with the other
+/// officer as a blocker) by a test, board by board.
+struct Walk {
+    /// Every point a chain lands on, and the start.
+    reach: Bitboard,
+    /// The most soldiers one capture takes alone.
+    alone: u32,
+    /// With the other officer on each point of `reach` but the start.
+    with: [u32; board::NUM_POINTS],
+    /// The captures, each (end point, soldiers taken) once.
+    ends: Vec<WalkEnd>,
+}
+
+impl Default for Walk {
+    fn default() -> Walk {
+        Walk {
+            reach: 0,
+            alone: 0,
+            with: [0; board::NUM_POINTS],
+            ends: Vec::new(),
+        }
+    }
+}
+
+impl Walk {
+    /// The captures of the officer on `a` among soldiers on `soldiers`.
+    fn fill(&mut self, a: Point, soldiers: Bitboard) {
+        self.reach = a.bit();
+        self.alone = 0;
+        self.ends.clear();
+        self.jump(a, soldiers, 0, 0);
+        let in_way = self.reach & !a.bit();
+        for b in board::points(in_way) {
+            self.with[b.index()] = 0;
+        }
+        for e in &self.ends {
+            let n = e.taken.count_ones();
+            if e.clear {
+                self.alone = self.alone.max(n);
+            }
+            for b in board::points(e.by & in_way) {
+                let w = &mut self.with[b.index()];
+                *w = (*w).max(n);
+            }
+        }
+    }
+
+    /// Every chain on from `at`, having taken `taken` and landed on
+    /// `landed` (the start is empty: the officer left it).
+    fn jump(&mut self, at: Point, soldiers: Bitboard, taken: Bitboard, landed: Bitboard) {
+        let mut next = 0;
+        for j in at.jumps() {
+            let (over, land) = (j.over.bit(), j.land.bit());
+            if soldiers & over != 0 && taken & over == 0 && soldiers & land == 0 {
+                next |= land;
+                self.reach |= land;
+                self.jump(j.land, soldiers, taken | over, landed | land);
+            }
+        }
+        if taken == 0 {
+            return;
+        }
+        let (by, clear) = match next.count_ones() {
+            0 => (!landed, true),
+            1 => (next & !landed, false),
+            _ => return,
+        };
+        let to = at.index() as u8;
+        match self
+            .ends
+            .iter_mut()
+            .find(|e| e.to == to && e.taken == taken)
+        {
+            Some(e) => {
+                e.by |= by;
+                e.clear |= clear;
+            }
+            None => self.ends.push(WalkEnd {
+                to,
+                taken,
+                by,
+                clear,
+            }),
         }
     }
 }
@@ -788,60 +892,39 @@ impl Tier<'_> {
     /// lower tiers), who could capture (for the steps' duty), and the
     /// placements without a legal move.
     ///
-    /// An officer's chains computed alone ([`Chains`]) are its chains with
-    /// the other officer on the board unless the other stands where one
-    /// could land (`reach`); and its best capture, which sets the duty, is
-    /// then its best alone. Where the other is in its way, the rules'
-    /// generator walks its chains again with the other on the board
-    /// ([`ChainList::fill`]), for that placement. Each capture (end point
-    /// and soldiers taken) of an officer is then taken a row at a time
+    /// An officer's chains are walked once per slice ([`Walk`]): they are
+    /// its chains with the other officer on the board unless the other
+    /// stands where one could land (`reach`), and its best capture, which
+    /// sets the duty, is then its best alone; where the other is in its
+    /// way, the walk says which chains it cuts or blocks. Each capture
+    /// (end point and soldiers taken) of an officer is then taken a row at a time
     /// ([`Tier::capture_row`]): against every point of the other officer
     /// for which it is one.
     // Out of line so that profiles show the phases.
     #[inline(never)]
     fn officer_moves(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
-        let mut chains = Chains::default();
-        let mut own = ChainList::default();
+        let mut walk = Walk::default();
         let mut bests = Bests::default();
         // Each point's captures (`row`: the other officer's points).
         let mut caps: Vec<Vec<Capture>> = (0..board::NUM_POINTS).map(|_| Vec::new()).collect();
         for fi in 0..self.slices.len() {
             let soldiers = self.slices[fi].soldiers;
-            chains.fill(soldiers);
             let free = self.slices[fi].free;
-            for p in board::points(free) {
-                let p = p.index();
-                bests.alone[p] = chains.alone[p].most_taken();
-                bests.in_way[p] = chains.reach[p] & free & !(1 << p);
-            }
             for a in board::points(free) {
+                walk.fill(a, soldiers);
                 let a = a.index();
+                let in_way = walk.reach & !(1 << a);
+                bests.alone[a] = walk.alone;
+                bests.in_way[a] = in_way;
+                bests.with[a] = walk.with;
                 caps[a].clear();
-                if bests.alone[a] == 0 {
-                    // Another officer on the board takes nothing away.
-                    for b in board::points(bests.in_way[a]) {
-                        bests.with[a][b.index()] = 0;
-                    }
-                    continue;
-                }
-                let mut add = |to: usize, taken: Bitboard, row: u64| match caps[a]
-                    .iter_mut()
-                    .find(|c| c.to == to && c.taken == taken)
-                {
-                    Some(c) => c.row |= row,
-                    None => caps[a].push(Capture { a, to, taken, row }),
-                };
-                let row = self.slices[fi].all[a] & !bests.in_way[a];
-                if row != 0 {
-                    for (path, taken) in chains.alone[a].iter() {
-                        add(path[path.len() - 1].index(), taken, row);
-                    }
-                }
-                for b in board::points(bests.in_way[a]) {
-                    own.fill(Point::new(a), soldiers, b.bit());
-                    bests.with[a][b.index()] = own.most_taken();
-                    for (path, taken) in own.iter() {
-                        add(path[path.len() - 1].index(), taken, b.bit());
+                // Alone, a capture with the other officer anywhere else.
+                let clear = self.slices[fi].all[a] & !in_way;
+                for c in &walk.ends {
+                    let row = c.by & in_way | if c.clear { clear } else { 0 };
+                    if row != 0 {
+                        let (to, taken) = (c.to as usize, c.taken);
+                        caps[a].push(Capture { a, to, taken, row });
                     }
                 }
             }
@@ -1094,6 +1177,74 @@ mod tests {
     /// Ten soldiers and one officer: the one-officer tiers of every
     /// variant (two officers reach them only by a huff).
     const ALONE: &str = "SS1/SSS/2S1S2/1SS1S2/2O4/3/3 o";
+
+    /// On random boards of 9 to 24 soldiers, every officer's walk
+    /// ([`Walk`]) gives, with the other officer on each free point, the
+    /// captures (end point, soldiers taken) and the most taken that the
+    /// rules' generator gives with that officer as a blocker, and alone
+    /// those it gives alone.
+    #[test]
+    fn one_walk_gives_the_rules_captures_with_the_other_officer_anywhere() {
+        use crate::rules::ChainList;
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let ends = |list: &ChainList| {
+            let mut v: Vec<(usize, Bitboard)> = list
+                .iter()
+                .map(|(path, taken)| (path[path.len() - 1].index(), taken))
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        let (mut walk, mut rules) = (Walk::default(), ChainList::default());
+        let mut cut = 0;
+        for _ in 0..400 {
+            let k = 9 + next() as u32 % 16;
+            let mut soldiers: Bitboard = 0;
+            while soldiers.count_ones() < k {
+                soldiers |= 1 << (next() % board::NUM_POINTS as u64);
+            }
+            let free = board::ALL & !soldiers;
+            for a in board::points(free) {
+                walk.fill(a, soldiers);
+                let in_way = walk.reach & !a.bit();
+                let of = |b: Option<Point>| {
+                    let mut v: Vec<(usize, Bitboard)> = walk
+                        .ends
+                        .iter()
+                        .filter(|e| match b {
+                            Some(b) if in_way & b.bit() != 0 => e.by & b.bit() != 0,
+                            _ => e.clear,
+                        })
+                        .map(|e| (e.to as usize, e.taken))
+                        .collect();
+                    v.sort_unstable();
+                    v
+                };
+                rules.fill(a, soldiers, 0);
+                assert_eq!(of(None), ends(&rules), "{soldiers:#x} {a}");
+                assert_eq!(walk.alone, rules.most_taken());
+                for b in board::points(free & !a.bit()) {
+                    rules.fill(a, soldiers, b.bit());
+                    assert_eq!(of(Some(b)), ends(&rules), "{soldiers:#x} {a} {b}");
+                    let best = if in_way & b.bit() != 0 {
+                        walk.with[b.index()]
+                    } else {
+                        walk.alone
+                    };
+                    assert_eq!(best, rules.most_taken(), "{soldiers:#x} {a} {b}");
+                    cut += usize::from(ends(&rules) != of(None));
+                }
+            }
+        }
+        // The other officer in the way made a difference often enough.
+        assert!(cut > 1000, "only {cut} placements where it matters");
+    }
 
     #[test]
     fn the_set_checker_finds_what_the_position_checker_finds_in_every_variant() {

@@ -75,10 +75,10 @@ pub struct BenchArgs {
     /// record (a bench record holds every figure, from a whole run).
     #[arg(long)]
     levels_only: bool,
-    /// Folder for the results (a subfolder <date>-<host> is made, or
-    /// <date>-<host>-2, -3, ... for later runs of the day). Default:
+    /// Folder for the results (a subfolder DATE-HOST is made, or
+    /// DATE-HOST-2, -3, ... for later runs of the day). Default:
     /// scripts/bench-runs when run from a checkout of asalto-tb (that folder
-    /// exists here), else <tables>/bench-runs. The path written is printed.
+    /// exists here), else TABLES/bench-runs. The path written is printed.
     #[arg(long)]
     out: Option<PathBuf>,
 }

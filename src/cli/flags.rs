@@ -234,7 +234,7 @@ pub(super) enum Command {
     Verify(VerifyArgs),
     /// Measure speed and size: solving rate (1 and 2 threads), optionally a
     /// full build, table size per position, probe time, query process time.
-    /// Writes <out>/<date>-<host>/bench.json (see --out).
+    /// Writes OUT/DATE-HOST/bench.json (see --out).
     #[command(after_help = "Examples:
   asalto bench                              rate and speedup; sizes and probes if tables/ has 9-soldier tables
   asalto bench --build-to 9                 also a complete build into target/bench-tables (tens of minutes)")]

@@ -232,38 +232,6 @@ struct Capture {
     row: u64,
 }
 
-/// The most soldiers each officer of a slice can take in one capture.
-struct Bests {
-    /// Alone on the board, by point.
-    alone: [u32; board::NUM_POINTS],
-    /// For each point, the other officer's points in its way: where one
-    /// of its chains could land.
-    in_way: Set,
-    /// With the other officer on a point in its way (`with[a][b]`).
-    with: [[u32; board::NUM_POINTS]; board::NUM_POINTS],
-}
-
-impl Default for Bests {
-    fn default() -> Bests {
-        Bests {
-            alone: [0; board::NUM_POINTS],
-            in_way: EMPTY,
-            with: [[0; board::NUM_POINTS]; board::NUM_POINTS],
-        }
-    }
-}
-
-impl Bests {
-    /// The most the officer on `a` can take with the other on `b`.
-    fn of(&self, a: usize, b: usize) -> u32 {
-        if self.in_way[a] >> b & 1 == 1 {
-            self.with[a][b]
-        } else {
-            self.alone[a]
-        }
-    }
-}
-
 /// One capture of an officer ([`Walk`]).
 struct WalkEnd {
     to: u8,
@@ -284,11 +252,12 @@ struct WalkEnd {
 /// it there). Held to the rules' generator ([`rules::ChainList`], with the other
 /// officer as a blocker) by a test, board by board.
 struct Walk {
-    /// Every point a chain lands on, and the start.
-    reach: Bitboard,
+    /// Every point a chain lands on but the start: where the other
+    /// officer is in its way.
+    in_way: Bitboard,
     /// The most soldiers one capture takes alone.
     alone: u32,
-    /// With the other officer on each point of `reach` but the start.
+    /// With the other officer on each point of `in_way`.
     with: [u32; board::NUM_POINTS],
     /// The captures, each (end point, soldiers taken) once.
     ends: Vec<WalkEnd>,
@@ -297,7 +266,7 @@ struct Walk {
 impl Default for Walk {
     fn default() -> Walk {
         Walk {
-            reach: 0,
+            in_way: 0,
             alone: 0,
             with: [0; board::NUM_POINTS],
             ends: Vec::new(),
@@ -306,13 +275,23 @@ impl Default for Walk {
 }
 
 impl Walk {
+    /// The most soldiers this officer can take with the other on `b`.
+    fn best(&self, b: usize) -> u32 {
+        if self.in_way >> b & 1 == 1 {
+            self.with[b]
+        } else {
+            self.alone
+        }
+    }
+
     /// The captures of the officer on `a` among soldiers on `soldiers`.
     fn fill(&mut self, a: Point, soldiers: Bitboard) {
-        self.reach = a.bit();
+        self.in_way = 0;
         self.alone = 0;
         self.ends.clear();
         self.jump(a, soldiers, 0, 0);
-        let in_way = self.reach & !a.bit();
+        self.in_way &= !a.bit();
+        let in_way = self.in_way;
         for b in board::points(in_way) {
             self.with[b.index()] = 0;
         }
@@ -336,7 +315,7 @@ impl Walk {
             let (over, land) = (j.over.bit(), j.land.bit());
             if soldiers & over != 0 && taken & over == 0 && soldiers & land == 0 {
                 next |= land;
-                self.reach |= land;
+                self.in_way |= land;
                 self.jump(j.land, soldiers, taken | over, landed | land);
             }
         }
@@ -440,6 +419,28 @@ fn each_bit(mut bits: u32, mut f: impl FnMut(usize)) {
     }
 }
 
+/// Each wanted slice `f` of `o`'s free points in rank order, in the
+/// checked tier's orientation (`pts[f][i]`: the `i`-th), and each
+/// placement's rank as its (lower, higher) indices among them (the higher
+/// `u8::MAX` with one officer).
+fn slice_points(o: &Other, wanted: &[bool]) -> (Vec<[u8; board::NUM_POINTS]>, Vec<(u8, u8)>) {
+    let masks = fortress_masks(o.key.m());
+    let mut pts = vec![[0u8; board::NUM_POINTS]; masks.len()];
+    for f in (0..masks.len()).filter(|&f| wanted[f]) {
+        let free = board::ALL & !(o.key.outside | fortress_bits(masks[f]));
+        for (i, p) in board::points(free).enumerate() {
+            pts[f][i] = if o.mirrored { p.mirror() } else { p }.index() as u8;
+        }
+    }
+    let np = (board::NUM_POINTS - o.key.k as usize) as u8;
+    let pairs = if o.key.n == 1 {
+        (0..np).map(|i| (i, u8::MAX)).collect()
+    } else {
+        (1..np).flat_map(|j| (0..j).map(move |i| (i, j))).collect()
+    };
+    (pts, pairs)
+}
+
 /// Read the officers-to-move values of every slice `f` of the
 /// two-officer tier `o` with `wanted[f]` into `out[f]`: the placements
 /// where the officers lose and those where they do not win, as sets in
@@ -452,29 +453,17 @@ fn decode_tier(o: &Other, wanted: &[bool], out: &mut Vec<[Set; 2]>) -> Result<()
     let masks = fortress_masks(o.key.m());
     let m = masks.len();
     out.resize(m, [EMPTY; 2]);
-    // Each wanted slice's free points in rank order, in this orientation,
-    // and as a set.
-    let np = board::NUM_POINTS - o.key.k as usize;
-    let mut pts = vec![[0u8; board::NUM_POINTS]; m];
-    let mut free = vec![0u64; m];
     for f in (0..m).filter(|&f| wanted[f]) {
         out[f] = [EMPTY; 2];
-        let there = board::ALL & !(o.key.outside | fortress_bits(masks[f]));
-        for (i, p) in board::points(there).enumerate() {
-            let p = if o.mirrored { p.mirror() } else { p };
-            pts[f][i] = p.index() as u8;
-            free[f] |= p.bit();
-        }
     }
-    // Each placement's rank as (lower, higher) indices among those points.
-    let pairs: Vec<(usize, usize)> = (1..np).flat_map(|j| (0..j).map(move |i| (i, j))).collect();
+    let (pts, pairs) = slice_points(o, wanted);
     let placements = pairs.len() as u32;
     let missing = || SolveError::MissingTier(o.key);
     // A win (into `out[f][1]`, for now) or a loss of the placement of
     // rank `r` of slice `f`.
     let mut put = |f: usize, r: usize, win: bool| {
         let (i, j) = pairs[r];
-        let (p, q) = (pts[f][i] as usize, pts[f][j] as usize);
+        let (p, q) = (pts[f][i as usize] as usize, pts[f][j as usize] as usize);
         let set = &mut out[f][usize::from(win)];
         set[p] |= 1 << q;
         set[q] |= 1 << p;
@@ -510,11 +499,13 @@ fn decode_tier(o: &Other, wanted: &[bool], out: &mut Vec<[Set; 2]>) -> Result<()
         }
     }
     // Not won: every placement of the slice but the wins.
+    let np = board::NUM_POINTS - o.key.k as usize;
     for f in (0..m).filter(|&f| wanted[f]) {
+        let free = pts[f][..np].iter().fold(0u64, |x, &p| x | 1 << p);
         let won = &mut out[f][1];
-        for a in board::points(free[f]) {
+        for a in board::points(free) {
             let a = a.index();
-            won[a] = free[f] & !(1 << a) & !won[a];
+            won[a] = free & !(1 << a) & !won[a];
         }
     }
     Ok(())
@@ -530,25 +521,8 @@ fn decode_each(
     wanted: &[bool],
     mut put: impl FnMut(usize, usize, Option<usize>, u16),
 ) -> Result<(), SolveError> {
-    let masks = fortress_masks(o.key.m());
-    let m = masks.len();
-    // Each wanted slice's free points, in rank order, in this orientation.
-    let np = board::NUM_POINTS - o.key.k as usize;
-    let mut pts = vec![[0u8; board::NUM_POINTS]; m];
-    for f in (0..m).filter(|&f| wanted[f]) {
-        let free = board::ALL & !(o.key.outside | fortress_bits(masks[f]));
-        for (i, p) in board::points(free).enumerate() {
-            pts[f][i] = if o.mirrored { p.mirror() } else { p }.index() as u8;
-        }
-    }
-    // Each placement's rank as (lower, higher) indices among those points.
-    let pairs: Vec<(u8, u8)> = if o.key.n == 1 {
-        (0..np as u8).map(|i| (i, u8::MAX)).collect()
-    } else {
-        (1..np as u8)
-            .flat_map(|j| (0..j).map(move |i| (i, j)))
-            .collect()
-    };
+    let m = fortress_masks(o.key.m()).len();
+    let (pts, pairs) = slice_points(o, wanted);
     let placements = pairs.len() as u32;
     let half = match side {
         Side::Officers => 0,
@@ -894,7 +868,7 @@ impl Tier<'_> {
     ///
     /// An officer's chains are walked once per slice ([`Walk`]): they are
     /// its chains with the other officer on the board unless the other
-    /// stands where one could land (`reach`), and its best capture, which
+    /// stands where one could land (`in_way`), and its best capture, which
     /// sets the duty, is then its best alone; where the other is in its
     /// way, the walk says which chains it cuts or blocks. Each capture
     /// (end point and soldiers taken) of an officer is then taken a row at a time
@@ -903,52 +877,46 @@ impl Tier<'_> {
     // Out of line so that profiles show the phases.
     #[inline(never)]
     fn officer_moves(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
-        let mut walk = Walk::default();
-        let mut bests = Bests::default();
-        // Each point's captures (`row`: the other officer's points).
-        let mut caps: Vec<Vec<Capture>> = (0..board::NUM_POINTS).map(|_| Vec::new()).collect();
+        // Each point's officer's captures on the slice.
+        let mut walks: Vec<Walk> = (0..board::NUM_POINTS).map(|_| Walk::default()).collect();
         for fi in 0..self.slices.len() {
             let soldiers = self.slices[fi].soldiers;
             let free = self.slices[fi].free;
             for a in board::points(free) {
-                walk.fill(a, soldiers);
-                let a = a.index();
-                let in_way = walk.reach & !(1 << a);
-                bests.alone[a] = walk.alone;
-                bests.in_way[a] = in_way;
-                bests.with[a] = walk.with;
-                caps[a].clear();
-                // Alone, a capture with the other officer anywhere else.
-                let clear = self.slices[fi].all[a] & !in_way;
-                for c in &walk.ends {
-                    let row = c.by & in_way | if c.clear { clear } else { 0 };
-                    if row != 0 {
-                        let (to, taken) = (c.to as usize, c.taken);
-                        caps[a].push(Capture { a, to, taken, row });
-                    }
-                }
+                walks[a.index()].fill(a, soldiers);
             }
             let mut has = EMPTY;
             for a in board::points(free) {
                 let a = a.index();
-                if caps[a].is_empty() && bests.in_way[a] == 0 {
+                let w = &walks[a];
+                if w.alone == 0 {
+                    // No capture, with the other officer anywhere.
                     continue;
                 }
                 // Where the officer of row a could capture.
                 let sl = &mut self.slices[fi];
                 let mut row = 0;
                 for b in board::points(sl.all[a]) {
-                    row |= u64::from(bests.of(a, b.index()) > 0) << b.index();
+                    row |= u64::from(w.best(b.index()) > 0) << b.index();
                 }
                 sl.cap[a] |= row;
                 for b in board::points(row) {
                     sl.capt[b.index()] |= 1 << a;
                 }
-                let list = std::mem::take(&mut caps[a]);
-                for c in &list {
-                    self.capture_row(fi, c, &bests, &mut has, look)?;
+                // Alone, a capture with the other officer anywhere else.
+                let clear = sl.all[a] & !w.in_way;
+                for e in &w.ends {
+                    let row = e.by & w.in_way | if e.clear { clear } else { 0 };
+                    if row != 0 {
+                        let c = Capture {
+                            a,
+                            to: e.to as usize,
+                            taken: e.taken,
+                            row,
+                        };
+                        self.capture_row(fi, &c, &walks, &mut has, look)?;
+                    }
                 }
-                caps[a] = list;
             }
             self.stuck(fi, &has);
         }
@@ -957,7 +925,7 @@ impl Tier<'_> {
 
     /// One capture of the officer on `c.a` (ending on `c.to`, taking
     /// `c.taken`), against the other officer on each point of `c.row`,
-    /// the officers' best captures as `best` has them: is it legal there
+    /// the officers' best captures as `walks` have them: is it legal there
     /// (docs/RULES.md section 5), and what it leads to, into the slice's
     /// exits and `has`.
     // Out of line so that profiles show the phases.
@@ -966,7 +934,7 @@ impl Tier<'_> {
         &mut self,
         fi: usize,
         c: &Capture,
-        best: &Bests,
+        walks: &[Walk],
         has: &mut Set,
         look: &mut Lookup<'_>,
     ) -> Result<(), SolveError> {
@@ -995,7 +963,7 @@ impl Tier<'_> {
         for b in board::points(c.row) {
             let b = b.index();
             let Some((own_fault, other_fault)) =
-                judged(self.variant, n, best.of(c.a, b), best.of(b, c.a))
+                judged(self.variant, n, walks[c.a].best(b), walks[b].best(c.a))
             else {
                 continue;
             };
@@ -1212,7 +1180,7 @@ mod tests {
             let free = board::ALL & !soldiers;
             for a in board::points(free) {
                 walk.fill(a, soldiers);
-                let in_way = walk.reach & !a.bit();
+                let in_way = walk.in_way;
                 let of = |b: Option<Point>| {
                     let mut v: Vec<(usize, Bitboard)> = walk
                         .ends
@@ -1232,11 +1200,7 @@ mod tests {
                 for b in board::points(free & !a.bit()) {
                     rules.fill(a, soldiers, b.bit());
                     assert_eq!(of(Some(b)), ends(&rules), "{soldiers:#x} {a} {b}");
-                    let best = if in_way & b.bit() != 0 {
-                        walk.with[b.index()]
-                    } else {
-                        walk.alone
-                    };
+                    let best = walk.best(b.index());
                     assert_eq!(best, rules.most_taken(), "{soldiers:#x} {a} {b}");
                     cut += usize::from(ends(&rules) != of(None));
                 }

@@ -597,6 +597,30 @@ fn compare_one(
     }
 }
 
+/// A soldiers' step from outside the fortress, which leaves the tier:
+/// (outside soldiers after it, slice, point stepped to, board after it).
+type OutStep = (Bitboard, usize, usize, Bitboard);
+
+/// The soldiers' steps of slice `fi` (soldiers on `soldiers`), by the
+/// rules' generator: a step inside the fortress as the rank of the slice
+/// it leads to, into `next`; a step from outside into `out`.
+fn slice_steps(
+    variant: &Variant,
+    fi: usize,
+    soldiers: Bitboard,
+    next: &mut Vec<usize>,
+    out: &mut Vec<OutStep>,
+) {
+    rules::for_each_soldier_step(soldiers, board::ALL & !soldiers, variant, |s, t| {
+        let after = soldiers & !s.bit() | t.bit();
+        if s.bit() & board::FORTRESS != 0 {
+            next.push(fortress_rank(fortress_mask(after)) as usize);
+        } else {
+            out.push((after & board::OUTSIDE, fi, t.index(), after));
+        }
+    });
+}
+
 /// A tier's slices as [`least_fixed_point`] computes them.
 trait SliceSteps {
     /// The tier's slices.
@@ -788,27 +812,14 @@ impl Tier<'_> {
         // The steps from outside, by the tier they lead to: (its outside
         // soldiers, slice, point stepped to, board after).
         let mut out_steps = Vec::new();
-        for fi in 0..self.slices.len() {
-            let (soldiers, free) = (self.slices[fi].soldiers, self.slices[fi].free);
-            let next = &mut self.slices[fi].next;
-            rules::for_each_soldier_step(soldiers, free, self.variant, |s, t| {
-                let after = soldiers & !s.bit() | t.bit();
-                if s.bit() & board::FORTRESS != 0 {
-                    next.push(fortress_rank(fortress_mask(after)) as usize);
-                } else {
-                    out_steps.push((after & board::OUTSIDE, fi, t.index(), after));
-                }
-            });
+        for (fi, sl) in self.slices.iter_mut().enumerate() {
+            slice_steps(self.variant, fi, sl.soldiers, &mut sl.next, &mut out_steps);
         }
         out_steps.sort_unstable_by_key(|&(outside, fi, t, _)| (outside, fi, t));
         let mut decoded = std::mem::take(&mut self.decoded);
         let mut wanted = Vec::new();
-        let mut i = 0;
-        while i < out_steps.len() {
-            let outside = out_steps[i].0;
-            let end = i + out_steps[i..].partition_point(|x| x.0 == outside);
-            let group = &out_steps[i..end];
-            i = end;
+        for group in out_steps.chunk_by(|x, y| x.0 == y.0) {
+            let outside = group[0].0;
             // Rule 2: a step that fills the fortress wins.
             let fills = |after: Bitboard| after & board::FORTRESS == board::FORTRESS;
             let mut target = None;

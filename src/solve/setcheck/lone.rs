@@ -10,10 +10,10 @@
 //! step while a capture is on barred (`mandatory`, or `huff` with the only
 //! officer huffed after it), then the least fixed point slice by slice.
 
-use super::{At, SliceSteps, compare_one, decode_each, judged, least_fixed_point};
+use super::{At, SliceSteps, compare_one, decode_each, judged, least_fixed_point, slice_steps};
 use crate::Value;
 use crate::board::{self, Bitboard};
-use crate::index::{TierKey, fortress_bits, fortress_mask, fortress_masks, fortress_rank};
+use crate::index::{TierKey, fortress_bits, fortress_masks};
 use crate::position::Side;
 use crate::rules::{self, CaptureRule, ChainList, Variant};
 use crate::solve::SolveError;
@@ -152,15 +152,7 @@ impl Tier<'_> {
         // stepped to, board after).
         let mut out_steps = Vec::new();
         for (fi, sl) in self.slices.iter_mut().enumerate() {
-            let (soldiers, next) = (sl.soldiers, &mut sl.next);
-            rules::for_each_soldier_step(soldiers, sl.free, self.variant, |s, t| {
-                let after = soldiers & !s.bit() | t.bit();
-                if s.bit() & board::FORTRESS != 0 {
-                    next.push(fortress_rank(fortress_mask(after)) as usize);
-                } else {
-                    out_steps.push((after & board::OUTSIDE, fi, t.index(), after));
-                }
-            });
+            slice_steps(self.variant, fi, sl.soldiers, &mut sl.next, &mut out_steps);
         }
         out_steps.sort_unstable_by_key(|&(outside, fi, t, _)| (outside, fi, t));
         // The slices of the tier a group of steps leads to: where the

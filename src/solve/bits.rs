@@ -317,14 +317,23 @@ fn chains<const ALONE: bool>(
         if others == 0 {
             return;
         }
-        let cur = cur as u8;
-        match ends.iter_mut().find(|e| e.0 == cur && e.1 == taken) {
-            Some(e) => e.2 |= others,
-            None => ends.push((cur, taken, others)),
-        }
+        // Merged with the same capture by other orders of its jumps below.
+        ends.push((cur as u8, taken, others));
     }
     let mut looked = 0;
     dfs::<ALONE>(soldiers, ends, &mut looked, start, 0, 0);
+    if !ALONE {
+        // Each capture once: the chains that end alike (the same jumps in
+        // other orders) merged.
+        ends.sort_unstable_by_key(|e| (e.1, e.0));
+        ends.dedup_by(|e, kept| {
+            let same = (e.0, e.1) == (kept.0, kept.1);
+            if same {
+                kept.2 |= e.2;
+            }
+            same
+        });
+    }
     looked
 }
 
@@ -747,8 +756,22 @@ impl Solve<'_> {
         // high half. Their transpose gives the rest of each row.
         assert!(np <= 32, "at most 32 free points");
         let mut rows = [0u64; 32];
+        // The slice's classes 32 placements at a time (a run of fields
+        // where the tier is kept in index order), then cut into rows.
+        let placements = np * (np - 1) / 2;
+        let (mut wins, mut losses) = ([0u32; 17], [0u32; 17]);
+        for c in 0..placements.div_ceil(32) {
+            let count = (placements - 32 * c).min(32) as u32;
+            (wins[c], losses[c]) = target.slice_classes(first, 32 * c as u32, count)?;
+        }
+        // Bits `start..start + len` (len < 32) of a run.
+        let cut = |run: &[u32; 17], start: usize, len: usize| -> u32 {
+            let pair = u64::from(run[start / 32]) | u64::from(run[start / 32 + 1]) << 32;
+            (pair >> (start % 32)) as u32 & (u32::MAX >> (32 - len))
+        };
         for (j, row) in rows.iter_mut().enumerate().take(np).skip(1) {
-            let (w, l) = target.slice_classes(first, (j * (j - 1) / 2) as u32, j as u32)?;
+            let start = j * (j - 1) / 2;
+            let (w, l) = (cut(&wins, start, j), cut(&losses, start, j));
             *row = u64::from(l) | u64::from(!w & (u32::MAX >> (32 - j))) << 32;
         }
         let mut cols = rows;

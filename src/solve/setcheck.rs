@@ -261,6 +261,13 @@ struct Walk {
     with: [u32; board::NUM_POINTS],
     /// The captures, each (end point, soldiers taken) once.
     ends: Vec<WalkEnd>,
+    /// The point walked from, the points whose soldiers the walk read
+    /// (each jumped over, and each landed on past a soldier), and the
+    /// soldiers it found there: a walk among soldiers that agree with
+    /// these on those points is the same walk.
+    from: usize,
+    read: Bitboard,
+    found: Bitboard,
 }
 
 impl Default for Walk {
@@ -270,6 +277,9 @@ impl Default for Walk {
             alone: 0,
             with: [0; board::NUM_POINTS],
             ends: Vec::new(),
+            from: board::NUM_POINTS,
+            read: 0,
+            found: 0,
         }
     }
 }
@@ -284,12 +294,31 @@ impl Walk {
         }
     }
 
-    /// The captures of the officer on `a` among soldiers on `soldiers`.
+    /// The captures of the officer on `a` among soldiers on `soldiers`
+    /// (kept as they are when the walk before was from `a` and read the
+    /// same soldiers).
     fn fill(&mut self, a: Point, soldiers: Bitboard) {
+        if self.from == a.index() && soldiers & self.read == self.found {
+            return;
+        }
         self.in_way = 0;
         self.alone = 0;
         self.ends.clear();
+        self.read = 0;
         self.jump(a, soldiers, 0, 0);
+        self.from = a.index();
+        self.found = soldiers & self.read;
+        // Each capture once: the chains that end alike (the same jumps in
+        // other orders) merged.
+        self.ends.sort_unstable_by_key(|e| (e.taken, e.to));
+        self.ends.dedup_by(|e, kept| {
+            let same = e.taken == kept.taken && e.to == kept.to;
+            if same {
+                kept.by |= e.by;
+                kept.clear |= e.clear;
+            }
+            same
+        });
         self.in_way &= !a.bit();
         let in_way = self.in_way;
         for b in board::points(in_way) {
@@ -313,6 +342,10 @@ impl Walk {
         let mut next = 0;
         for j in at.jumps() {
             let (over, land) = (j.over.bit(), j.land.bit());
+            self.read |= over;
+            if soldiers & over != 0 {
+                self.read |= land;
+            }
             if soldiers & over != 0 && taken & over == 0 && soldiers & land == 0 {
                 next |= land;
                 self.in_way |= land;
@@ -327,23 +360,14 @@ impl Walk {
             1 => (next & !landed, false),
             _ => return,
         };
-        let to = at.index() as u8;
-        match self
-            .ends
-            .iter_mut()
-            .find(|e| e.to == to && e.taken == taken)
-        {
-            Some(e) => {
-                e.by |= by;
-                e.clear |= clear;
-            }
-            None => self.ends.push(WalkEnd {
-                to,
-                taken,
-                by,
-                clear,
-            }),
-        }
+        // Merged with the same capture by other orders of its jumps in
+        // `fill`.
+        self.ends.push(WalkEnd {
+            to: at.index() as u8,
+            taken,
+            by,
+            clear,
+        });
     }
 }
 
@@ -641,10 +665,22 @@ trait SliceSteps {
 /// they read changes.
 fn least_fixed_point(t: &mut impl SliceSteps) {
     let m = t.slices();
-    let mut from: Vec<Vec<usize>> = vec![Vec::new(); m];
+    // The slices stepping into each: `from[start[fj]..start[fj + 1]]`.
+    let mut start = vec![0usize; m + 1];
     for fi in 0..m {
         for &fj in t.next(fi) {
-            from[fj].push(fi);
+            start[fj + 1] += 1;
+        }
+    }
+    for fj in 0..m {
+        start[fj + 1] += start[fj];
+    }
+    let mut from = vec![0usize; start[m]];
+    let mut at = start.clone();
+    for fi in 0..m {
+        for &fj in t.next(fi) {
+            from[at[fj]] = fi;
+            at[fj] += 1;
         }
     }
     let (mut dirty_s, mut dirty_o) = (vec![true; m], vec![true; m]);
@@ -659,7 +695,7 @@ fn least_fixed_point(t: &mut impl SliceSteps) {
         }
         for fi in 0..m {
             if std::mem::take(&mut dirty_o[fi]) && t.officers_step(fi) {
-                for &src in &from[fi] {
+                for &src in &from[start[fi]..start[fi + 1]] {
                     dirty_s[src] = true;
                 }
                 any = true;
@@ -678,6 +714,10 @@ struct Tier<'v> {
     /// The target slices a soldiers' step or a huff reads, decoded
     /// ([`decode_tier`]); kept with the slices from one tier to the next.
     decoded: Vec<[Set; 2]>,
+    /// Each point's officer's capture walk, kept from slice to slice and
+    /// tier to tier (a walk is done again only where the soldiers it read
+    /// differ).
+    walks: Vec<Walk>,
 }
 
 /// Check the win/draw/loss of a WDL-only table's tier `key` (canonical)
@@ -702,7 +742,7 @@ pub(crate) fn check_tier_sets(
     };
     // This thread's slices of the tier before, made ready for this one:
     // fresh ones for every tier cost an allocation and its page faults.
-    let (mut slices, decoded) = KEPT.with(|c| std::mem::take(&mut *c.borrow_mut()));
+    let (mut slices, decoded, walks) = KEPT.with(|c| std::mem::take(&mut *c.borrow_mut()));
     let masks = fortress_masks(key.m());
     slices.resize_with(masks.len(), Slice::default);
     for (sl, &f) in slices.iter_mut().zip(masks) {
@@ -715,6 +755,7 @@ pub(crate) fn check_tier_sets(
         slices,
         others: Others::default(),
         decoded,
+        walks,
     };
     t.soldier_moves(look)?;
     t.officer_moves(look)?;
@@ -723,7 +764,7 @@ pub(crate) fn check_tier_sets(
     }
     least_fixed_point(&mut t);
     let bad = t.compare(codes);
-    KEPT.with(|c| *c.borrow_mut() = (t.slices, t.decoded));
+    KEPT.with(|c| *c.borrow_mut() = (t.slices, t.decoded, t.walks));
     Ok(bad)
 }
 
@@ -737,17 +778,24 @@ impl SliceSteps for Tier<'_> {
     }
 
     fn soldiers_step(&mut self, fi: usize) -> bool {
-        let (mut w, mut safe) = (self.slices[fi].s_win, self.slices[fi].s_safe);
-        for &fj in &self.slices[fi].next {
-            let to = &self.slices[fj];
-            for a in 0..board::NUM_POINTS {
-                w[a] |= to.lo[a];
-                safe[a] |= to.all[a] & !to.wo[a];
+        // Row by row on the slice's free points (the other rows are
+        // empty).
+        let sl = &self.slices[fi];
+        let (mut w, mut safe) = (EMPTY, EMPTY);
+        for a in board::points(sl.free) {
+            let a = a.index();
+            let (mut wa, mut sa) = (sl.s_win[a], sl.s_safe[a]);
+            for &fj in &sl.next {
+                let to = &self.slices[fj];
+                wa |= to.lo[a];
+                sa |= to.all[a] & !to.wo[a];
             }
+            (w[a], safe[a]) = (wa, sa);
         }
         let sl = &mut self.slices[fi];
         let mut changed = false;
-        for a in 0..board::NUM_POINTS {
+        for a in board::points(sl.free) {
+            let a = a.index();
             let (w, l) = (w[a] & sl.all[a], sl.all[a] & !safe[a]);
             if w != sl.ws[a] || l != sl.ls[a] {
                 (sl.ws[a], sl.ls[a]) = (w, l);
@@ -796,11 +844,15 @@ impl SliceSteps for Tier<'_> {
     }
 }
 
+/// What a thread keeps from one tier to the next: [`Tier`]'s slices,
+/// decoded target slices and walks.
+type Kept = (Vec<Slice>, Vec<[Set; 2]>, Vec<Walk>);
+
 thread_local! {
-    /// Each thread's [`Slice`]s and decoded target slices, kept from one
-    /// tier to the next.
-    static KEPT: std::cell::RefCell<(Vec<Slice>, Vec<[Set; 2]>)> =
-        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    /// Each thread's [`Slice`]s, decoded target slices and capture walks,
+    /// kept from one tier to the next.
+    static KEPT: std::cell::RefCell<Kept> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
 impl Tier<'_> {
@@ -889,7 +941,19 @@ impl Tier<'_> {
     #[inline(never)]
     fn officer_moves(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
         // Each point's officer's captures on the slice.
-        let mut walks: Vec<Walk> = (0..board::NUM_POINTS).map(|_| Walk::default()).collect();
+        let mut walks = std::mem::take(&mut self.walks);
+        walks.resize_with(board::NUM_POINTS, Walk::default);
+        let result = self.officer_moves_with(&mut walks, look);
+        self.walks = walks;
+        result
+    }
+
+    /// [`Tier::officer_moves`] with each point's walk in `walks`.
+    fn officer_moves_with(
+        &mut self,
+        walks: &mut [Walk],
+        look: &mut Lookup<'_>,
+    ) -> Result<(), SolveError> {
         for fi in 0..self.slices.len() {
             let soldiers = self.slices[fi].soldiers;
             let free = self.slices[fi].free;
@@ -925,7 +989,7 @@ impl Tier<'_> {
                             taken: e.taken,
                             row,
                         };
-                        self.capture_row(fi, &c, &walks, &mut has, look)?;
+                        self.capture_row(fi, &c, walks, &mut has, look)?;
                     }
                 }
             }

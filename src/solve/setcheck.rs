@@ -48,6 +48,7 @@ use super::check::{Inconsistency, Other, Others, disagreement};
 use super::lookup::Lookup;
 use crate::Value;
 use crate::board::{self, Bitboard, Point};
+use crate::fields;
 use crate::index::{
     TierKey, fortress_bits, fortress_mask, fortress_masks, fortress_rank, officer_rank,
 };
@@ -621,6 +622,26 @@ fn compare_one(
     }
 }
 
+/// The WDL-only fields ([`fields::wdl_only_bits`]: 0 a draw, 1 a win, 2 a
+/// loss, 3 a loss in 0) of the values [`compare_one`] derives from the same
+/// sets, `[officers to move, soldiers to move]`: where the stored fields
+/// are these, the stored values agree.
+fn wdl_only_fields([wo, lo, stuck, ws, ls, moves]: [bool; 6]) -> [u8; 2] {
+    let o = match (wo, lo) {
+        (true, _) => 1,
+        (false, true) if stuck => 3,
+        (false, true) => 2,
+        _ => 0,
+    };
+    let s = match (ws, ls) {
+        (true, _) => 1,
+        (false, true) if moves => 2,
+        (false, true) => 3,
+        _ => 0,
+    };
+    [o, s]
+}
+
 /// A soldiers' step from outside the fortress, which leaves the tier:
 /// (outside soldiers after it, slice, point stepped to, board after it).
 type OutStep = (Bitboard, usize, usize, Bitboard);
@@ -1131,7 +1152,7 @@ impl Tier<'_> {
         let n_side = self.key.size_per_side() as usize;
         let stuck_wins = rules::stuck_winner(Side::Officers, self.variant) == Side::Officers;
         let mut bad = Vec::new();
-        let mut node = 0;
+        let mut first = 0;
         for sl in &self.slices {
             let mut pts = [0usize; board::NUM_POINTS];
             let np = board::points(sl.free)
@@ -1139,15 +1160,21 @@ impl Tier<'_> {
                 .map(|(p, x)| *x = p.index())
                 .count();
             let pts = &pts[..np];
-            for (j, &b) in pts.iter().enumerate() {
-                for &a in &pts[..j] {
-                    let has = |s: &Set| s[a] >> b & 1 == 1;
-                    let sets = [&sl.wo, &sl.lo, &sl.stuck, &sl.ws, &sl.ls, &sl.s_moves];
-                    let held = sets.map(has);
-                    compare_one(&mut bad, codes, [node, n_side + node], stuck_wins, held);
-                    node += 1;
+            // Row by row: the placement {a, b} of the i-th and the j-th
+            // free points (i < j) is the slice's placement of rank
+            // j (j - 1) / 2 + i.
+            for (i, &a) in pts.iter().enumerate() {
+                let rows = [&sl.wo, &sl.lo, &sl.stuck, &sl.ws, &sl.ls, &sl.s_moves].map(|s| s[a]);
+                for (j, &b) in pts.iter().enumerate().skip(i + 1) {
+                    let node = first + j * (j - 1) / 2 + i;
+                    let held = rows.map(|r| r >> b & 1 == 1);
+                    let at = [node, n_side + node];
+                    if at.map(|x| fields::wdl_only_bits(codes[x])) != wdl_only_fields(held) {
+                        compare_one(&mut bad, codes, at, stuck_wins, held);
+                    }
                 }
             }
+            first += np * (np - 1) / 2;
         }
         bad.sort_by_key(|b| b.index);
         bad

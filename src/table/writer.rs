@@ -553,15 +553,18 @@ impl TableWriter {
 
     fn append(&mut self, codes: &[u16]) -> Result<(), TableError> {
         let bw = self.opts.wdl_block_positions as usize;
-        let bits = if self.opts.wdl_only {
-            fields::wdl_only_bits
-        } else {
-            fields::wdl_bits
-        };
         let mut rest = codes;
         while !rest.is_empty() {
             let take = (bw - self.wdl.len()).min(rest.len());
-            self.wdl.extend(rest[..take].iter().map(|&c| bits(c)));
+            // Each kind's fields by a closure of its own (inlined; a
+            // function pointer cost a call per position).
+            if self.opts.wdl_only {
+                self.wdl
+                    .extend(rest[..take].iter().map(|&c| fields::wdl_only_bits(c)));
+            } else {
+                self.wdl
+                    .extend(rest[..take].iter().map(|&c| fields::wdl_bits(c)));
+            }
             rest = &rest[take..];
             if self.wdl.len() == bw {
                 self.flush_wdl()?;

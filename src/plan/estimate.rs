@@ -323,16 +323,20 @@ pub const BUILD_OVER_SAMPLE: f64 = 0.9127;
 /// and the one-officer files (about half the two-officer rate per
 /// position) cost, over the files of 9 to 16 soldiers rather than the 9
 /// of the bench's own WDL-only build (`wdl_build_rate`), where I/O is the
-/// largest share.
-pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.8102;
+/// largest share. The build is of a later solver than the level samples'
+/// (one-officer tiers as bitboards, chain ends merged by a sort, target
+/// slices read 32 placements at a time: 3 min 17 s against 4 min 59 s at
+/// the bench's commit on this closure), so the factor carries that gain
+/// until a bench measures it.
+pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.9090;
 
 /// The build record [`WDL_BUILD_OVER_SAMPLE`] comes from.
-pub const WDL_BUILD_OVER_SAMPLE_SOURCE: &str = "scripts/bench-runs/2026-12-05-f16-one/build.json";
+pub const WDL_BUILD_OVER_SAMPLE_SOURCE: &str = "scripts/bench-runs/2026-12-05-sort/build.json";
 
 /// A real verify of WDL-only files over its level samples: the verify of
 /// assaut's 16-soldier formation closure by the set checker
 /// ([`VERIFY_OVER_SAMPLE_SOURCE`]: 6,696,538,874 positions in 16 files of
-/// 9 to 16 soldiers, 228 s on two threads of the bench machine, idle),
+/// 9 to 16 soldiers, 212 s on two threads of the bench machine, idle),
 /// against the time its files take at the level samples' verify rates
 /// ([`LEVEL_RATES`], by file: the two-officer samples') on the bench cores
 /// two threads are worth ([`BENCH_SPEEDUP_2_THREADS`]). Above 1: the
@@ -340,13 +344,14 @@ pub const WDL_BUILD_OVER_SAMPLE_SOURCE: &str = "scripts/bench-runs/2026-12-05-f1
 /// more than makes up for its one-officer files (at about half the
 /// two-officer files' rate); and the verify is of a later checker than
 /// the level samples' (one walk of each officer's chains, target tiers
-/// read by classes: 1.31x on this closure), so the factor carries that
-/// gain until a bench measures it.
-pub const VERIFY_OVER_SAMPLE: f64 = 1.6395;
+/// read by classes, chain ends merged by a sort, compare by rows: 1.42x
+/// on this closure), so the factor carries that gain until a bench
+/// measures it.
+pub const VERIFY_OVER_SAMPLE: f64 = 1.7672;
 
 /// The verify record [`VERIFY_OVER_SAMPLE`] comes from.
 pub const VERIFY_OVER_SAMPLE_SOURCE: &str =
-    "scripts/bench-runs/2026-12-05-walk/verify-all-sets.json";
+    "scripts/bench-runs/2026-12-05-sort/verify-all-sets.json";
 
 /// The level samples' rate at `k` soldiers (`which` picks the figure):
 /// interpolated linearly between the soldier counts of [`LEVEL_RATES`],

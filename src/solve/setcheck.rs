@@ -495,16 +495,23 @@ fn decode_tier(o: &Other, wanted: &[bool], out: &mut Vec<[Set; 2]>) -> Result<()
     };
     let (mask_stride, placement_stride) = o.strides;
     if mask_stride == 1 && placement_stride == m as u32 {
-        // Placement-major: the slices of each placement side by side.
-        for r in 0..placements {
-            for f0 in (0..m).step_by(32) {
-                let count = (m - f0).min(32) as u32;
+        // Placement-major: the slices of each placement side by side,
+        // taken 32 slices at a time over every placement (the sets
+        // written, those of 32 slices, stay in the nearest cache).
+        for f0 in (0..m).step_by(32) {
+            let count = (m - f0).min(32) as u32;
+            let want = wanted[f0..f0 + count as usize]
+                .iter()
+                .rev()
+                .fold(0u32, |w, &x| w << 1 | u32::from(x));
+            if want == 0 {
+                continue;
+            }
+            for r in 0..placements {
                 let at = r * m as u32 + f0 as u32;
                 let (wins, losses) = o.values.classes_at(at, 1, count).ok_or_else(missing)?;
-                each_bit(wins | losses, |x| {
-                    if wanted[f0 + x] {
-                        put(f0 + x, r as usize, wins >> x & 1 == 1);
-                    }
+                each_bit((wins | losses) & want, |x| {
+                    put(f0 + x, r as usize, wins >> x & 1 == 1);
                 });
             }
         }

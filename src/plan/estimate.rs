@@ -336,7 +336,7 @@ pub const WDL_BUILD_OVER_SAMPLE_SOURCE: &str = "scripts/bench-runs/2026-12-05-so
 /// A real verify of WDL-only files over its level samples: the verify of
 /// assaut's 16-soldier formation closure by the set checker
 /// ([`VERIFY_OVER_SAMPLE_SOURCE`]: 6,696,538,874 positions in 16 files of
-/// 9 to 16 soldiers, 212 s on two threads of the bench machine, idle),
+/// 9 to 16 soldiers, 204 s on two threads of the bench machine, idle),
 /// against the time its files take at the level samples' verify rates
 /// ([`LEVEL_RATES`], by file: the two-officer samples') on the bench cores
 /// two threads are worth ([`BENCH_SPEEDUP_2_THREADS`]). Above 1: the
@@ -344,14 +344,14 @@ pub const WDL_BUILD_OVER_SAMPLE_SOURCE: &str = "scripts/bench-runs/2026-12-05-so
 /// more than makes up for its one-officer files (at about half the
 /// two-officer files' rate); and the verify is of a later checker than
 /// the level samples' (one walk of each officer's chains, target tiers
-/// read by classes, chain ends merged by a sort, compare by rows: 1.42x
-/// on this closure), so the factor carries that gain until a bench
-/// measures it.
-pub const VERIFY_OVER_SAMPLE: f64 = 1.7672;
+/// read by classes, chain ends merged by a sort, compare by rows, target
+/// tiers decoded 32 slices at a time: 1.47x on this closure), so the
+/// factor carries that gain until a bench measures it.
+pub const VERIFY_OVER_SAMPLE: f64 = 1.8340;
 
 /// The verify record [`VERIFY_OVER_SAMPLE`] comes from.
 pub const VERIFY_OVER_SAMPLE_SOURCE: &str =
-    "scripts/bench-runs/2026-12-05-sort/verify-all-sets.json";
+    "scripts/bench-runs/2026-12-05-decode/verify-all-sets.json";
 
 /// The level samples' rate at `k` soldiers (`which` picks the figure):
 /// interpolated linearly between the soldier counts of [`LEVEL_RATES`],

@@ -759,6 +759,8 @@ impl Solve<'_> {
         // The slice's classes 32 placements at a time (a run of fields
         // where the tier is kept in index order), then cut into rows.
         let placements = np * (np - 1) / 2;
+        // At most C(32, 2) = 496 placements: 16 words, and one more read
+        // past the last by `cut`.
         let (mut wins, mut losses) = ([0u32; 17], [0u32; 17]);
         for c in 0..placements.div_ceil(32) {
             let count = (placements - 32 * c).min(32) as u32;

@@ -666,22 +666,22 @@ enum Target {
 /// computed once per board and again only for an officer whose `reach`
 /// holds the other.
 #[derive(Default)]
-pub(super) struct Chains {
+struct Chains {
     /// The soldiers these chains are for.
     soldiers: Option<Bitboard>,
     /// The chains from each point (empty for soldiers' points).
-    pub(super) alone: Vec<ChainList>,
+    alone: Vec<ChainList>,
     /// Every point a jump could land on in a chain from each point: the
     /// closure of the jumps over a soldier onto a point without one.
-    pub(super) reach: Vec<Bitboard>,
+    reach: Vec<Bitboard>,
     /// The chains of each officer of the position being checked, where
     /// the other officer may stand in their way (kept for their room).
-    pub(super) own: [ChainList; 2],
+    own: [ChainList; 2],
 }
 
 impl Chains {
     /// The chains of every point of the board `soldiers`.
-    pub(super) fn fill(&mut self, soldiers: Bitboard) {
+    fn fill(&mut self, soldiers: Bitboard) {
         self.soldiers = Some(soldiers);
         self.alone
             .resize_with(board::NUM_POINTS, ChainList::default);

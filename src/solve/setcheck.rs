@@ -603,13 +603,32 @@ fn decode_each(
 /// for it: its membership of the sets `[officers win, officers lose,
 /// stuck, soldiers win, soldiers lose, soldiers have a move]`
 /// (`stuck_wins`: the officers win when stuck).
+#[inline]
 fn compare_one(
     bad: &mut Vec<Inconsistency>,
     codes: &[u16],
     at: [usize; 2],
     stuck_wins: bool,
-    [wo, lo, stuck, ws, ls, moves]: [bool; 6],
+    held: [bool; 6],
 ) {
+    // The stored fields those of the derived values: they agree.
+    if at.map(|i| fields::wdl_only_bits(codes[i])) != wdl_only_fields(held) {
+        add_differing(bad, codes, at, stuck_wins, held);
+    }
+}
+
+/// [`compare_one`] where a stored field differs: each differing value's
+/// [`Inconsistency`].
+#[cold]
+#[inline(never)]
+fn add_differing(
+    bad: &mut Vec<Inconsistency>,
+    codes: &[u16],
+    at: [usize; 2],
+    stuck_wins: bool,
+    held: [bool; 6],
+) {
+    let [wo, lo, stuck, ws, ls, moves] = held;
     let o = if wo {
         Value::Win(u16::from(!(stuck && stuck_wins)))
     } else if lo {
@@ -632,7 +651,7 @@ fn compare_one(
 /// The WDL-only fields ([`fields::wdl_only_bits`]: 0 a draw, 1 a win, 2 a
 /// loss, 3 a loss in 0) of the values [`compare_one`] derives from the same
 /// sets, `[officers to move, soldiers to move]`: where the stored fields
-/// are these, the stored values agree.
+/// are these, the stored values agree (`compare_one`'s quick answer).
 fn wdl_only_fields([wo, lo, stuck, ws, ls, moves]: [bool; 6]) -> [u8; 2] {
     let o = match (wo, lo) {
         (true, _) => 1,
@@ -807,24 +826,19 @@ impl SliceSteps for Tier<'_> {
 
     fn soldiers_step(&mut self, fi: usize) -> bool {
         // Row by row on the slice's free points (the other rows are
-        // empty).
-        let sl = &self.slices[fi];
-        let (mut w, mut safe) = (EMPTY, EMPTY);
-        for a in board::points(sl.free) {
+        // empty); a step leads to another slice, never to `fi`.
+        let mut changed = false;
+        for a in board::points(self.slices[fi].free) {
             let a = a.index();
-            let (mut wa, mut sa) = (sl.s_win[a], sl.s_safe[a]);
+            let sl = &self.slices[fi];
+            let (mut w, mut safe) = (sl.s_win[a], sl.s_safe[a]);
             for &fj in &sl.next {
                 let to = &self.slices[fj];
-                wa |= to.lo[a];
-                sa |= to.all[a] & !to.wo[a];
+                w |= to.lo[a];
+                safe |= to.all[a] & !to.wo[a];
             }
-            (w[a], safe[a]) = (wa, sa);
-        }
-        let sl = &mut self.slices[fi];
-        let mut changed = false;
-        for a in board::points(sl.free) {
-            let a = a.index();
-            let (w, l) = (w[a] & sl.all[a], sl.all[a] & !safe[a]);
+            let sl = &mut self.slices[fi];
+            let (w, l) = (w & sl.all[a], sl.all[a] & !safe);
             if w != sl.ws[a] || l != sl.ls[a] {
                 (sl.ws[a], sl.ls[a]) = (w, l);
                 changed = true;
@@ -968,20 +982,11 @@ impl Tier<'_> {
     // Out of line so that profiles show the phases.
     #[inline(never)]
     fn officer_moves(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
-        // Each point's officer's captures on the slice.
+        // Each point's officer's captures on the slice (taken out of the
+        // tier while `capture_row` reads them; a tier that fails leaves
+        // fresh ones).
         let mut walks = std::mem::take(&mut self.walks);
         walks.resize_with(board::NUM_POINTS, Walk::default);
-        let result = self.officer_moves_with(&mut walks, look);
-        self.walks = walks;
-        result
-    }
-
-    /// [`Tier::officer_moves`] with each point's walk in `walks`.
-    fn officer_moves_with(
-        &mut self,
-        walks: &mut [Walk],
-        look: &mut Lookup<'_>,
-    ) -> Result<(), SolveError> {
         for fi in 0..self.slices.len() {
             let soldiers = self.slices[fi].soldiers;
             let free = self.slices[fi].free;
@@ -1017,12 +1022,13 @@ impl Tier<'_> {
                             taken: e.taken,
                             row,
                         };
-                        self.capture_row(fi, &c, walks, &mut has, look)?;
+                        self.capture_row(fi, &c, &walks, &mut has, look)?;
                     }
                 }
             }
             self.stuck(fi, &has);
         }
+        self.walks = walks;
         Ok(())
     }
 
@@ -1175,10 +1181,7 @@ impl Tier<'_> {
                 for (j, &b) in pts.iter().enumerate().skip(i + 1) {
                     let node = first + j * (j - 1) / 2 + i;
                     let held = rows.map(|r| r >> b & 1 == 1);
-                    let at = [node, n_side + node];
-                    if at.map(|x| fields::wdl_only_bits(codes[x])) != wdl_only_fields(held) {
-                        compare_one(&mut bad, codes, at, stuck_wins, held);
-                    }
+                    compare_one(&mut bad, codes, [node, n_side + node], stuck_wins, held);
                 }
             }
             first += np * (np - 1) / 2;

@@ -556,8 +556,8 @@ impl TableWriter {
         let mut rest = codes;
         while !rest.is_empty() {
             let take = (bw - self.wdl.len()).min(rest.len());
-            // Each kind's fields by a closure of its own (inlined; a
-            // function pointer cost a call per position).
+            // Each kind's fields by a closure of its own, inlined (a
+            // function pointer would be a call per position).
             if self.opts.wdl_only {
                 self.wdl
                     .extend(rest[..take].iter().map(|&c| fields::wdl_only_bits(c)));

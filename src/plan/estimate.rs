@@ -267,51 +267,51 @@ pub struct LevelRate {
 pub const LEVEL_RATES: [LevelRate; 5] = [
     LevelRate {
         k: 9,
-        bits: 3.147011e7,
-        positions: 4.610690e6,
-        verify: 1.517912e7,
+        bits: 3.939682e7,
+        positions: 5.307125e6,
+        verify: 2.750380e7,
     },
     LevelRate {
         k: 12,
-        bits: 1.971697e7,
-        positions: 3.360561e6,
-        verify: 9.121824e6,
+        bits: 2.405948e7,
+        positions: 3.799531e6,
+        verify: 1.484657e7,
     },
     LevelRate {
         k: 15,
-        bits: 1.385255e7,
-        positions: 3.036659e6,
-        verify: 6.745461e6,
+        bits: 1.822052e7,
+        positions: 3.445676e6,
+        verify: 1.130871e7,
     },
     LevelRate {
         k: 18,
-        bits: 1.198690e7,
-        positions: 3.081226e6,
-        verify: 6.119791e6,
+        bits: 1.562604e7,
+        positions: 3.508012e6,
+        verify: 1.005669e7,
     },
     LevelRate {
         k: 21,
-        bits: 9.273386e6,
-        positions: 3.255981e6,
-        verify: 5.126974e6,
+        bits: 1.295501e7,
+        positions: 3.729962e6,
+        verify: 8.881673e6,
     },
 ];
 
 /// The bench record every time figure of a plan comes from.
-pub const LEVEL_RATES_SOURCE: &str = "scripts/bench-runs/2026-12-05-vm-2/bench.json";
+pub const LEVEL_RATES_SOURCE: &str = "scripts/bench-runs/2026-12-05-vm-3/bench.json";
 
 /// The same record's in-memory solving rate of [`CALIBRATION_POSITION`]'s
 /// closure on one thread (`rate_per_core`): a calibration here (or
 /// `--rate`) over this figure is how many of the bench machine's cores
 /// this machine's threads are worth.
-pub const BENCH_RATE_PER_CORE: f64 = 6.324185e6;
+pub const BENCH_RATE_PER_CORE: f64 = 7.279346e6;
 
 /// A complete build with distances over its level sample, in the same
 /// record: its 9-soldier build's positions per second
 /// (`raw.build_run`) over the position solver's level rate at 9 soldiers
 /// times the record's two-thread speedup (`speedup_2_threads`): what file
 /// I/O, compression and the build's window cost.
-pub const BUILD_OVER_SAMPLE: f64 = 0.9127;
+pub const BUILD_OVER_SAMPLE: f64 = 0.9142;
 
 /// A real WDL-only build by the bit-set solver over its level samples: the
 /// build of assaut's 16-soldier formation closure
@@ -323,35 +323,28 @@ pub const BUILD_OVER_SAMPLE: f64 = 0.9127;
 /// and the one-officer files (about half the two-officer rate per
 /// position) cost, over the files of 9 to 16 soldiers rather than the 9
 /// of the bench's own WDL-only build (`wdl_build_rate`), where I/O is the
-/// largest share. The build is of a later solver than the level samples'
-/// (one-officer tiers as bitboards, chain ends merged by a sort, target
-/// slices read 32 placements at a time: 3 min 17 s against 4 min 59 s at
-/// the bench's commit on this closure), so the factor carries that gain
-/// until a bench measures it.
-pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.9090;
+/// largest share. The build ran at the bench's commit right after it, on
+/// the same machine (3 min 15 s), so the factor holds no solver change.
+pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.7405;
 
 /// The build record [`WDL_BUILD_OVER_SAMPLE`] comes from.
-pub const WDL_BUILD_OVER_SAMPLE_SOURCE: &str = "scripts/bench-runs/2026-12-05-sort/build.json";
+pub const WDL_BUILD_OVER_SAMPLE_SOURCE: &str = "scripts/bench-runs/2026-12-05-calib/build.json";
 
 /// A real verify of WDL-only files over its level samples: the verify of
 /// assaut's 16-soldier formation closure by the set checker
 /// ([`VERIFY_OVER_SAMPLE_SOURCE`]: 6,696,538,874 positions in 16 files of
-/// 9 to 16 soldiers, 204 s on two threads of the bench machine, idle),
-/// against the time its files take at the level samples' verify rates
-/// ([`LEVEL_RATES`], by file: the two-officer samples') on the bench cores
-/// two threads are worth ([`BENCH_SPEEDUP_2_THREADS`]). Above 1: the
-/// closure's two-officer tiers check faster than a level sample's, which
-/// more than makes up for its one-officer files (at about half the
-/// two-officer files' rate); and the verify is of a later checker than
-/// the level samples' (one walk of each officer's chains, target tiers
-/// read by classes, chain ends merged by a sort, compare by rows, target
-/// tiers decoded 32 slices at a time: 1.47x on this closure), so the
-/// factor carries that gain until a bench measures it.
-pub const VERIFY_OVER_SAMPLE: f64 = 1.8340;
+/// 9 to 16 soldiers, 203 s on two threads of the bench machine, idle, at
+/// the bench's commit right after it), against the time its files take at
+/// the level samples' verify rates ([`LEVEL_RATES`], by file: the
+/// two-officer samples') on the bench cores two threads are worth
+/// ([`BENCH_SPEEDUP_2_THREADS`]). Above 1: the closure's two-officer tiers
+/// check faster than a level sample's, which more than makes up for its
+/// one-officer files (at about half the two-officer files' rate).
+pub const VERIFY_OVER_SAMPLE: f64 = 1.1172;
 
 /// The verify record [`VERIFY_OVER_SAMPLE`] comes from.
 pub const VERIFY_OVER_SAMPLE_SOURCE: &str =
-    "scripts/bench-runs/2026-12-05-decode/verify-all-sets.json";
+    "scripts/bench-runs/2026-12-05-calib/verify-all-sets.json";
 
 /// The level samples' rate at `k` soldiers (`which` picks the figure):
 /// interpolated linearly between the soldier counts of [`LEVEL_RATES`],
@@ -406,7 +399,7 @@ pub fn bench_rate(threads: usize) -> f64 {
 }
 
 /// The record's two-thread speedup (`speedup_2_threads`).
-pub const BENCH_SPEEDUP_2_THREADS: f64 = 1.923373;
+pub const BENCH_SPEEDUP_2_THREADS: f64 = 1.897181;
 
 /// The position whose closure the calibration solves in memory (two
 /// officers, ten soldiers, about 13.5 million positions; the rate position

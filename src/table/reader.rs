@@ -428,17 +428,25 @@ impl Table {
         })
     }
 
+    /// WDL block `b` decompressed straight into the shared buffer the
+    /// cache keeps (no copy: a block is 256 KiB, and a build decompresses
+    /// each block of the files below it once), and checked.
     fn decode_wdl(&self, b: u64) -> Result<Arc<[u8]>, TableError> {
-        let raw = self.decompress(Stream::Wdl, b)?;
+        let bytes = self.block_bytes(Stream::Wdl, b)?;
         let count = self.block_positions(Stream::Wdl, b);
-        format::check_wdl_block(&raw, count, self.info.wdl_only).map_err(|detail| {
+        let bad = |detail| {
             self.err(Problem::BadBlock {
                 stream: Stream::Wdl,
                 block: b,
                 detail,
             })
-        })?;
-        Ok(raw.into())
+        };
+        let mut block: Arc<[u8]> = std::iter::repeat_n(0, count.div_ceil(4)).collect();
+        let out = Arc::get_mut(&mut block).expect("a new block is not shared");
+        let n = super::writer::decompress_into(bytes, out)
+            .map_err(|e| bad(BlockDefect::Decompress(Arc::new(e))))?;
+        format::check_wdl_block(&out[..n], count, self.info.wdl_only).map_err(bad)?;
+        Ok(block)
     }
 
     fn decode_dist(&self, b: u64) -> Result<Arc<[u16]>, TableError> {

@@ -1033,9 +1033,11 @@ fn compress(raw: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
     })
 }
 
-/// Decompress one block of at most `capacity` bytes with this thread's
-/// context (the reader's and the writer's read-back share it).
-pub(super) fn decompress(bytes: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
+/// Run `f` with this thread's decompression context (the reader's and the
+/// writer's read-back share it).
+fn with_decompressor<T>(
+    f: impl FnOnce(&mut zstd::bulk::Decompressor<'static>) -> std::io::Result<T>,
+) -> std::io::Result<T> {
     DECOMPRESSOR.with(|d| {
         let mut d = d.borrow_mut();
         if d.is_none() {
@@ -1044,8 +1046,19 @@ pub(super) fn decompress(bytes: &[u8], capacity: usize) -> std::io::Result<Vec<u
         let Some(z) = d.as_mut() else {
             unreachable!("set above")
         };
-        z.decompress(bytes, capacity)
+        f(z)
     })
+}
+
+/// Decompress one block of at most `capacity` bytes.
+pub(super) fn decompress(bytes: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
+    with_decompressor(|z| z.decompress(bytes, capacity))
+}
+
+/// Decompress one block of at most `out.len()` bytes into `out`; returns
+/// how many it holds (an error where it holds more).
+pub(super) fn decompress_into(bytes: &[u8], out: &mut [u8]) -> std::io::Result<usize> {
+    with_decompressor(|z| z.decompress_to_buffer(bytes, out))
 }
 
 /// The compressed bytes of block `number` of `stream`, entry `e`, read from

@@ -5,17 +5,19 @@
 //! checker's per-point rows ([`super::Set`], a bit each here) would cost
 //! 33 words per set for what one word holds. The derivation is the
 //! checker's, read for one officer (docs/RULES.md): the soldiers' steps
-//! from the rules' generator, the captures from the rules' chains
-//! ([`ChainList`]) judged by [`super::judged`] with no other officer, a
+//! from the rules' generator, the captures from a walk of the chains'
+//! states, each (point, soldiers taken) walked once ([`Captures`], held to
+//! the rules' [`crate::rules::ChainList`] by a test), judged by
+//! [`super::judged`] with no other officer, a
 //! step while a capture is on barred (`mandatory`, or `huff` with the only
 //! officer huffed after it), then the least fixed point slice by slice.
 
 use super::{At, SliceSteps, compare_one, decode_each, judged, least_fixed_point, slice_steps};
 use crate::Value;
-use crate::board::{self, Bitboard};
+use crate::board::{self, Bitboard, Point};
 use crate::index::{TierKey, fortress_bits, fortress_masks};
 use crate::position::Side;
-use crate::rules::{self, CaptureRule, ChainList, Variant};
+use crate::rules::{self, CaptureRule, Variant};
 use crate::solve::SolveError;
 use crate::solve::check::{Inconsistency, Others};
 use crate::solve::lookup::Lookup;
@@ -139,6 +141,58 @@ impl SliceSteps for Tier<'_> {
     }
 }
 
+/// The captures of the officer alone on one point (docs/RULES.md section
+/// 4): chains of jumps, each over a soldier not yet taken onto an empty
+/// point (the start is empty, the soldiers taken stay on the board until
+/// the chain ends), a capture where no jump goes on. Where the chain goes
+/// on from depends only on where it stands and what it has taken, so each
+/// such state is walked once: the same jumps in other orders (many, with
+/// one officer among many soldiers) are not walked again, and each state
+/// where no jump goes on is a capture of its own (end, soldiers taken).
+#[derive(Default)]
+struct Captures {
+    /// The states walked: (point, soldiers taken).
+    walked: rustc_hash::FxHashSet<(Point, Bitboard)>,
+    /// Each capture's end point and soldiers taken, once.
+    ends: Vec<(Point, Bitboard)>,
+    /// The most soldiers one takes (0: no capture).
+    best: u32,
+}
+
+impl Captures {
+    /// The captures of the officer on `start` among `soldiers`, in place
+    /// of those held.
+    fn fill(&mut self, start: Point, soldiers: Bitboard) {
+        self.walked.clear();
+        self.ends.clear();
+        self.jump(start, soldiers & !start.bit(), soldiers, 0);
+        self.best = self
+            .ends
+            .iter()
+            .map(|e| e.1.count_ones())
+            .max()
+            .unwrap_or(0);
+    }
+
+    /// Every chain on from `at`, `taken` taken (`occupied`: the soldiers).
+    fn jump(&mut self, at: Point, occupied: Bitboard, soldiers: Bitboard, taken: Bitboard) {
+        let mut on = false;
+        for j in at.jumps() {
+            let (over, land) = (j.over.bit(), j.land.bit());
+            if soldiers & over == 0 || taken & over != 0 || occupied & land != 0 {
+                continue;
+            }
+            on = true;
+            if self.walked.insert((j.land, taken | over)) {
+                self.jump(j.land, occupied, soldiers, taken | over);
+            }
+        }
+        if !on && taken != 0 {
+            self.ends.push((at, taken));
+        }
+    }
+}
+
 thread_local! {
     /// Each thread's [`Slice`]s, kept from one tier to the next.
     static KEPT: std::cell::RefCell<Vec<Slice>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -213,24 +267,23 @@ impl Tier<'_> {
     /// the lower tiers), where it could capture (for the steps' duty), and
     /// the placements without a legal move.
     fn officer_moves(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
-        let mut chains = ChainList::default();
+        let mut caps = Captures::default();
         for fi in 0..self.slices.len() {
             let (soldiers, free) = (self.slices[fi].soldiers, self.slices[fi].free);
             let mut has = 0u64;
             for a in board::points(free) {
-                chains.fill(a, soldiers, 0);
-                let best = chains.most_taken();
+                caps.fill(a, soldiers);
+                let best = caps.best;
                 if best == 0 {
                     continue;
                 }
                 self.slices[fi].cap |= a.bit();
-                for (path, taken) in chains.iter() {
+                for &(to, taken) in &caps.ends {
                     let n = taken.count_ones();
                     // No other officer: none to be at fault but this one.
                     let Some((own_fault, _)) = judged(self.variant, n, best, 0) else {
                         continue;
                     };
-                    let to = path[path.len() - 1];
                     let k_after = self.key.k - n as u8;
                     // Rule 1: fewer than nine soldiers left, the officers
                     // have won.
@@ -283,5 +336,51 @@ impl Tier<'_> {
         }
         bad.sort_by_key(|b| b.index);
         bad
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::ChainList;
+
+    /// The lone checker's walk of states ([`Captures`]) gives the captures
+    /// (end point, soldiers taken) and the most taken that the rules'
+    /// generator gives for an officer alone, on random boards of 9 to 24
+    /// soldiers.
+    #[test]
+    fn the_walk_of_states_gives_the_rules_captures() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut caps, mut rules) = (Captures::default(), ChainList::default());
+        let mut long = 0;
+        for _ in 0..600 {
+            let k = 9 + next() as u32 % 16;
+            let mut soldiers: Bitboard = 0;
+            while soldiers.count_ones() < k {
+                soldiers |= 1 << (next() % board::NUM_POINTS as u64);
+            }
+            for a in board::points(board::ALL & !soldiers) {
+                caps.fill(a, soldiers);
+                rules.fill(a, soldiers, 0);
+                let mut want: Vec<(Point, Bitboard)> = rules
+                    .iter()
+                    .map(|(path, taken)| (path[path.len() - 1], taken))
+                    .collect();
+                want.sort_unstable();
+                let mut got = caps.ends.clone();
+                got.sort_unstable();
+                assert_eq!(got, want, "{soldiers:#x} {a}");
+                assert_eq!(caps.best, rules.most_taken(), "{soldiers:#x} {a}");
+                long += usize::from(caps.best >= 3);
+            }
+        }
+        // Chains of three jumps and more, where orders can meet, often.
+        assert!(long > 1000, "only {long} officers with a chain of three");
     }
 }

@@ -151,7 +151,8 @@ impl SliceSteps for Tier<'_> {
 /// where no jump goes on is a capture of its own (end, soldiers taken).
 #[derive(Default)]
 struct Captures {
-    /// The states walked: (point, soldiers taken).
+    /// The states walked after two jumps or more: (point, soldiers
+    /// taken).
     walked: rustc_hash::FxHashSet<(Point, Bitboard)>,
     /// Each capture's end point and soldiers taken, once.
     ends: Vec<(Point, Bitboard)>,
@@ -163,7 +164,10 @@ impl Captures {
     /// The captures of the officer on `start` among `soldiers`, in place
     /// of those held.
     fn fill(&mut self, start: Point, soldiers: Bitboard) {
-        self.walked.clear();
+        // (A cleared table is wiped whole: not when nothing is in it.)
+        if !self.walked.is_empty() {
+            self.walked.clear();
+        }
         self.ends.clear();
         self.jump(start, soldiers & !start.bit(), soldiers, 0);
         self.best = self
@@ -183,7 +187,8 @@ impl Captures {
                 continue;
             }
             on = true;
-            if self.walked.insert((j.land, taken | over)) {
+            // A state after the first jump is reached by that jump alone.
+            if taken == 0 || self.walked.insert((j.land, taken | over)) {
                 self.jump(j.land, occupied, soldiers, taken | over);
             }
         }

@@ -169,7 +169,7 @@ impl Captures {
             self.walked.clear();
         }
         self.ends.clear();
-        self.jump(start, soldiers & !start.bit(), soldiers, 0);
+        self.jump(start, soldiers, 0);
         self.best = self
             .ends
             .iter()
@@ -178,18 +178,19 @@ impl Captures {
             .unwrap_or(0);
     }
 
-    /// Every chain on from `at`, `taken` taken (`occupied`: the soldiers).
-    fn jump(&mut self, at: Point, occupied: Bitboard, soldiers: Bitboard, taken: Bitboard) {
+    /// Every chain on from `at`, `taken` taken: a jump lands where no
+    /// soldier stands (the officer alone; the start it left is empty).
+    fn jump(&mut self, at: Point, soldiers: Bitboard, taken: Bitboard) {
         let mut on = false;
         for j in at.jumps() {
             let (over, land) = (j.over.bit(), j.land.bit());
-            if soldiers & over == 0 || taken & over != 0 || occupied & land != 0 {
+            if soldiers & over == 0 || taken & over != 0 || soldiers & land != 0 {
                 continue;
             }
             on = true;
             // A state after the first jump is reached by that jump alone.
             if taken == 0 || self.walked.insert((j.land, taken | over)) {
-                self.jump(j.land, occupied, soldiers, taken | over);
+                self.jump(j.land, soldiers, taken | over);
             }
         }
         if !on && taken != 0 {

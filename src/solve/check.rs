@@ -1255,7 +1255,7 @@ pub(crate) mod tests {
     use crate::solve::{Solver, TierStore};
 
     /// A xorshift generator with a fixed seed, for random test boards
-    /// (the bit-set solver's tests use it too).
+    /// (the bit-set solver's and the set checker's tests use it too).
     pub(crate) fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
         move || {
             x ^= x << 13;

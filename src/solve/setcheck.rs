@@ -1194,6 +1194,7 @@ impl Tier<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::check::tests::xorshift;
     use crate::solve::{Solver, TierStore};
 
     /// Win, draw or loss, and whether a loss in 0 plies: what a WDL-only
@@ -1216,13 +1217,7 @@ mod tests {
         let p: crate::position::Position = pos.parse().unwrap();
         let solver = Solver::new(variant).threads(1);
         let sol = solver.solve_closure(&p).unwrap();
-        let mut x = seed;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(seed);
         let mut found = 0;
         for key in &solver.closure_of(&p) {
             let right = sol.store().tier(key).unwrap().unwrap().to_vec();
@@ -1266,13 +1261,7 @@ mod tests {
     #[test]
     fn one_walk_gives_the_rules_captures_with_the_other_officer_anywhere() {
         use crate::rules::ChainList;
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let ends = |list: &ChainList| {
             let mut v: Vec<(usize, Bitboard)> = list
                 .iter()

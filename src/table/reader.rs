@@ -411,20 +411,12 @@ impl Table {
         Ok(bytes)
     }
 
-    /// Decompress block `b` of `stream` (checksum checked).
-    fn decompress(&self, stream: Stream, b: u64) -> Result<Vec<u8>, TableError> {
-        let bytes = self.block_bytes(stream, b)?;
-        let count = self.block_positions(stream, b);
-        let capacity = match stream {
-            Stream::Wdl => count.div_ceil(4),
-            Stream::Distance => 1 + 2 * count,
-        };
-        super::writer::decompress(bytes, capacity).map_err(|e| {
-            self.err(Problem::BadBlock {
-                stream,
-                block: b,
-                detail: BlockDefect::Decompress(Arc::new(e)),
-            })
+    /// The error of block `b` of `stream` with defect `detail`.
+    fn bad_block(&self, stream: Stream, b: u64, detail: BlockDefect) -> TableError {
+        self.err(Problem::BadBlock {
+            stream,
+            block: b,
+            detail,
         })
     }
 
@@ -434,13 +426,7 @@ impl Table {
     fn decode_wdl(&self, b: u64) -> Result<Arc<[u8]>, TableError> {
         let bytes = self.block_bytes(Stream::Wdl, b)?;
         let count = self.block_positions(Stream::Wdl, b);
-        let bad = |detail| {
-            self.err(Problem::BadBlock {
-                stream: Stream::Wdl,
-                block: b,
-                detail,
-            })
-        };
+        let bad = |detail| self.bad_block(Stream::Wdl, b, detail);
         let mut block: Arc<[u8]> = std::iter::repeat_n(0, count.div_ceil(4)).collect();
         let out = Arc::get_mut(&mut block).expect("a new block is not shared");
         let n = super::writer::decompress_into(bytes, out)
@@ -449,17 +435,14 @@ impl Table {
         Ok(block)
     }
 
+    /// Distance block `b`, decompressed and decoded.
     fn decode_dist(&self, b: u64) -> Result<Arc<[u16]>, TableError> {
-        let raw = self.decompress(Stream::Distance, b)?;
-        let d = format::decode_distances(&raw, self.block_positions(Stream::Distance, b)).map_err(
-            |detail| {
-                self.err(Problem::BadBlock {
-                    stream: Stream::Distance,
-                    block: b,
-                    detail,
-                })
-            },
-        )?;
+        let bytes = self.block_bytes(Stream::Distance, b)?;
+        let count = self.block_positions(Stream::Distance, b);
+        let bad = |detail| self.bad_block(Stream::Distance, b, detail);
+        let raw = super::writer::decompress(bytes, 1 + 2 * count)
+            .map_err(|e| bad(BlockDefect::Decompress(Arc::new(e))))?;
+        let d = format::decode_distances(&raw, count).map_err(bad)?;
         Ok(d.into())
     }
 
@@ -489,11 +472,7 @@ impl Table {
     }
 
     fn disagree(&self, block: u64) -> TableError {
-        self.err(Problem::BadBlock {
-            stream: Stream::Distance,
-            block,
-            detail: BlockDefect::DisagreesWithWdl,
-        })
+        self.bad_block(Stream::Distance, block, BlockDefect::DisagreesWithWdl)
     }
 
     /// The stream position of position `index` of tier `key`.

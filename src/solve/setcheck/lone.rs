@@ -349,6 +349,7 @@ impl Tier<'_> {
 mod tests {
     use super::*;
     use crate::rules::ChainList;
+    use crate::solve::check::tests::xorshift;
 
     /// The lone checker's walk of states ([`Captures`]) gives the captures
     /// (end point, soldiers taken) and the most taken that the rules'
@@ -356,13 +357,7 @@ mod tests {
     /// soldiers.
     #[test]
     fn the_walk_of_states_gives_the_rules_captures() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let (mut caps, mut rules) = (Captures::default(), ChainList::default());
         let mut long = 0;
         for _ in 0..600 {

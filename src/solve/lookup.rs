@@ -165,6 +165,15 @@ impl WdlFields {
         Some(self.field(slot))
     }
 
+    /// Whether field `slot` (held) is a win (bit 0) and whether a loss
+    /// (bit 1) for the side to move.
+    #[inline]
+    fn class(&self, slot: u32) -> u8 {
+        let f = self.start + slot;
+        let w = self.fields[(f / 4) as usize] >> (2 * (f % 4)) & 3;
+        (self.wins >> w & 1) | (self.losses >> w & 1) << 1
+    }
+
     /// The value code of field `slot` (held).
     #[inline]
     fn field(&self, slot: u32) -> u16 {
@@ -327,6 +336,21 @@ impl TierValues {
             i += 1;
         });
         Some((wins, losses))
+    }
+
+    /// Whether the value at `slot` of the layout ([`TierValues::strides`])
+    /// is a win (bit 0) and whether a loss (bit 1) for the side to move,
+    /// if held: the class of [`TierValues::at`]'s code, with no branch on
+    /// the value.
+    #[inline]
+    pub(crate) fn class_at(&self, slot: u32) -> Option<u8> {
+        match self {
+            TierValues::Codes(c) => c
+                .get(slot as usize)
+                .map(|&c| u8::from(c & 1 == 1) | u8::from(c != 0 && c & 1 == 0) << 1),
+            TierValues::Wdl(w) if slot < w.len => Some(w.class(slot)),
+            TierValues::Wdl(_) => None,
+        }
     }
 
     /// The value code at `slot` of the layout ([`TierValues::strides`]),

@@ -202,12 +202,6 @@ impl Slice {
         (self.h_win, self.h_safe) = (0, 0);
         self.next.clear();
     }
-
-    /// Add the placement `{a, b}` to `set`.
-    fn put(set: &mut Set, a: usize, b: usize) {
-        set[a] |= 1 << b;
-        set[b] |= 1 << a;
-    }
 }
 
 /// What the officers owe when a capture is on, for their steps.
@@ -424,6 +418,26 @@ impl<'o> At<'o> {
             Some(c) => Ok(Value::from_code(c)),
             None => Err(SolveError::MissingTier(self.other.key)),
         }
+    }
+
+    /// Point `p` (of the checked tier's orientation) in the stored tier's,
+    /// as a board.
+    #[inline]
+    fn seen_point(&self, p: usize) -> Bitboard {
+        let p = Point::new(p);
+        if self.other.mirrored { p.mirror() } else { p }.bit()
+    }
+
+    /// Whether the stored value with the officers on `seen` (in the stored
+    /// tier's orientation: [`At::seen_point`]) is a win (bit 0) and
+    /// whether a loss (bit 1) for the side to move.
+    #[inline]
+    fn class(&self, seen: Bitboard) -> Result<u8, SolveError> {
+        let slot = self.first + officer_rank(seen, self.free) * self.other.strides.1;
+        self.other
+            .values
+            .class_at(slot)
+            .ok_or(SolveError::MissingTier(self.other.key))
     }
 }
 
@@ -1068,7 +1082,15 @@ impl Tier<'_> {
         };
         let there = there.map(|i| At::new(&self.others.list[i], soldiers, Side::Soldiers));
         let one = one.map(|i| At::new(&self.others.list[i], soldiers, Side::Soldiers));
-        let sl = &mut self.slices[fi];
+        // The soldiers to move after the capture (with the officers on
+        // `to` and `b`), row by row: where it is legal, where the
+        // soldiers win and where they lose there. Bits of classes, not
+        // branches on values: the values read are as good as random to
+        // the branch predictor.
+        let (mut legal, mut won, mut lost) = (0u64, 0u64, 0u64);
+        let to = there.as_ref().map_or(0, |at| at.seen_point(c.to));
+        // The huff of the officer on `to`, read once when first wanted.
+        let mut huff_to = None;
         for b in board::points(c.row) {
             let b = b.index();
             let Some((own_fault, other_fault)) =
@@ -1076,28 +1098,43 @@ impl Tier<'_> {
             else {
                 continue;
             };
-            let v = match &there {
-                None => Value::Loss(0),
-                Some(at) => {
-                    let mut v = at.value(1 << c.to | 1 << b)?;
-                    if let Some(one) = &one {
-                        if own_fault {
-                            v = v.best(one.value(1 << b)?);
-                        }
-                        if other_fault {
-                            v = v.best(one.value(1 << c.to)?);
-                        }
-                    }
-                    v
-                }
+            // Win (bit 0) and loss (bit 1) for the soldiers.
+            let mut class = match &there {
+                // Rule 1: fewer than nine soldiers left, a loss.
+                None => 2,
+                Some(at) => at.class(to | at.seen_point(b))?,
             };
-            Slice::put(has, c.a, b);
-            if matches!(v, Value::Loss(_)) {
-                Slice::put(&mut sl.o_win, c.a, b);
+            if let Some(one) = &one {
+                // A huff open after the capture: the soldiers take the
+                // better of going on and huffing (a win if either wins,
+                // a loss if both lose).
+                let mut best = |huffed: u8| class = (class | huffed) & 1 | (class & huffed) & 2;
+                if own_fault {
+                    best(one.class(one.seen_point(b))?);
+                }
+                if other_fault {
+                    let h = match huff_to {
+                        Some(h) => h,
+                        None => *huff_to.insert(one.class(one.seen_point(c.to))?),
+                    };
+                    best(h);
+                }
             }
-            if !matches!(v, Value::Win(_)) {
-                Slice::put(&mut sl.o_safe, c.a, b);
-            }
+            legal |= 1 << b;
+            won |= u64::from(class & 1) << b;
+            lost |= u64::from(class >> 1) << b;
+        }
+        let sl = &mut self.slices[fi];
+        let a = c.a;
+        // Each placement both ways: row `a`, and bit `a` of each row `b`.
+        has[a] |= legal;
+        sl.o_win[a] |= lost;
+        sl.o_safe[a] |= legal & !won;
+        for b in board::points(legal) {
+            let b = b.index();
+            has[b] |= 1 << a;
+            sl.o_win[b] |= (lost >> b & 1) << a;
+            sl.o_safe[b] |= (!won >> b & 1) << a;
         }
         Ok(())
     }

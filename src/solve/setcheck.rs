@@ -682,6 +682,25 @@ fn wdl_only_fields([wo, lo, stuck, ws, ls, moves]: [bool; 6]) -> [u8; 2] {
     [o, s]
 }
 
+/// [`wdl_only_fields`] of bits (0 or 1) `[officers win, officers lose,
+/// stuck]` and `[soldiers win, soldiers lose, soldiers have a move]`,
+/// with no branch: a win 1, else a loss 2 (officers stuck: 3; soldiers
+/// without a move: 3), else a draw 0.
+#[inline]
+fn derived_fields([wo, lo, stuck]: [u8; 3], [ws, ls, moves]: [u8; 3]) -> (u8, u8) {
+    (
+        wo | (lo & !wo & 1) * (2 + stuck),
+        ws | (ls & !ws & 1) * (3 - moves),
+    )
+}
+
+/// [`fields::wdl_only_bits`] of `code` with no branch: 0 for a draw (code
+/// 0), 1 for a win (odd), 3 for a loss in 0 (code 2), 2 for another loss.
+#[inline]
+fn field_of(code: u16) -> u8 {
+    u8::from(code != 0) * (2 - (code & 1) as u8) + u8::from(code == 2)
+}
+
 /// A soldiers' step from outside the fortress, which leaves the tier:
 /// (outside soldiers after it, slice, point stepped to, board after it).
 type OutStep = (Bitboard, usize, usize, Bitboard);
@@ -1210,15 +1229,33 @@ impl Tier<'_> {
                 .map(|(p, x)| *x = p.index())
                 .count();
             let pts = &pts[..np];
-            // Row by row: the placement {a, b} of the i-th and the j-th
-            // free points (i < j) is the slice's placement of rank
-            // j (j - 1) / 2 + i.
-            for (i, &a) in pts.iter().enumerate() {
-                let rows = [&sl.wo, &sl.lo, &sl.stuck, &sl.ws, &sl.ls, &sl.s_moves].map(|s| s[a]);
-                for (j, &b) in pts.iter().enumerate().skip(i + 1) {
-                    let node = first + j * (j - 1) / 2 + i;
-                    let held = rows.map(|r| r >> b & 1 == 1);
-                    compare_one(&mut bad, codes, [node, n_side + node], stuck_wins, held);
+            // Column by column: the placement {a, b} of the i-th and the
+            // j-th free points (i < j) is the slice's placement of rank
+            // j (j - 1) / 2 + i, so the placements of column j are a run.
+            // The run's stored fields are held to the derived ones with
+            // no branch on a value; a run where one differs is gone over
+            // again, placement by placement, for what differs.
+            for (j, &b) in pts.iter().enumerate().skip(1) {
+                let run = first + j * (j - 1) / 2;
+                let [wo, lo, stuck, ws, ls, moves] =
+                    [&sl.wo, &sl.lo, &sl.stuck, &sl.ws, &sl.ls, &sl.s_moves].map(|s| s[b]);
+                let mut differ = 0u8;
+                for (i, &a) in pts[..j].iter().enumerate() {
+                    let bit = |r: u64| (r >> a & 1) as u8;
+                    let (o, s) = derived_fields(
+                        [bit(wo), bit(lo), bit(stuck)],
+                        [bit(ws), bit(ls), bit(moves)],
+                    );
+                    differ |=
+                        (field_of(codes[run + i]) ^ o) | (field_of(codes[n_side + run + i]) ^ s);
+                }
+                if differ != 0 {
+                    let rows = [wo, lo, stuck, ws, ls, moves];
+                    for (i, &a) in pts[..j].iter().enumerate() {
+                        let node = run + i;
+                        let held = rows.map(|r| r >> a & 1 == 1);
+                        compare_one(&mut bad, codes, [node, n_side + node], stuck_wins, held);
+                    }
                 }
             }
             first += np * (np - 1) / 2;
@@ -1295,6 +1332,22 @@ mod tests {
     /// captures (end point, soldiers taken) and the most taken that the
     /// rules' generator gives with that officer as a blocker, and alone
     /// those it gives alone.
+    /// The branch-free fields of the compare's quick path are those of
+    /// [`wdl_only_fields`] and [`fields::wdl_only_bits`], for every set of
+    /// derived bits and every code a stored value can have.
+    #[test]
+    fn the_quick_compare_fields_are_the_value_fields() {
+        for bits in 0..64u8 {
+            let held: [bool; 6] = std::array::from_fn(|i| bits >> i & 1 == 1);
+            let b = held.map(u8::from);
+            let (o, s) = derived_fields([b[0], b[1], b[2]], [b[3], b[4], b[5]]);
+            assert_eq!([o, s], wdl_only_fields(held), "{held:?}");
+        }
+        for code in 0..=u16::MAX {
+            assert_eq!(field_of(code), fields::wdl_only_bits(code), "{code}");
+        }
+    }
+
     #[test]
     fn one_walk_gives_the_rules_captures_with_the_other_officer_anywhere() {
         use crate::rules::ChainList;

@@ -1101,47 +1101,54 @@ impl Tier<'_> {
         };
         let there = there.map(|i| At::new(&self.others.list[i], soldiers, Side::Soldiers));
         let one = one.map(|i| At::new(&self.others.list[i], soldiers, Side::Soldiers));
-        // The soldiers to move after the capture (with the officers on
-        // `to` and `b`), row by row: where it is legal, where the
-        // soldiers win and where they lose there. Bits of classes, not
-        // branches on values: the values read are as good as random to
-        // the branch predictor.
-        let (mut legal, mut won, mut lost) = (0u64, 0u64, 0u64);
-        let to = there.as_ref().map_or(0, |at| at.seen_point(c.to));
-        // The huff of the officer on `to`, read once when first wanted.
-        let mut huff_to = None;
+        // Where the capture is legal, and where a huff of this officer
+        // (`own`) or of the other (`other`) is open after it.
+        let (mut legal, mut own, mut other) = (0u64, 0u64, 0u64);
         for b in board::points(c.row) {
             let b = b.index();
-            let Some((own_fault, other_fault)) =
+            if let Some((own_fault, other_fault)) =
                 judged(self.variant, n, walks[c.a].best(b), walks[b].best(c.a))
-            else {
-                continue;
-            };
-            // Win (bit 0) and loss (bit 1) for the soldiers.
-            let mut class = match &there {
-                // Rule 1: fewer than nine soldiers left, a loss.
-                None => 2,
-                Some(at) => at.class(to | at.seen_point(b))?,
-            };
-            if let Some(one) = &one {
-                // A huff open after the capture: the soldiers take the
-                // better of going on and huffing (a win if either wins,
-                // a loss if both lose).
-                let mut best = |huffed: u8| class = (class | huffed) & 1 | (class & huffed) & 2;
-                if own_fault {
-                    best(one.class(one.seen_point(b))?);
+            {
+                legal |= 1 << b;
+                own |= u64::from(own_fault) << b;
+                other |= u64::from(other_fault) << b;
+            }
+        }
+        // The soldiers to move after the capture (with the officers on
+        // `to` and `b`): where they win and where they lose, as bits of
+        // classes, not branches on values (the values read are as good as
+        // random to the branch predictor).
+        let (mut won, mut lost) = (0u64, legal);
+        if let Some(at) = &there {
+            let to = at.seen_point(c.to);
+            lost = 0;
+            for b in board::points(legal) {
+                let b = b.index();
+                let class = at.class(to | at.seen_point(b))?;
+                won |= u64::from(class & 1) << b;
+                lost |= u64::from(class >> 1) << b;
+            }
+        }
+        if let Some(one) = &one {
+            // A huff open after the capture: the soldiers take the better
+            // of going on and huffing (a win if either wins, a loss if
+            // both lose). Huffing this officer leaves the other on `b`,
+            // huffing the other leaves this one on `to`.
+            for b in board::points(own) {
+                let b = b.index();
+                let huffed = one.class(one.seen_point(b))?;
+                won |= u64::from(huffed & 1) << b;
+                lost &= !(u64::from(huffed >> 1 == 0) << b);
+            }
+            if other != 0 {
+                let huffed = one.class(one.seen_point(c.to))?;
+                if huffed & 1 == 1 {
+                    won |= other;
                 }
-                if other_fault {
-                    let h = match huff_to {
-                        Some(h) => h,
-                        None => *huff_to.insert(one.class(one.seen_point(c.to))?),
-                    };
-                    best(h);
+                if huffed >> 1 == 0 {
+                    lost &= !other;
                 }
             }
-            legal |= 1 << b;
-            won |= u64::from(class & 1) << b;
-            lost |= u64::from(class >> 1) << b;
         }
         let sl = &mut self.slices[fi];
         let a = c.a;

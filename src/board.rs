@@ -196,6 +196,36 @@ const JUMPS_RAW: [[(u8, u8); 8]; NUM_POINTS] = {
     t
 };
 
+/// The points a jump from each point passes over (each with a landing
+/// point on the board), and the landing point of the jump from each point
+/// over each point (`NONE` where there is no such jump).
+const JUMP_OVERS: [Bitboard; NUM_POINTS] = {
+    let mut t = [0; NUM_POINTS];
+    let mut i = 0;
+    while i < NUM_POINTS {
+        let mut n = 0;
+        while n < 8 && JUMPS_RAW[i][n].0 != NONE {
+            t[i] |= 1 << JUMPS_RAW[i][n].0;
+            n += 1;
+        }
+        i += 1;
+    }
+    t
+};
+const LANDING: [[u8; NUM_POINTS]; NUM_POINTS] = {
+    let mut t = [[NONE; NUM_POINTS]; NUM_POINTS];
+    let mut i = 0;
+    while i < NUM_POINTS {
+        let mut n = 0;
+        while n < 8 && JUMPS_RAW[i][n].0 != NONE {
+            t[i][JUMPS_RAW[i][n].0 as usize] = JUMPS_RAW[i][n].1;
+            n += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// Longest soldier path (in steps) from each point into the fortress under a
 /// step table; 0 inside the fortress.
 const fn longest_paths(moves: &[Bitboard; NUM_POINTS]) -> [u8; NUM_POINTS] {
@@ -413,6 +443,20 @@ impl Point {
                 over: Point(o),
                 land: Point(l),
             })
+    }
+
+    /// The points a jump from here passes over: for each, the jump over
+    /// it lands on [`Point::landing`].
+    #[inline]
+    pub(crate) const fn jump_overs(self) -> Bitboard {
+        JUMP_OVERS[self.0 as usize]
+    }
+
+    /// Where the jump from here over `over` (one of
+    /// [`Point::jump_overs`]) lands.
+    #[inline]
+    pub(crate) const fn landing(self, over: Point) -> Point {
+        Point(LANDING[self.0 as usize][over.0 as usize])
     }
 
     /// Raw jump table entry: up to eight `(over, land)` index pairs, `NONE` padded.
@@ -702,6 +746,20 @@ mod tests {
         let mut j: Vec<_> = p("c6").jumps().map(|j| j.land.name()).collect();
         j.sort();
         assert_eq!(j, ["c4", "e6"]);
+    }
+
+    #[test]
+    fn jump_overs_and_landings_are_the_jumps() {
+        for a in points(ALL) {
+            let mut overs = 0;
+            for j in a.jumps() {
+                overs |= j.over.bit();
+                assert_eq!(a.landing(j.over), j.land, "{a} over {}", j.over);
+            }
+            assert_eq!(a.jump_overs(), overs, "{a}");
+        }
+        assert_eq!(p("d6").landing(p("c5")), p("b4"));
+        assert_eq!(p("c6").jump_overs(), p("c5").bit() | p("d6").bit());
     }
 
     #[test]

@@ -335,16 +335,18 @@ impl Walk {
     /// `landed` (the start is empty: the officer left it).
     fn jump(&mut self, at: Point, soldiers: Bitboard, taken: Bitboard, landed: Bitboard) {
         let mut next = 0;
-        for j in at.jumps() {
-            let (over, land) = (j.over.bit(), j.land.bit());
-            self.read |= over;
-            if soldiers & over != 0 {
-                self.read |= land;
-            }
-            if soldiers & over != 0 && taken & over == 0 && soldiers & land == 0 {
+        // Every point a jump from here passes over is read, and the
+        // landing point of each jump over a soldier.
+        let overs = at.jump_overs();
+        self.read |= overs;
+        for o in board::points(soldiers & overs) {
+            let to = at.landing(o);
+            let (over, land) = (o.bit(), to.bit());
+            self.read |= land;
+            if taken & over == 0 && soldiers & land == 0 {
                 next |= land;
                 self.in_way |= land;
-                self.jump(j.land, soldiers, taken | over, landed | land);
+                self.jump(to, soldiers, taken | over, landed | land);
             }
         }
         if taken == 0 {

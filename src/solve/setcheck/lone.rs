@@ -182,15 +182,16 @@ impl Captures {
     /// soldier stands (the officer alone; the start it left is empty).
     fn jump(&mut self, at: Point, soldiers: Bitboard, taken: Bitboard) {
         let mut on = false;
-        for j in at.jumps() {
-            let (over, land) = (j.over.bit(), j.land.bit());
-            if soldiers & over == 0 || taken & over != 0 || soldiers & land != 0 {
+        // The jumps over a soldier not yet taken.
+        for o in board::points(soldiers & !taken & at.jump_overs()) {
+            let to = at.landing(o);
+            if soldiers & to.bit() != 0 {
                 continue;
             }
             on = true;
             // A state after the first jump is reached by that jump alone.
-            if taken == 0 || self.walked.insert((j.land, taken | over)) {
-                self.jump(j.land, soldiers, taken | over);
+            if taken == 0 || self.walked.insert((to, taken | o.bit())) {
+                self.jump(to, soldiers, taken | o.bit());
             }
         }
         if !on && taken != 0 {

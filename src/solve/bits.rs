@@ -273,16 +273,19 @@ fn chains<const ALONE: bool>(
         path: Bitboard,
     ) {
         let (mut jumps, mut only) = (0u32, 0u64);
-        for &(o, l) in board::Point::new(cur).jumps_raw() {
-            if o == board::NONE {
-                break;
-            }
+        // Every point a jump from here passes over is looked at, and the
+        // landing point of each jump over a soldier.
+        let at = board::Point::new(cur);
+        let overs = at.jump_overs();
+        *looked |= overs;
+        let mut x = soldiers & overs;
+        while x != 0 {
+            let o = x.trailing_zeros();
+            x &= x - 1;
             let over = 1u64 << o;
-            *looked |= over;
-            if soldiers & over != 0 {
-                *looked |= 1 << l;
-            }
-            if soldiers & over != 0 && taken & over == 0 && soldiers & (1 << l) == 0 {
+            let l = at.landing(board::Point::new(o as usize)).index();
+            *looked |= 1 << l;
+            if taken & over == 0 && soldiers & (1 << l) == 0 {
                 #[cfg(test)]
                 if taken != 0 && planted(Fault::ChainStopsAfterOneJump) {
                     continue;

@@ -254,6 +254,9 @@ struct Walk {
     alone: u32,
     /// With the other officer on each point of `in_way`.
     with: [u32; board::NUM_POINTS],
+    /// The points of `in_way` where that is not 0: with the other officer
+    /// there, this one can still capture.
+    with_some: Bitboard,
     /// The captures, each (end point, soldiers taken) once.
     ends: Vec<WalkEnd>,
     /// The point walked from, the points whose soldiers the walk read
@@ -271,6 +274,7 @@ impl Default for Walk {
             in_way: 0,
             alone: 0,
             with: [0; board::NUM_POINTS],
+            with_some: 0,
             ends: Vec::new(),
             from: board::NUM_POINTS,
             read: 0,
@@ -319,11 +323,13 @@ impl Walk {
         for b in board::points(in_way) {
             self.with[b.index()] = 0;
         }
+        self.with_some = 0;
         for e in &self.ends {
             let n = e.taken.count_ones();
             if e.clear {
                 self.alone = self.alone.max(n);
             }
+            self.with_some |= e.by & in_way;
             for b in board::points(e.by & in_way) {
                 let w = &mut self.with[b.index()];
                 *w = (*w).max(n);
@@ -1038,10 +1044,7 @@ impl Tier<'_> {
                 }
                 // Where the officer of row a could capture.
                 let sl = &mut self.slices[fi];
-                let mut row = 0;
-                for b in board::points(sl.all[a]) {
-                    row |= u64::from(w.best(b.index()) > 0) << b.index();
-                }
+                let row = sl.all[a] & (!w.in_way | w.with_some);
                 sl.cap[a] |= row;
                 for b in board::points(row) {
                     sl.capt[b.index()] |= 1 << a;

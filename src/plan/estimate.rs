@@ -267,51 +267,51 @@ pub struct LevelRate {
 pub const LEVEL_RATES: [LevelRate; 5] = [
     LevelRate {
         k: 9,
-        bits: 3.939682e7,
-        positions: 5.307125e6,
-        verify: 2.750380e7,
+        bits: 3.962408e+07,
+        positions: 5.196134e+06,
+        verify: 2.981909e+07,
     },
     LevelRate {
         k: 12,
-        bits: 2.405948e7,
-        positions: 3.799531e6,
-        verify: 1.484657e7,
+        bits: 2.467630e+07,
+        positions: 3.836138e+06,
+        verify: 2.075326e+07,
     },
     LevelRate {
         k: 15,
-        bits: 1.822052e7,
-        positions: 3.445676e6,
-        verify: 1.130871e7,
+        bits: 1.771482e+07,
+        positions: 3.430534e+06,
+        verify: 1.539045e+07,
     },
     LevelRate {
         k: 18,
-        bits: 1.562604e7,
-        positions: 3.508012e6,
-        verify: 1.005669e7,
+        bits: 1.465455e+07,
+        positions: 3.479358e+06,
+        verify: 1.320263e+07,
     },
     LevelRate {
         k: 21,
-        bits: 1.295501e7,
-        positions: 3.729962e6,
-        verify: 8.881673e6,
+        bits: 1.252396e+07,
+        positions: 3.733508e+06,
+        verify: 1.082570e+07,
     },
 ];
 
 /// The bench record every time figure of a plan comes from.
-pub const LEVEL_RATES_SOURCE: &str = "scripts/bench-runs/2026-12-05-vm-3/bench.json";
+pub const LEVEL_RATES_SOURCE: &str = "scripts/bench-runs/2026-12-05-vm-4/bench.json";
 
 /// The same record's in-memory solving rate of [`CALIBRATION_POSITION`]'s
 /// closure on one thread (`rate_per_core`): a calibration here (or
 /// `--rate`) over this figure is how many of the bench machine's cores
 /// this machine's threads are worth.
-pub const BENCH_RATE_PER_CORE: f64 = 7.279346e6;
+pub const BENCH_RATE_PER_CORE: f64 = 7.178273e+06;
 
 /// A complete build with distances over its level sample, in the same
 /// record: its 9-soldier build's positions per second
 /// (`raw.build_run`) over the position solver's level rate at 9 soldiers
 /// times the record's two-thread speedup (`speedup_2_threads`): what file
 /// I/O, compression and the build's window cost.
-pub const BUILD_OVER_SAMPLE: f64 = 0.9142;
+pub const BUILD_OVER_SAMPLE: f64 = 0.9038;
 
 /// A real WDL-only build by the bit-set solver over its level samples: the
 /// build of assaut's 16-soldier formation closure
@@ -324,32 +324,34 @@ pub const BUILD_OVER_SAMPLE: f64 = 0.9142;
 /// position) cost, over the files of 9 to 16 soldiers rather than the 9
 /// of the bench's own WDL-only build (`wdl_build_rate`), where I/O is the
 /// largest share. The build ran right after the bench, on the same
-/// machine, a few commits later (3 min 15 s, as at the bench's commit:
-/// `2026-12-05-calib`), so the factor holds no solver change.
-pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.7414;
+/// machine, at the same commit (`2026-12-05-masks`: 3 min 17 s; 3 min 15
+/// s at d75b53f, `2026-12-05-states`), so the factor holds no solver
+/// change.
+pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.7244;
 
 /// The build record [`WDL_BUILD_OVER_SAMPLE`] comes from.
-pub const WDL_BUILD_OVER_SAMPLE_SOURCE: &str = "scripts/bench-runs/2026-12-05-states/build.json";
+pub const WDL_BUILD_OVER_SAMPLE_SOURCE: &str = "scripts/bench-runs/2026-12-05-masks/build.json";
 
 /// A real verify of WDL-only files over its level samples: the verify of
 /// assaut's 16-soldier formation closure by the set checker
 /// ([`VERIFY_OVER_SAMPLE_SOURCE`]: 6,696,538,874 positions in 16 files of
-/// 9 to 16 soldiers, 199 s on two threads of the bench machine, idle,
-/// right after the bench), against the time its files take at the level
-/// samples' verify rates ([`LEVEL_RATES`], by file: the two-officer
-/// samples') on the bench cores two threads are worth
-/// ([`BENCH_SPEEDUP_2_THREADS`]). Above 1: the closure's two-officer tiers
-/// check faster than a level sample's, which more than makes up for its
-/// one-officer files (at about 0.6 of the two-officer files' rate). The
-/// verify is of a later checker than the bench's (the one-officer
-/// captures walked by states: 203 s at the bench's commit,
-/// `2026-12-05-calib`), a gain the level samples (two officers) cannot
-/// show: the factor carries it.
-pub const VERIFY_OVER_SAMPLE: f64 = 1.1388;
+/// 9 to 16 soldiers, 175 s on two threads of the bench machine, idle,
+/// right after the bench, at its commit), against the time its files take
+/// at the level samples' verify rates ([`LEVEL_RATES`], by file: the
+/// two-officer samples') on the bench cores two threads are worth
+/// ([`BENCH_SPEEDUP_2_THREADS`]). Below 1 since the set checker stopped
+/// branching on the values it reads (1.139 before, `2026-12-05-states`):
+/// the level samples' synthetic values are random, a third each of win,
+/// draw and loss, so such branches cost the samples far more than real
+/// tables, and the samples gained far more from their removal (by sets at
+/// 15 soldiers 1.13e7 -> 1.54e7/s) than the closure's files (199 s -> 175
+/// s). The closure's one-officer files check at about 0.6 of the
+/// two-officer files' rate.
+pub const VERIFY_OVER_SAMPLE: f64 = 0.9728;
 
 /// The verify record [`VERIFY_OVER_SAMPLE`] comes from.
 pub const VERIFY_OVER_SAMPLE_SOURCE: &str =
-    "scripts/bench-runs/2026-12-05-states/verify-all-sets.json";
+    "scripts/bench-runs/2026-12-05-masks/verify-all-sets.json";
 
 /// The level samples' rate at `k` soldiers (`which` picks the figure):
 /// interpolated linearly between the soldier counts of [`LEVEL_RATES`],
@@ -404,7 +406,7 @@ pub fn bench_rate(threads: usize) -> f64 {
 }
 
 /// The record's two-thread speedup (`speedup_2_threads`).
-pub const BENCH_SPEEDUP_2_THREADS: f64 = 1.897181;
+pub const BENCH_SPEEDUP_2_THREADS: f64 = 1.914808;
 
 /// The position whose closure the calibration solves in memory (two
 /// officers, ten soldiers, about 13.5 million positions; the rate position

@@ -766,11 +766,22 @@ mod tests {
                     let slot = side * key.size_per_side() + h / p * ms + h % p * ps;
                     assert_eq!(whole.at(slot), Some(c));
                 }
+                // Each slot's class (win bit 0, loss bit 1) that of its
+                // code, in the fields and in the codes themselves.
+                let as_codes = TierValues::Codes(want.clone().into());
+                let n = whole.len() as u32;
+                for slot in 0..n {
+                    let c = whole.at(slot).unwrap();
+                    let class = u8::from(c & 1 == 1) | u8::from(c != 0 && c & 1 == 0) << 1;
+                    assert_eq!(whole.class_at(slot), Some(class), "{order} {slot}");
+                    if !major {
+                        assert_eq!(as_codes.class_at(slot), Some(class), "codes {slot}");
+                    }
+                }
+                assert_eq!(whole.class_at(n), None);
                 // Runs of wins and losses, word at a time where the
                 // layout has them side by side, against the codes one by
                 // one; and through the codes themselves.
-                let as_codes = TierValues::Codes(want.clone().into());
-                let n = whole.len() as u32;
                 for (first, stride) in [(0, 1), (5, 1), (n - 40, 1), (3, ps), (1, 7)] {
                     for count in [0, 1, 13, 28, 29, 32] {
                         let last = first as u64 + (count as u64).saturating_sub(1) * stride as u64;

@@ -292,14 +292,7 @@ fn chains<const ALONE: bool>(
                 }
                 jumps += 1;
                 only = 1 << l;
-                dfs::<ALONE>(
-                    soldiers,
-                    ends,
-                    looked,
-                    l as usize,
-                    taken | over,
-                    path | 1 << l,
-                );
+                dfs::<ALONE>(soldiers, ends, looked, l, taken | over, path | 1 << l);
             }
         }
         if taken == 0 {

@@ -697,8 +697,8 @@ fn wdl_only_fields([wo, lo, stuck, ws, ls, moves]: [bool; 6]) -> [u8; 2] {
 #[inline]
 fn derived_fields([wo, lo, stuck]: [u8; 3], [ws, ls, moves]: [u8; 3]) -> (u8, u8) {
     (
-        wo | (lo & !wo & 1) * (2 + stuck),
-        ws | (ls & !ws & 1) * (3 - moves),
+        wo | ((lo & !wo & 1) * (2 + stuck)),
+        ws | ((ls & !ws & 1) * (3 - moves)),
     )
 }
 

@@ -813,6 +813,9 @@ impl Solve<'_> {
             let soldiers = key.outside | fortress_bits(self.sl.masks[fi]);
             let free = self.sl.free[fi];
             let v = self.sl.v[fi];
+            // The points whose officer can take more than `c` soldiers
+            // (`deep[c]`), with the other officer somewhere.
+            let mut deep = [0u64; 25];
             each(free, |a| {
                 more[a][..most[a]].fill(0);
                 most[a] = 0;
@@ -823,6 +826,9 @@ impl Solve<'_> {
                         *m |= others & v[a];
                     }
                     most[a] = most[a].max(n);
+                }
+                for d in &mut deep[..most[a]] {
+                    *d |= 1 << a;
                 }
             });
             // Rows: the captures of the officer of row a.
@@ -842,8 +848,10 @@ impl Solve<'_> {
                         continue;
                     }
                     let n = taken.count_ones() as usize;
+                    // Only an officer that can take more than `n` at all
+                    // can with the other on `a`.
                     let mut gt = 0;
-                    each(fast, |b| gt |= (more[b][n] >> a & 1) << b);
+                    each(fast & deep[n], |b| gt |= (more[b][n] >> a & 1) << b);
                     let row = CaptureRow {
                         to: to as usize,
                         taken,

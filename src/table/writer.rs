@@ -518,20 +518,23 @@ impl TableWriter {
         });
         self.positions += codes.len() as u64;
         let stream = self.opts.order.to_stream_order(key, codes);
+        // Counted with no branch on a value (the values of a tier come
+        // mixed): a win is an odd code, a draw code 0, a loss the rest;
+        // a draw's distance is 0.
+        let (mut wins, mut draws) = (0u64, 0u64);
+        let (mut longest_win, mut longest_loss) = (self.longest_win, self.longest_loss);
         for &c in codes {
             let d = fields::distance(c);
-            match fields::wdl_bits(c) {
-                0 => self.draws += 1,
-                1 => {
-                    self.wins += 1;
-                    self.longest_win = self.longest_win.max(d);
-                }
-                _ => {
-                    self.losses += 1;
-                    self.longest_loss = self.longest_loss.max(d);
-                }
-            }
+            let win = c & 1;
+            wins += u64::from(win);
+            draws += u64::from(c == 0);
+            longest_win = longest_win.max(d * win);
+            longest_loss = longest_loss.max(d * (1 - win));
         }
+        self.wins += wins;
+        self.draws += draws;
+        self.losses += codes.len() as u64 - wins - draws;
+        (self.longest_win, self.longest_loss) = (longest_win, longest_loss);
         self.poisoning(|w| w.append(&stream))
     }
 

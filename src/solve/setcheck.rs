@@ -417,17 +417,6 @@ impl<'o> At<'o> {
         }
     }
 
-    /// The stored value with the officers on `officers` (in the checked
-    /// tier's orientation).
-    fn value(&self, officers: Bitboard) -> Result<Value, SolveError> {
-        let seen = self.other.seen(officers);
-        let slot = self.first + officer_rank(seen, self.free) * self.other.strides.1;
-        match self.other.values.at(slot) {
-            Some(c) => Ok(Value::from_code(c)),
-            None => Err(SolveError::MissingTier(self.other.key)),
-        }
-    }
-
     /// Point `p` (of the checked tier's orientation) in the stored tier's,
     /// as a board.
     #[inline]

@@ -13,7 +13,6 @@
 //! officer huffed after it), then the least fixed point slice by slice.
 
 use super::{At, SliceSteps, compare_one, decode_each, judged, least_fixed_point, slice_steps};
-use crate::Value;
 use crate::board::{self, Bitboard, Point};
 use crate::index::{TierKey, fortress_bits, fortress_masks};
 use crate::position::Side;
@@ -294,8 +293,10 @@ impl Tier<'_> {
                     let k_after = self.key.k - n as u8;
                     // Rule 1: fewer than nine soldiers left, the officers
                     // have won.
-                    let v = if k_after < 9 {
-                        Value::Loss(0)
+                    // Win (bit 0) and loss (bit 1) for the soldiers after
+                    // it, as bits: no branch on the value read.
+                    let class = if k_after < 9 {
+                        2
                     } else {
                         let tk = TierKey {
                             k: k_after,
@@ -303,20 +304,15 @@ impl Tier<'_> {
                             ..self.key
                         };
                         let i = self.others.get(&tk, look)?;
-                        let there = &self.others.list[i];
-                        let v =
-                            At::new(there, soldiers & !taken, Side::Soldiers).value(to.bit())?;
+                        let at = At::new(&self.others.list[i], soldiers & !taken, Side::Soldiers);
+                        let class = at.class(at.seen_point(to.index()))?;
                         // Rule 3: the only officer huffed.
-                        if own_fault { Value::Win(0) } else { v }
+                        if own_fault { 1 } else { class }
                     };
                     let sl = &mut self.slices[fi];
                     has |= a.bit();
-                    if matches!(v, Value::Loss(_)) {
-                        sl.o_win |= a.bit();
-                    }
-                    if !matches!(v, Value::Win(_)) {
-                        sl.o_safe |= a.bit();
-                    }
+                    sl.o_win |= a.bit() * u64::from(class >> 1);
+                    sl.o_safe |= a.bit() * u64::from(class & 1 ^ 1);
                 }
             }
             // No legal move: no capture and no free point to step to.

@@ -197,8 +197,7 @@ const JUMPS_RAW: [[(u8, u8); 8]; NUM_POINTS] = {
 };
 
 /// The points a jump from each point passes over (each with a landing
-/// point on the board), and the landing point of the jump from each point
-/// over each point (`NONE` where there is no such jump).
+/// point on the board): [`Point::jump_overs`].
 const JUMP_OVERS: [Bitboard; NUM_POINTS] = {
     let mut t = [0; NUM_POINTS];
     let mut i = 0;
@@ -212,6 +211,9 @@ const JUMP_OVERS: [Bitboard; NUM_POINTS] = {
     }
     t
 };
+
+/// The landing point of the jump from each point over each point (`NONE`
+/// where there is no such jump): [`Point::landing`].
 const LANDING: [[u8; NUM_POINTS]; NUM_POINTS] = {
     let mut t = [[NONE; NUM_POINTS]; NUM_POINTS];
     let mut i = 0;

@@ -177,6 +177,7 @@ pub(crate) fn decode_wdl_only(raw: &[u8], start: usize, out: &mut [u16]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Value;
 
     /// The branch-free field and distance of every code, against the
     /// codes' definition: 0 a draw, an odd code a win, an even one a loss
@@ -195,7 +196,6 @@ mod tests {
             assert_eq!(distance(code), d, "{code}");
         }
     }
-    use crate::Value;
 
     #[test]
     fn codes_split_and_join() {

@@ -165,8 +165,8 @@ impl WdlFields {
         Some(self.field(slot))
     }
 
-    /// Whether field `slot` (held) is a win (bit 0) and whether a loss
-    /// (bit 1) for the side to move.
+    /// The WDL field ([`crate::fields::wdl_bits`]) of the code of field `slot`
+    /// (held), from the field's classes: no load of its code.
     #[inline]
     fn class(&self, slot: u32) -> u8 {
         let f = self.start + slot;
@@ -338,16 +338,14 @@ impl TierValues {
         Some((wins, losses))
     }
 
-    /// Whether the value at `slot` of the layout ([`TierValues::strides`])
-    /// is a win (bit 0) and whether a loss (bit 1) for the side to move,
-    /// if held: the class of [`TierValues::at`]'s code, with no branch on
-    /// the value.
+    /// The WDL field ([`crate::fields::wdl_bits`]: bit 0 a win, bit 1 a loss for
+    /// the side to move) of the value at `slot` of the layout
+    /// ([`TierValues::strides`]), if held: [`TierValues::at`]'s code's,
+    /// with no branch on the value.
     #[inline]
     pub(crate) fn class_at(&self, slot: u32) -> Option<u8> {
         match self {
-            TierValues::Codes(c) => c
-                .get(slot as usize)
-                .map(|&c| u8::from(c & 1 == 1) | u8::from(c != 0 && c & 1 == 0) << 1),
+            TierValues::Codes(c) => c.get(slot as usize).map(|&c| crate::fields::wdl_bits(c)),
             TierValues::Wdl(w) if slot < w.len => Some(w.class(slot)),
             TierValues::Wdl(_) => None,
         }
@@ -771,8 +769,7 @@ mod tests {
                 let as_codes = TierValues::Codes(want.clone().into());
                 let n = whole.len() as u32;
                 for slot in 0..n {
-                    let c = whole.at(slot).unwrap();
-                    let class = u8::from(c & 1 == 1) | u8::from(c != 0 && c & 1 == 0) << 1;
+                    let class = crate::fields::wdl_bits(whole.at(slot).unwrap());
                     assert_eq!(whole.class_at(slot), Some(class), "{order} {slot}");
                     if !major {
                         assert_eq!(as_codes.class_at(slot), Some(class), "codes {slot}");

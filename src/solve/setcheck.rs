@@ -427,7 +427,8 @@ impl<'o> At<'o> {
 
     /// Whether the stored value with the officers on `seen` (in the stored
     /// tier's orientation: [`At::seen_point`]) is a win (bit 0) and
-    /// whether a loss (bit 1) for the side to move.
+    /// whether a loss (bit 1) for the side to move: its WDL field
+    /// ([`TierValues::class_at`](super::lookup::TierValues::class_at)).
     #[inline]
     fn class(&self, seen: Bitboard) -> Result<u8, SolveError> {
         let slot = self.first + officer_rank(seen, self.free) * self.other.strides.1;
@@ -1105,17 +1106,21 @@ impl Tier<'_> {
         // `to` and `b`): where they win and where they lose, as bits of
         // classes, not branches on values (the values read are as good as
         // random to the branch predictor).
-        let (mut won, mut lost) = (0u64, legal);
-        if let Some(at) = &there {
-            let to = at.seen_point(c.to);
-            lost = 0;
-            for b in board::points(legal) {
-                let b = b.index();
-                let class = at.class(to | at.seen_point(b))?;
-                won |= u64::from(class & 1) << b;
-                lost |= u64::from(class >> 1) << b;
+        let (mut won, mut lost) = match &there {
+            // Rule 1: fewer than nine soldiers left, they have lost.
+            None => (0, legal),
+            Some(at) => {
+                let to = at.seen_point(c.to);
+                let (mut won, mut lost) = (0u64, 0u64);
+                for b in board::points(legal) {
+                    let b = b.index();
+                    let class = at.class(to | at.seen_point(b))?;
+                    won |= u64::from(class & 1) << b;
+                    lost |= u64::from(class >> 1) << b;
+                }
+                (won, lost)
             }
-        }
+        };
         if let Some(one) = &one {
             // A huff open after the capture: the soldiers take the better
             // of going on and huffing (a win if either wins, a loss if
@@ -1321,11 +1326,6 @@ mod tests {
     /// variant (two officers reach them only by a huff).
     const ALONE: &str = "SS1/SSS/2S1S2/1SS1S2/2O4/3/3 o";
 
-    /// On random boards of 9 to 24 soldiers, every officer's walk
-    /// ([`Walk`]) gives, with the other officer on each free point, the
-    /// captures (end point, soldiers taken) and the most taken that the
-    /// rules' generator gives with that officer as a blocker, and alone
-    /// those it gives alone.
     /// The branch-free fields of the compare's quick path are those of
     /// [`wdl_only_fields`], for every set of derived bits.
     #[test]
@@ -1338,6 +1338,11 @@ mod tests {
         }
     }
 
+    /// On random boards of 9 to 24 soldiers, every officer's walk
+    /// ([`Walk`]) gives, with the other officer on each free point, the
+    /// captures (end point, soldiers taken) and the most taken that the
+    /// rules' generator gives with that officer as a blocker, and alone
+    /// those it gives alone.
     #[test]
     fn one_walk_gives_the_rules_captures_with_the_other_officer_anywhere() {
         use crate::rules::ChainList;

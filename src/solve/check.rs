@@ -1265,6 +1265,17 @@ pub(crate) mod tests {
         }
     }
 
+    /// Soldiers on 9 to 24 points of the board drawn from `next`, for
+    /// random test boards.
+    pub(crate) fn random_soldiers(next: &mut impl FnMut() -> u64) -> crate::board::Bitboard {
+        let k = 9 + next() as u32 % 16;
+        let mut soldiers: crate::board::Bitboard = 0;
+        while soldiers.count_ones() < k {
+            soldiers |= 1 << (next() % crate::board::NUM_POINTS as u64);
+        }
+        soldiers
+    }
+
     #[test]
     fn chains_computed_once_per_board_are_the_rules_chains() {
         // Random boards with many soldiers: wherever the checker reuses an

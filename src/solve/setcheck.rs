@@ -1267,7 +1267,7 @@ impl Tier<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::check::tests::xorshift;
+    use crate::solve::check::tests::{random_soldiers, xorshift};
     use crate::solve::{Solver, TierStore};
 
     /// Win, draw or loss, and whether a loss in 0 plies: what a WDL-only
@@ -1358,11 +1358,7 @@ mod tests {
         let (mut walk, mut rules) = (Walk::default(), ChainList::default());
         let mut cut = 0;
         for _ in 0..400 {
-            let k = 9 + next() as u32 % 16;
-            let mut soldiers: Bitboard = 0;
-            while soldiers.count_ones() < k {
-                soldiers |= 1 << (next() % board::NUM_POINTS as u64);
-            }
+            let soldiers = random_soldiers(&mut next);
             let free = board::ALL & !soldiers;
             for a in board::points(free) {
                 walk.fill(a, soldiers);

@@ -346,7 +346,7 @@ impl Tier<'_> {
 mod tests {
     use super::*;
     use crate::rules::ChainList;
-    use crate::solve::check::tests::xorshift;
+    use crate::solve::check::tests::{random_soldiers, xorshift};
 
     /// The lone checker's walk of states ([`Captures`]) gives the captures
     /// (end point, soldiers taken) and the most taken that the rules'
@@ -358,11 +358,7 @@ mod tests {
         let (mut caps, mut rules) = (Captures::default(), ChainList::default());
         let mut long = 0;
         for _ in 0..600 {
-            let k = 9 + next() as u32 % 16;
-            let mut soldiers: Bitboard = 0;
-            while soldiers.count_ones() < k {
-                soldiers |= 1 << (next() % board::NUM_POINTS as u64);
-            }
+            let soldiers = random_soldiers(&mut next);
             for a in board::points(board::ALL & !soldiers) {
                 caps.fill(a, soldiers);
                 rules.fill(a, soldiers, 0);

@@ -16,8 +16,8 @@ use crate::table::blocks;
 
 /// Bytes a build needs whatever its window holds: the lower tables'
 /// tier cache (256 MiB), the window's read-back cache (32 MiB),
-/// the values of one chunk of tiers being solved and handed to the writer
-/// (2 x 128 MiB), the solver's per-thread scratch, the shared block
+/// the values of the chunk of tiers being solved and of the one before it,
+/// handed to the writer meanwhile (3 x 128 MiB), the solver's per-thread scratch, the shared block
 /// cache's default 64 MiB ([`crate::table::blocks::DEFAULT_BYTES`]; what
 /// a build gives it beyond that comes out of the window's room) and the
 /// allocator's slack (512 MiB).
@@ -29,8 +29,10 @@ use crate::table::blocks;
 /// was passed by 2.6 %). Hence 1056 MiB. With the window out of the
 /// heaps (5c69b99) the 12-soldier 2o12s peaked at 9.03e9 bytes, 0.73e9
 /// besides its 8.30e9-byte window
-/// (`scripts/bench-runs/2026-11-25-build12/3-build.json`).
-pub const FIXED_BYTES: u64 = (256 + 32 + 256 + 512) << 20;
+/// (`scripts/bench-runs/2026-11-25-build12/3-build.json`). Since the
+/// writer takes a chunk while the next is solved, one more chunk's values
+/// (128 MiB) are counted: 1184 MiB.
+pub const FIXED_BYTES: u64 = (256 + 32 + 384 + 512) << 20;
 
 /// The most bytes a build gives the shared cache of the lower files'
 /// decompressed blocks beyond its default ([`crate::table::blocks`]): 4

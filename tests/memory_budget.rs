@@ -13,8 +13,8 @@
 //! [`MIN_WINDOW_BYTES`].
 //!
 //! How sharp this is: that budget is [`FIXED_BYTES`] (a fixed allowance of
-//! 1056 MiB for caches, one chunk's values, scratch and allocator slack),
-//! the file's index estimate and 64 MiB of window, about 1.17e9 bytes,
+//! 1184 MiB for caches, two chunks' values, scratch and allocator slack),
+//! the file's index estimate and 64 MiB of window, about 1.31e9 bytes,
 //! while this closure (1.0e7 positions, a few seconds) peaks at tens of MB:
 //! most of it before the first file (the plan and the closure, which the
 //! build's own per-file peaks do not see), under 30 MB while the files are

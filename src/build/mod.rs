@@ -10,8 +10,9 @@
 //! Files are built in the order `k = 9, 10, ..` and, for each `k`, one
 //! officer before two. Inside a file, tiers are solved level by level
 //! (`P(S)` ascending), each level in chunks of at most
-//! `solve::CHUNK_POSITIONS` positions; after each chunk the
-//! writer is synced, so every tier done can be read back from the file,
+//! `solve::CHUNK_POSITIONS` positions; each chunk is written while the
+//! next is solved, then the writer is synced, so every tier done can be
+//! read back from the file,
 //! and a checkpoint is written when [`BuildOptions::checkpoint_secs`] have
 //! passed since the last. Lower files are read back through [`TableSet`].
 //! The bytes of a file depend on its tiers and the write options only: not
@@ -576,6 +577,7 @@ pub(crate) fn build_file(
         run.store_chunk(chunk, values)?;
         run.checkpoint()?;
     }
+    run.write_pending()?;
     // Collective 5: the gather (end), then the barrier (finish).
     let (stats, shares) = run.end();
     file.finish(writer, stats, &shares)
@@ -923,7 +925,8 @@ struct RunStats {
     checkpoints: u64,
     /// Positions this rank solved.
     solved: u64,
-    /// Seconds this rank spent solving.
+    /// Seconds this rank spent solving (rank 0 writing the chunk before
+    /// meanwhile).
     solve_seconds: f64,
     /// The shared block cache's counts when the run started
     /// ([`blocks::counts`]).
@@ -1004,8 +1007,14 @@ struct FileRun<'b> {
     keep: u32,
     /// The level of the chunks being solved.
     level: Option<u32>,
-    /// Tiers done (a prefix of the file's).
+    /// Tiers done (a prefix of the file's): in the writer, synced.
     next: usize,
+    /// The chunk solved last and its values, in the window already but
+    /// not yet in the writer: written while the next chunk is solved
+    /// ([`FileRun::solve_chunk`]), so that the writer's one-thread part
+    /// (each tier put in stream order, its fields packed) keeps the
+    /// other threads busy rather than waiting.
+    pending: Option<(&'b [TierKey], ChunkValues)>,
     /// When the last checkpoint was written (or the run started).
     last_checkpoint: Instant,
     progress: FileProgress<'b>,
@@ -1079,6 +1088,7 @@ impl<'b> FileRun<'b> {
             keep,
             level: tiers.get(done).map(|t| t.progress(variant)),
             next: done,
+            pending: None,
             last_checkpoint: Instant::now(),
             progress: FileProgress {
                 observer: job.observer,
@@ -1128,12 +1138,24 @@ impl<'b> FileRun<'b> {
         // The file's own tiers from the window, lower files from disk.
         let store = Layered(&self.window, &self.tables);
         let progress = &self.progress;
+        // The chunk before goes to the writer meanwhile, on the same
+        // threads: one of them takes it up while the others solve.
+        let (writer, pending) = (self.writer, self.pending.take());
         let t0 = Instant::now();
-        let values = self.pool.install(|| {
-            self.solver
-                .solve_chunk(&mine, &store, &|t| progress.tier_done(t))
-        })?;
+        let (values, written) = self.pool.install(|| {
+            rayon::join(
+                || {
+                    self.solver
+                        .solve_chunk(&mine, &store, &|t| progress.tier_done(t))
+                },
+                || pending.map(|(done, values)| write_chunk(writer, done, values)),
+            )
+        });
         self.stats.solve_seconds += t0.elapsed().as_secs_f64();
+        if let Some(written) = written {
+            self.written(written?);
+        }
+        let values = values?;
         self.stats.solved += mine.iter().map(|t| t.size()).sum::<u64>();
         // Every rank's values (one process: its own, as they are).
         if ranks.size() == 1 {
@@ -1151,33 +1173,40 @@ impl<'b> FileRun<'b> {
         Ok(ChunkValues::Gathered(all, at))
     }
 
-    /// The store step: every rank's `values` of `chunk` go to the writer
-    /// (rank 0), synced, and to the window, and the chunk counts as done.
-    fn store_chunk(&mut self, chunk: &[TierKey], values: ChunkValues) -> Result<(), BuildError> {
-        let (writer, window) = (self.writer, &self.window);
-        // Pushing compresses full blocks, and syncing the last ones: both on
-        // the build's pool (its --threads), not rayon's global one.
-        self.pool.install(|| -> Result<(), BuildError> {
-            let mut w = writer.map(|w| w.write().unwrap_or_else(|e| e.into_inner()));
-            for (i, key) in chunk.iter().enumerate() {
-                let codes = values.tier(i, key);
-                if let Some(w) = w.as_mut() {
-                    w.push_tier(key, codes)?;
-                }
-                window.add(key, codes)?;
-            }
-            if let Some(w) = w.as_mut() {
-                w.sync()?;
-            }
-            Ok(())
-        })?;
-        // The chunk's values go before the trimmer looks.
-        drop(values);
-        self.stats.trimmer.check();
-        self.next += chunk.len();
-        self.window.set_done(self.next);
+    /// The store step: every rank's `values` of `chunk` go to the window
+    /// now and to the writer (rank 0) while the next chunk is solved
+    /// ([`FileRun::pending`]). At once instead where the window reads
+    /// tiers back from the file: a solve may then wait for the writer's
+    /// lock, which a thread writing (and taking up solving work while its
+    /// blocks compress) must not hold. The chunk counts as done once the
+    /// writer has it, synced.
+    fn store_chunk(&mut self, chunk: &'b [TierKey], values: ChunkValues) -> Result<(), BuildError> {
+        for (i, key) in chunk.iter().enumerate() {
+            self.window.add(key, values.tier(i, key))?;
+        }
         self.stats.window_peak = self.stats.window_peak.max(self.window.bytes());
+        self.pending = Some((chunk, values));
+        if self.window.reads_back() || self.writer.is_none() {
+            self.write_pending()?;
+        }
         Ok(())
+    }
+
+    /// Hand the pending chunk ([`FileRun::pending`]) to the writer now.
+    fn write_pending(&mut self) -> Result<(), BuildError> {
+        if let Some((chunk, values)) = self.pending.take() {
+            let writer = self.writer;
+            let done = self.pool.install(|| write_chunk(writer, chunk, values))?;
+            self.written(done);
+        }
+        Ok(())
+    }
+
+    /// `done` more tiers are in the writer, synced.
+    fn written(&mut self, done: usize) {
+        self.stats.trimmer.check();
+        self.next += done;
+        self.window.set_done(self.next);
     }
 
     /// After a chunk: write a checkpoint when one is due or the build is
@@ -1189,14 +1218,14 @@ impl<'b> FileRun<'b> {
         let (opts, ranks) = (file.job.opts, &file.job.opts.cluster);
         let late = opts.late();
         let due = self.last_checkpoint.elapsed().as_secs() >= opts.checkpoint_secs || late;
-        let mut go = [
-            u64::from(due && self.next < file.tiers.len()),
-            u64::from(late),
-        ];
+        let solved = self.next + self.pending.as_ref().map_or(0, |p| p.0.len());
+        let mut go = [u64::from(due && solved < file.tiers.len()), u64::from(late)];
         ranks.broadcast(&mut go);
         if go[0] == 0 {
             return Ok(());
         }
+        // A checkpoint holds every tier solved.
+        self.write_pending()?;
         if let Some(w) = self.writer {
             let state = w.write().unwrap_or_else(|e| e.into_inner()).checkpoint()?;
             Checkpoint {
@@ -1256,6 +1285,27 @@ impl<'b> FileRun<'b> {
             .gather(&[stats.solved as f64, stats.solve_seconds]);
         (stats, shares)
     }
+}
+
+/// Push the tiers of `chunk` (their `values`) to `writer` (rank 0's; the
+/// other ranks have none) and sync it: run on the build's pool, where
+/// pushing compresses the full blocks (its --threads, not rayon's global
+/// pool). The values go as soon as they are written, before the trimmer
+/// looks ([`FileRun::written`]). Returns the number of tiers written.
+fn write_chunk(
+    writer: Option<&RwLock<TableWriter>>,
+    chunk: &[TierKey],
+    values: ChunkValues,
+) -> Result<usize, BuildError> {
+    if let Some(w) = writer {
+        let mut w = w.write().unwrap_or_else(|e| e.into_inner());
+        for (i, key) in chunk.iter().enumerate() {
+            w.push_tier(key, values.tier(i, key))?;
+        }
+        w.sync()?;
+    }
+    drop(values);
+    Ok(chunk.len())
 }
 
 /// Every rank's values of `chunk` (this rank's `values` are those of the

@@ -107,7 +107,8 @@ pub struct RankShare {
     pub(crate) rank: usize,
     /// Positions this rank solved.
     pub(crate) positions: u64,
-    /// Seconds this rank spent solving (its share of each chunk).
+    /// Seconds this rank spent solving (its share of each chunk; rank 0
+    /// writes the chunk before meanwhile).
     pub(crate) solve_seconds: f64,
 }
 

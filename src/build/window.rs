@@ -27,7 +27,7 @@ use std::fs::File;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 /// Bytes held by the read-back cache: 32 MiB (2^24 values).
@@ -63,6 +63,9 @@ pub(crate) struct Window<'a> {
     cache: TierCache<Arc<[u16]>>,
     /// The file is WDL-only: values read back carry no distance.
     wdl_only: bool,
+    /// A tier was left to be read back from the file (it did not fit the
+    /// budget): from then on a read may wait for the writer.
+    reads_back: AtomicBool,
 }
 
 impl<'a> Window<'a> {
@@ -89,6 +92,7 @@ impl<'a> Window<'a> {
             budget,
             cache: TierCache::new(CACHE_BYTES),
             wdl_only,
+            reads_back: AtomicBool::new(false),
         }
     }
 
@@ -110,8 +114,17 @@ impl<'a> Window<'a> {
             self.memory.insert(key, level, &codes[..half], packing);
         } else if let Back::Spill(s) = &self.back {
             s.put(key, key.progress(&self.variant), &codes[..half])?;
+        } else {
+            self.reads_back.store(true, Ordering::Relaxed);
         }
         Ok(())
+    }
+
+    /// Whether a tier of the file has been left to be read back from the
+    /// writer (see [`Window::add`]): a solve may then take the writer's
+    /// lock, and the writer must not hold it meanwhile.
+    pub(crate) fn reads_back(&self) -> bool {
+        self.reads_back.load(Ordering::Relaxed)
     }
 
     /// After a resume: read the officers-to-move halves of `wanted` (tiers

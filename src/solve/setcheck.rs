@@ -933,7 +933,9 @@ impl Tier<'_> {
         for (fi, sl) in self.slices.iter_mut().enumerate() {
             slice_steps(self.variant, fi, sl.soldiers, &mut sl.next, &mut out_steps);
         }
-        out_steps.sort_unstable_by_key(|&(outside, fi, t, _)| (outside, fi, t));
+        // Grouped by the tier reached only: a group's steps are taken in
+        // any order (each ORs into its slice).
+        out_steps.sort_unstable_by_key(|x| x.0);
         let mut decoded = std::mem::take(&mut self.decoded);
         let mut wanted = Vec::new();
         for group in out_steps.chunk_by(|x, y| x.0 == y.0) {

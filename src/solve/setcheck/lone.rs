@@ -214,7 +214,9 @@ impl Tier<'_> {
         for (fi, sl) in self.slices.iter_mut().enumerate() {
             slice_steps(self.variant, fi, sl.soldiers, &mut sl.next, &mut out_steps);
         }
-        out_steps.sort_unstable_by_key(|&(outside, fi, t, _)| (outside, fi, t));
+        // Grouped by the tier reached only: a group's steps are taken in
+        // any order (each ORs into its slice).
+        out_steps.sort_unstable_by_key(|x| x.0);
         // The slices of the tier a group of steps leads to: where the
         // officer to move there loses, where it does not win.
         let mut decoded: Vec<(u64, u64)> = Vec::new();

@@ -549,9 +549,31 @@ fn the_plans_rates_are_those_of_the_newest_bench_record() {
         at_levels += file["positions"].as_f64().unwrap() / at(k, |l| l.bits);
         wall += file["seconds"].as_f64().unwrap() + file["earlier_seconds"].as_f64().unwrap();
     }
+    // Carried to a later commit by the A/B record: the base commit's
+    // seconds over the new one's, summed over the pairs.
+    let ab = root().join(plan::FACTORS_CARRIED_BY);
+    let ab_seconds = |what: &str, who: &str| -> f64 {
+        (1..=2)
+            .map(|i| {
+                // The files' own seconds, as the factors count them.
+                let r = json_at(&ab.join(format!("{what}-{who}-{i}.json")));
+                let files = match what {
+                    "build" => &r["builds"][0]["files"],
+                    _ => &r["per_file"],
+                };
+                files
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|f| f["seconds"].as_f64().unwrap())
+                    .sum::<f64>()
+            })
+            .sum()
+    };
+    let carried = |what: &str| ab_seconds(what, "base") / ab_seconds(what, "new");
     close(
         plan::WDL_BUILD_OVER_SAMPLE,
-        at_levels / (wall * speedup),
+        at_levels / (wall * speedup) * carried("build"),
         "WDL_BUILD_OVER_SAMPLE",
     );
     // The verify's: a real verify's time against its files' time at the
@@ -580,7 +602,7 @@ fn the_plans_rates_are_those_of_the_newest_bench_record() {
     }
     close(
         plan::VERIFY_OVER_SAMPLE,
-        at_levels / (wall * plan::BENCH_SPEEDUP_2_THREADS),
+        at_levels / (wall * plan::BENCH_SPEEDUP_2_THREADS) * carried("verify"),
         "VERIFY_OVER_SAMPLE",
     );
 }

@@ -24,7 +24,8 @@
 //!   a real build showed over them (a closure's WDL-only build,
 //!   [`WDL_BUILD_OVER_SAMPLE`]; the same record's build with distances,
 //!   [`BUILD_OVER_SAMPLE`]) and a real verify of a closure's files
-//!   ([`VERIFY_OVER_SAMPLE`]), times the bench cores
+//!   ([`VERIFY_OVER_SAMPLE`]), both carried to the current code by an
+//!   A/B of the same closure ([`FACTORS_CARRIED_BY`]), times the bench cores
 //!   this machine's threads
 //!   are worth: a short calibration solve ([`calibrate`]) or the caller's
 //!   rate over the record's ([`cores_worth`]).
@@ -48,7 +49,7 @@ mod estimate;
 pub(crate) use count::{closure_counts, complete_window_bytes};
 pub use estimate::{
     BENCH_RATE_PER_CORE, BENCH_SPEEDUP_2_THREADS, BUILD_OVER_SAMPLE, CALIBRATION_POSITION,
-    DISK_BASIS, LEVEL_RATES, LEVEL_RATES_SOURCE, LevelRate, Rate, VERIFY_OVER_SAMPLE,
+    DISK_BASIS, FACTORS_CARRIED_BY, LEVEL_RATES, LEVEL_RATES_SOURCE, LevelRate, Rate, VERIFY_OVER_SAMPLE,
     VERIFY_OVER_SAMPLE_SOURCE, WDL_BUILD_OVER_SAMPLE, WDL_BUILD_OVER_SAMPLE_SOURCE, bench_rate,
     build_core_seconds, calibrate, cores_worth, disk_bytes, level_rate, verify_core_seconds,
 };

@@ -49,9 +49,10 @@ mod estimate;
 pub(crate) use count::{closure_counts, complete_window_bytes};
 pub use estimate::{
     BENCH_RATE_PER_CORE, BENCH_SPEEDUP_2_THREADS, BUILD_OVER_SAMPLE, CALIBRATION_POSITION,
-    DISK_BASIS, FACTORS_CARRIED_BY, LEVEL_RATES, LEVEL_RATES_SOURCE, LevelRate, Rate, VERIFY_OVER_SAMPLE,
-    VERIFY_OVER_SAMPLE_SOURCE, WDL_BUILD_OVER_SAMPLE, WDL_BUILD_OVER_SAMPLE_SOURCE, bench_rate,
-    build_core_seconds, calibrate, cores_worth, disk_bytes, level_rate, verify_core_seconds,
+    DISK_BASIS, FACTORS_CARRIED_BY, LEVEL_RATES, LEVEL_RATES_SOURCE, LevelRate, Rate,
+    VERIFY_OVER_SAMPLE, VERIFY_OVER_SAMPLE_SOURCE, WDL_BUILD_OVER_SAMPLE,
+    WDL_BUILD_OVER_SAMPLE_SOURCE, bench_rate, build_core_seconds, calibrate, cores_worth,
+    disk_bytes, level_rate, verify_core_seconds,
 };
 
 /// What went wrong making a plan.

@@ -61,6 +61,9 @@ const PHANTOM: u64 = 1 << 63;
 
 const EMPTY: Mat = [0; board::NUM_POINTS];
 
+/// States of a capture chain walked (end point, soldiers taken).
+type Seen = rustc_hash::FxHashSet<(u8, Bitboard)>;
+
 /// Row `a` of the placements one officer step before `x` (whose rows are
 /// zero off `free`): the rows of `x` on `a`'s free neighbours (the row's
 /// officer stepped from `a`) and row `a` spread (the other officer
@@ -226,6 +229,8 @@ struct Walk {
     /// ([`PHANTOM`]) where it is a capture with no other officer on the
     /// board.
     ends: Vec<(u8, Bitboard, u64)>,
+    /// The states a walk alone has been through ([`chains`]).
+    seen: Seen,
 }
 
 impl Walk {
@@ -238,7 +243,7 @@ impl Walk {
             return;
         }
         self.ends.clear();
-        let looked = chains::<ALONE>(p, soldiers, &mut self.ends);
+        let looked = chains::<ALONE>(p, soldiers, &mut self.ends, &mut self.seen);
         self.looked.read(looked, soldiers);
     }
 }
@@ -257,21 +262,30 @@ impl Walk {
 /// chain through `q` is one.
 ///
 /// With `ALONE` only the chains that are captures with no other officer
-/// are kept (bit 63 alone), and an end reached by two orders of the same
-/// jumps is kept twice (the same capture: what reads them takes an OR).
+/// are kept (bit 63 alone). Where such a chain goes on from depends only
+/// on where it stands and what it has taken, so each state from the
+/// second jump on is walked once (`seen`, emptied here): the same jumps in
+/// other orders, many with one officer among many soldiers, are not
+/// walked again, and each capture is kept once. (With another officer
+/// the points landed on matter too: those walks are not cut.)
 fn chains<const ALONE: bool>(
     start: usize,
     soldiers: Bitboard,
     ends: &mut Vec<(u8, Bitboard, u64)>,
+    seen: &mut Seen,
 ) -> Bitboard {
     fn dfs<const ALONE: bool>(
         soldiers: Bitboard,
         ends: &mut Vec<(u8, Bitboard, u64)>,
+        seen: &mut Seen,
         looked: &mut Bitboard,
         cur: usize,
         taken: Bitboard,
         path: Bitboard,
     ) {
+        if ALONE && taken.count_ones() >= 2 && !seen.insert((cur as u8, taken)) {
+            return;
+        }
         let (mut jumps, mut only) = (0u32, 0u64);
         // Every point a jump from here passes over is looked at, and the
         // landing point of each jump over a soldier.
@@ -292,7 +306,7 @@ fn chains<const ALONE: bool>(
                 }
                 jumps += 1;
                 only = 1 << l;
-                dfs::<ALONE>(soldiers, ends, looked, l, taken | over, path | 1 << l);
+                dfs::<ALONE>(soldiers, ends, seen, looked, l, taken | over, path | 1 << l);
             }
         }
         if taken == 0 {
@@ -317,7 +331,10 @@ fn chains<const ALONE: bool>(
         ends.push((cur as u8, taken, others));
     }
     let mut looked = 0;
-    dfs::<ALONE>(soldiers, ends, &mut looked, start, 0, 0);
+    if ALONE && !seen.is_empty() {
+        seen.clear();
+    }
+    dfs::<ALONE>(soldiers, ends, seen, &mut looked, start, 0, 0);
     if !ALONE {
         // Each capture once: the chains that end alike (the same jumps in
         // other orders) merged.
@@ -1315,6 +1332,9 @@ mod chain_tests {
         };
         let (mut tried, mut cut) = (0, 0);
         let mut ends = Vec::new();
+        // One set of states for every walk alone, as a thread's walks share
+        // theirs.
+        let mut seen = Seen::default();
         for _ in 0..4000 {
             // Soldiers on about half the points, the officer elsewhere.
             let soldiers = next() & next() | next() & next() & board::ALL;
@@ -1325,7 +1345,7 @@ mod chain_tests {
             }
             ends.clear();
             ends.push((99, 0, 0));
-            chains::<false>(start, soldiers, &mut ends);
+            chains::<false>(start, soldiers, &mut ends, &mut Seen::default());
             assert_eq!(ends.remove(0), (99, 0, 0), "earlier entries are kept");
             let with = |q: u64| {
                 sorted(
@@ -1348,14 +1368,18 @@ mod chain_tests {
                 sorted(alone.clone()),
                 "{soldiers:#x} {start}"
             );
-            // Walked for one officer: the same captures (some twice).
+            // Walked for one officer: the same captures, each once, and
+            // the same points looked at.
             let mut one = Vec::new();
-            let looked = chains::<true>(start, soldiers, &mut one);
+            let looked = chains::<true>(start, soldiers, &mut one, &mut seen);
             assert!(one.iter().all(|e| e.2 == PHANTOM));
-            let mut one = sorted(one.iter().map(|e| (e.0, e.1)).collect());
-            one.dedup();
+            let one = sorted(one.iter().map(|e| (e.0, e.1)).collect());
+            let mut once = one.clone();
+            once.dedup();
+            assert_eq!(one, once, "{soldiers:#x} {start}: a capture twice");
             assert_eq!(one, sorted(alone.clone()), "{soldiers:#x} {start}");
-            assert_eq!(looked, chains::<false>(start, soldiers, &mut Vec::new()));
+            let all = chains::<false>(start, soldiers, &mut Vec::new(), &mut Seen::default());
+            assert_eq!(looked, all);
             each(board::ALL & !soldiers & !(1 << start), |q| {
                 let mut want = Vec::new();
                 let mut l = 0;

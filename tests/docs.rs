@@ -550,8 +550,28 @@ fn the_plans_rates_are_those_of_the_newest_bench_record() {
         wall += file["seconds"].as_f64().unwrap() + file["earlier_seconds"].as_f64().unwrap();
     }
     // Carried to a later commit by the A/B record: the base commit's
-    // seconds over the new one's, summed over the pairs.
+    // seconds over the new one's, summed over the pairs. Its base must be
+    // the commit the factors' own records ran.
     let ab = root().join(plan::FACTORS_CARRIED_BY);
+    let commit_of = |dir: &std::path::Path, file: &str| {
+        std::fs::read_to_string(dir.join(file))
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.join(file).display()))
+            .trim()
+            .to_string()
+    };
+    for source in [
+        plan::WDL_BUILD_OVER_SAMPLE_SOURCE,
+        plan::VERIFY_OVER_SAMPLE_SOURCE,
+    ] {
+        let dir = root().join(source);
+        let dir = dir.parent().unwrap();
+        assert_eq!(
+            commit_of(&ab, "base.txt"),
+            commit_of(dir, "commit.txt"),
+            "{} is not an A/B against the commit of {source}",
+            plan::FACTORS_CARRIED_BY
+        );
+    }
     let ab_seconds = |what: &str, who: &str| -> f64 {
         (1..=2)
             .map(|i| {

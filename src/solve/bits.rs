@@ -331,6 +331,7 @@ fn chains<const ALONE: bool>(
         ends.push((cur as u8, taken, others));
     }
     let mut looked = 0;
+    // (A cleared table is wiped whole: not when nothing is in it.)
     if ALONE && !seen.is_empty() {
         seen.clear();
     }

@@ -549,48 +549,63 @@ fn the_plans_rates_are_those_of_the_newest_bench_record() {
         at_levels += file["positions"].as_f64().unwrap() / at(k, |l| l.bits);
         wall += file["seconds"].as_f64().unwrap() + file["earlier_seconds"].as_f64().unwrap();
     }
-    // Carried to a later commit by the A/B record: the base commit's
-    // seconds over the new one's, summed over the pairs. Its base must be
-    // the commit the factors' own records ran.
-    let ab = root().join(plan::FACTORS_CARRIED_BY);
+    // Carried to a later commit by an A/B record where the factors' own
+    // records ran at another: the base commit's seconds over the new
+    // one's, summed over the pairs, its base the commit those records
+    // ran. Without one, they ran at the bench's own commit.
     let commit_of = |dir: &std::path::Path, file: &str| {
         std::fs::read_to_string(dir.join(file))
             .unwrap_or_else(|e| panic!("{}: {e}", dir.join(file).display()))
             .trim()
             .to_string()
     };
-    for source in [
+    let source_dirs = [
         plan::WDL_BUILD_OVER_SAMPLE_SOURCE,
         plan::VERIFY_OVER_SAMPLE_SOURCE,
-    ] {
-        let dir = root().join(source);
-        let dir = dir.parent().unwrap();
-        assert_eq!(
-            commit_of(&ab, "base.txt"),
-            commit_of(dir, "commit.txt"),
-            "{} is not an A/B against the commit of {source}",
-            plan::FACTORS_CARRIED_BY
-        );
-    }
-    let ab_seconds = |what: &str, who: &str| -> f64 {
-        (1..=2)
-            .map(|i| {
-                // The files' own seconds, as the factors count them.
-                let r = json_at(&ab.join(format!("{what}-{who}-{i}.json")));
-                let files = match what {
-                    "build" => &r["builds"][0]["files"],
-                    _ => &r["per_file"],
-                };
-                files
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|f| f["seconds"].as_f64().unwrap())
-                    .sum::<f64>()
-            })
-            .sum()
+    ]
+    .map(|source| root().join(source).parent().unwrap().to_path_buf());
+    let carried = |what: &str| -> f64 {
+        let Some(ab) = plan::FACTORS_CARRIED_BY else {
+            let bench_commit = r["commit"].as_str().unwrap();
+            for dir in &source_dirs {
+                assert!(
+                    commit_of(dir, "commit.txt").starts_with(bench_commit),
+                    "{} did not run at the bench's commit {bench_commit}, and no A/B carries it there",
+                    dir.display()
+                );
+            }
+            return 1.0;
+        };
+        let ab = root().join(ab);
+        for dir in &source_dirs {
+            assert_eq!(
+                commit_of(&ab, "base.txt"),
+                commit_of(dir, "commit.txt"),
+                "{} is not an A/B against the commit of {}",
+                ab.display(),
+                dir.display()
+            );
+        }
+        let ab_seconds = |who: &str| -> f64 {
+            (1..=2)
+                .map(|i| {
+                    // The files' own seconds, as the factors count them.
+                    let r = json_at(&ab.join(format!("{what}-{who}-{i}.json")));
+                    let files = match what {
+                        "build" => &r["builds"][0]["files"],
+                        _ => &r["per_file"],
+                    };
+                    files
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|f| f["seconds"].as_f64().unwrap())
+                        .sum::<f64>()
+                })
+                .sum()
+        };
+        ab_seconds("base") / ab_seconds("new")
     };
-    let carried = |what: &str| ab_seconds(what, "base") / ab_seconds(what, "new");
     close(
         plan::WDL_BUILD_OVER_SAMPLE,
         at_levels / (wall * speedup) * carried("build"),

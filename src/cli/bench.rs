@@ -51,9 +51,10 @@ pub struct BenchArgs {
     /// Random probes for the probe timing.
     #[arg(long, default_value_t = 20_000)]
     probes: usize,
-    /// Runs of the rate solve per thread count, and of the verification of
+    /// Runs of the rate solve per thread count, of the verification of
     /// the same closure's tables (with distances, then WDL-only, one
-    /// thread); the median of each is reported.
+    /// thread), and of the bit-set solver and the set checker on each
+    /// level sample (in turn); the median of each is reported.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
     rate_runs: u32,
     /// Memory budget of the --build-to build (as `asalto build --memory`;
@@ -153,7 +154,8 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
 pub fn run(args: BenchArgs) -> Result<()> {
     let variant: Variant = args.variant.parse()?;
     if args.levels_only {
-        let levels = measure_levels(&variant, &args.levels, args.level_positions)?;
+        let runs = args.rate_runs as usize;
+        let levels = measure_levels(&variant, &args.levels, args.level_positions, runs)?;
         print_levels(&levels);
         return Ok(());
     }
@@ -178,7 +180,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let peak = build::peak_rss_bytes();
     let tables_dir = built_tables.unwrap_or(args.tables.clone());
     let tables = measure_tables(&tables_dir, &variant, args.probes, &mut raw)?;
-    let levels = measure_levels(&variant, &args.levels, args.level_positions)?;
+    let levels = measure_levels(&variant, &args.levels, args.level_positions, runs)?;
     let measured = Measured {
         levels,
         wdl_build_rate,
@@ -806,14 +808,20 @@ fn parse_levels(text: &str) -> Result<Levels, String> {
 }
 
 /// The level samples (the two-officer file of each soldier count, one
-/// thread, seed 1).
-fn measure_levels(variant: &Variant, levels: &Levels, positions: u64) -> Result<Vec<LevelSample>> {
+/// thread, seed 1), the bit-set solver and the set checker timed `runs`
+/// times each.
+fn measure_levels(
+    variant: &Variant,
+    levels: &Levels,
+    positions: u64,
+    runs: usize,
+) -> Result<Vec<LevelSample>> {
     let mut out = Vec::new();
     for &k in &levels.0 {
         errln!(
-            "levels: k = {k}: a sample of about {positions} positions of 2o{k}s, solved and checked on 1 thread against a synthetic store ..."
+            "levels: k = {k}: a sample of about {positions} positions of 2o{k}s, solved and checked on 1 thread against a synthetic store (the bit-set solver and the set checker {runs} times each, in turn) ..."
         );
-        let s = asalto_tb::solve::level_sample(variant, FileKey::new(2, k), positions, 1)
+        let s = asalto_tb::solve::level_sample(variant, FileKey::new(2, k), positions, 1, runs)
             .with_context(|| format!("the level sample of 2o{k}s"))?;
         if s.inconsistent > 0 {
             bail!(
@@ -850,11 +858,14 @@ fn levels_json(levels: &[LevelSample]) -> serde_json::Value {
                 "solve_rate_per_core": s.positions as f64 / s.solve_seconds,
                 "verify_rate_per_core": s.positions as f64 / s.verify_seconds,
                 "bits_seconds": s.bits_seconds,
+                "bits_seconds_runs": s.bits_runs,
                 "bits_rate_per_core": s.positions as f64 / s.bits_seconds,
                 "bits_over_positions": s.solve_seconds / s.bits_seconds,
                 "bits_differ": s.bits_differ,
                 "inconsistent": s.inconsistent,
                 "sets_verify_seconds": s.sets_seconds,
+                "sets_verify_seconds_runs": s.sets_runs,
+                "timing": "solve_seconds, verify_seconds: one pass; bits_seconds, sets_verify_seconds: the median of the passes in *_runs (the two in turn)",
                 "sets_verify_rate_per_core": s.positions as f64 / s.sets_seconds,
                 "sets_inconsistent": s.sets_inconsistent,
                 "store": "synthetic WDL fields (solve::SyntheticStore, seed 1), in memory: no file I/O",
@@ -867,7 +878,7 @@ fn levels_json(levels: &[LevelSample]) -> serde_json::Value {
 fn print_levels(levels: &[LevelSample]) {
     for s in levels {
         outln!(
-            "  level sample {:<5} {:>11} positions, {:>6} tiers: solve {:.3e}/s, bit sets {:.3e}/s ({:.2}x), verify {:.3e}/s, by sets {:.3e}/s (1 thread, synthetic store)",
+            "  level sample {:<5} {:>11} positions, {:>6} tiers: solve {:.3e}/s, bit sets {:.3e}/s ({:.2}x), verify {:.3e}/s, by sets {:.3e}/s (1 thread, synthetic store; bit sets and by sets the median of {})",
             s.file.to_string(),
             s.positions,
             s.tiers,
@@ -875,7 +886,8 @@ fn print_levels(levels: &[LevelSample]) {
             s.positions as f64 / s.bits_seconds,
             s.solve_seconds / s.bits_seconds,
             s.positions as f64 / s.verify_seconds,
-            s.positions as f64 / s.sets_seconds
+            s.positions as f64 / s.sets_seconds,
+            s.bits_runs.len()
         );
     }
 }

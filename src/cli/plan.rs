@@ -378,11 +378,11 @@ fn rate_text(p: &Planned, threads: usize) -> String {
         "the position solver's"
     };
     let basis = format!(
-        "{solver} rates per soldier count in the level samples of {}, times a real build's rate over those rates ({:.3} WDL-only, from {} and the A/B of {}; {:.3} with distances, from the same bench's build)",
+        "{solver} rates per soldier count in the level samples of {}, times a real build's rate over those rates ({:.3} WDL-only, from {}{}; {:.3} with distances, from the same bench's build)",
         plan::LEVEL_RATES_SOURCE,
         plan::WDL_BUILD_OVER_SAMPLE,
         plan::WDL_BUILD_OVER_SAMPLE_SOURCE,
-        plan::FACTORS_CARRIED_BY,
+        carried_text(),
         plan::BUILD_OVER_SAMPLE
     );
     match &p.calibration {
@@ -401,17 +401,26 @@ fn rate_text(p: &Planned, threads: usize) -> String {
     }
 }
 
+/// Where the factors were carried from the commit of their records to
+/// the bench's, in words: nothing when they ran at the same commit.
+fn carried_text() -> String {
+    match plan::FACTORS_CARRIED_BY {
+        Some(ab) => format!(" and the A/B of {ab}"),
+        None => String::new(),
+    }
+}
+
 /// The verify's time, in words: estimated for WDL-only files alone.
 fn verify_text(p: &Planned) -> String {
     match p.verify_seconds {
         Some(secs) => format!(
-            "verify: about {} more to verify the {} files ({} positions, `asalto verify`): the check's rates per soldier count in the same level samples, times {:.3} (a real verify's rate over those rates, {} and the A/B of {}), on the same cores",
+            "verify: about {} more to verify the {} files ({} positions, `asalto verify`): the check's rates per soldier count in the same level samples, times {:.3} (a real verify's rate over those rates, {}{}), on the same cores",
             duration(secs),
             p.plan.files.len(),
             p.plan.positions(),
             plan::VERIFY_OVER_SAMPLE,
             plan::VERIFY_OVER_SAMPLE_SOURCE,
-            plan::FACTORS_CARRIED_BY,
+            carried_text(),
         ),
         None => "verify: not estimated for tables with distances (the rates measured are a WDL-only verify's)".to_string(),
     }

@@ -362,16 +362,18 @@ pub const VERIFY_OVER_SAMPLE_SOURCE: &str =
     "scripts/bench-runs/2026-12-05-counts/verify-all-sets.json";
 
 /// The record that carries [`WDL_BUILD_OVER_SAMPLE`] and
-/// [`VERIFY_OVER_SAMPLE`] from the commit of their own records (c8fe174)
-/// to a later one: the same 16-soldier closure built, then verified, by
-/// the later commit and by c8fe174 in turn on one day, twice each
-/// (`build-{new,base}-{1,2}.json`, `verify-{new,base}-{1,2}.json`). Each
-/// factor is its record's times c8fe174's seconds over the later
-/// commit's (the files' own, summed over the pairs). The shared machine's
-/// speed drifts from day to day (10-15% slower that day than on the day
-/// of the factors' records, the same binaries): a ratio taken in one run
-/// holds where the figures of two days do not.
-pub const FACTORS_CARRIED_BY: &str = "scripts/bench-runs/2026-12-06-ab";
+/// [`VERIFY_OVER_SAMPLE`] from the commit of their own records to the
+/// bench's, when they ran at another (`None`: at the bench's commit, on
+/// its day): the same 16-soldier closure built, then verified, by
+/// the two commits in turn on one day, twice each (`build-{new,base}-{1,2}.json`,
+/// `verify-{new,base}-{1,2}.json`, `base.txt` the records' commit, as
+/// `scripts/bench-runs/2026-12-06-ab` did), each factor its record's times
+/// the base's seconds over the new commit's (the files' own, summed over
+/// the pairs). The shared machine's speed drifts from day to day (10-15%
+/// between two days of the same binaries; 2026-12-06's host ran the
+/// level samples about 35% faster than 2026-12-05's): a ratio taken in
+/// one run holds where the figures of two days do not.
+pub const FACTORS_CARRIED_BY: Option<&str> = Some("scripts/bench-runs/2026-12-06-ab");
 
 /// The level samples' rate at `k` soldiers (`which` picks the figure):
 /// interpolated linearly between the soldier counts of [`LEVEL_RATES`],

@@ -24,8 +24,8 @@
 //!   a real build showed over them (a closure's WDL-only build,
 //!   [`WDL_BUILD_OVER_SAMPLE`]; the same record's build with distances,
 //!   [`BUILD_OVER_SAMPLE`]) and a real verify of a closure's files
-//!   ([`VERIFY_OVER_SAMPLE`]), both carried to the current code by an
-//!   A/B of the same closure ([`FACTORS_CARRIED_BY`]), times the bench cores
+//!   ([`VERIFY_OVER_SAMPLE`]), run at the bench's commit or carried to it
+//!   by an A/B of the same closure ([`FACTORS_CARRIED_BY`]), times the bench cores
 //!   this machine's threads
 //!   are worth: a short calibration solve ([`calibrate`]) or the caller's
 //!   rate over the record's ([`cores_worth`]).

@@ -254,8 +254,12 @@ pub struct LevelSample {
     /// Seconds the WDL-only check took on the solver's values.
     pub verify_seconds: f64,
     /// Seconds the bit-set solver ([`super::Engine::BitSets`]) took on the
-    /// same tiers against the same store.
+    /// same tiers against the same store: the median of
+    /// [`LevelSample::bits_runs`].
     pub bits_seconds: f64,
+    /// Each timed pass of the bit-set solver over the sample (seconds),
+    /// in the order run.
+    pub bits_runs: Vec<f64>,
     /// Positions whose WDL-only field the bit-set solver gives otherwise
     /// than the position solver (0 unless they disagree).
     pub bits_differ: u64,
@@ -263,8 +267,11 @@ pub struct LevelSample {
     /// check disagree).
     pub inconsistent: u64,
     /// Seconds the set checker (`verify --checker sets`) took on the same
-    /// values.
+    /// values: the median of [`LevelSample::sets_runs`].
     pub sets_seconds: f64,
+    /// Each timed pass of the set checker over the sample (seconds), in
+    /// the order run.
+    pub sets_runs: Vec<f64>,
     /// Positions the set checker found wrong (0 unless it disagrees).
     pub sets_inconsistent: u64,
 }
@@ -273,13 +280,18 @@ pub struct LevelSample {
 /// positions, drawn from `seed`) on the calling thread against a
 /// [`SyntheticStore`] of the same seed: the solve is run once to make the
 /// store's tiers, then timed; the check is timed on the timed solve's
-/// values.
+/// values. The bit-set solver and the set checker (each pass under a
+/// second on ~1e7 positions, where a shared machine's speed wanders by
+/// 10-20% from one second to the next) are timed `runs` times each, in
+/// turn, and their medians kept; the position solver and checker once.
 pub fn level_sample(
     variant: &Variant,
     file: FileKey,
     positions: u64,
     seed: u64,
+    runs: usize,
 ) -> Result<LevelSample, SolveError> {
+    assert!(runs > 0, "at least one run");
     let tiers = sample_tiers(file, positions, seed);
     let store = SyntheticStore::new(seed, variant);
     for key in &tiers {
@@ -291,15 +303,37 @@ pub fn level_sample(
         solved.push(solve_tier(key, &mut Lookup::new(&store, *variant))?);
     }
     let solve_seconds = t.elapsed().as_secs_f64();
-    let t = Instant::now();
-    let mut bits = Vec::with_capacity(tiers.len());
-    for key in &tiers {
-        bits.push(super::solve_tier_wdl(
-            key,
-            &mut Lookup::new(&store, *variant),
-        )?);
+    let bits_pass = || -> Result<(f64, Vec<Vec<u16>>), SolveError> {
+        let t = Instant::now();
+        let mut bits = Vec::with_capacity(tiers.len());
+        for key in &tiers {
+            bits.push(super::solve_tier_wdl(
+                key,
+                &mut Lookup::new(&store, *variant),
+            )?);
+        }
+        Ok((t.elapsed().as_secs_f64(), bits))
+    };
+    let sets_pass = || -> Result<(f64, u64), SolveError> {
+        let t = Instant::now();
+        let mut wrong = 0;
+        for (key, codes) in tiers.iter().zip(&solved) {
+            wrong +=
+                super::setcheck::check_tier_sets(key, &mut Lookup::new(&store, *variant), codes)?
+                    .len() as u64;
+        }
+        Ok((t.elapsed().as_secs_f64(), wrong))
+    };
+    let (mut bits_runs, mut sets_runs) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
+    let (mut bits, mut sets_inconsistent) = (Vec::new(), 0);
+    for _ in 0..runs {
+        let (seconds, values) = bits_pass()?;
+        bits_runs.push(seconds);
+        bits = values;
+        let (seconds, wrong) = sets_pass()?;
+        sets_runs.push(seconds);
+        sets_inconsistent = sets_inconsistent.max(wrong);
     }
-    let bits_seconds = t.elapsed().as_secs_f64();
     let bits_differ = solved
         .iter()
         .zip(&bits)
@@ -318,26 +352,33 @@ pub fn level_sample(
         inconsistent += wrong.len() as u64;
     }
     let verify_seconds = t.elapsed().as_secs_f64();
-    let t = Instant::now();
-    let mut sets_inconsistent = 0;
-    for (key, codes) in tiers.iter().zip(&solved) {
-        let wrong =
-            super::setcheck::check_tier_sets(key, &mut Lookup::new(&store, *variant), codes)?;
-        sets_inconsistent += wrong.len() as u64;
-    }
-    let sets_seconds = t.elapsed().as_secs_f64();
     Ok(LevelSample {
         file,
         tiers: tiers.len(),
         positions: tiers.iter().map(TierKey::size).sum(),
         solve_seconds,
         verify_seconds,
-        bits_seconds,
+        bits_seconds: median(&bits_runs),
+        bits_runs,
         bits_differ,
         inconsistent,
-        sets_seconds,
+        sets_seconds: median(&sets_runs),
+        sets_runs,
         sets_inconsistent,
     })
+}
+
+/// The median of `xs` (not empty): the middle one, or the mean of the
+/// middle two.
+fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 #[cfg(test)]
@@ -394,13 +435,23 @@ mod tests {
         );
     }
 
+    #[test]
+    fn the_median_is_the_middle_run() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(&[5.0]), 5.0);
+    }
+
     /// The solver's values of a sample pass the WDL-only check against
     /// the same store, in a huff and a mandatory variant.
     #[test]
     fn a_level_sample_checks_clean() {
         for v in [Variant::ASSAUT, Variant::ASSAUT_MDJ] {
-            let s = level_sample(&v, FileKey::new(2, 12), 20_000, 3).unwrap();
+            let s = level_sample(&v, FileKey::new(2, 12), 20_000, 3, 2).unwrap();
             assert!(s.positions >= 20_000 && s.tiers > 0, "{s:?}");
+            assert_eq!((s.bits_runs.len(), s.sets_runs.len()), (2, 2), "{s:?}");
+            assert_eq!(s.bits_seconds, median(&s.bits_runs));
+            assert_eq!(s.sets_inconsistent, 0, "{v}: {s:?}");
             assert_eq!(s.inconsistent, 0, "{v}: {s:?}");
             assert_eq!(s.bits_differ, 0, "{v}: {s:?}");
         }

@@ -267,99 +267,92 @@ pub struct LevelRate {
 pub const LEVEL_RATES: [LevelRate; 5] = [
     LevelRate {
         k: 9,
-        bits: 3.962408e+07,
-        positions: 5.196134e+06,
-        verify: 2.981909e+07,
+        bits: 5.853608e+07,
+        positions: 7.013047e+06,
+        verify: 4.090036e+07,
     },
     LevelRate {
         k: 12,
-        bits: 2.467630e+07,
-        positions: 3.836138e+06,
-        verify: 2.075326e+07,
+        bits: 3.301020e+07,
+        positions: 5.068738e+06,
+        verify: 2.666167e+07,
     },
     LevelRate {
         k: 15,
-        bits: 1.771482e+07,
-        positions: 3.430534e+06,
-        verify: 1.539045e+07,
+        bits: 2.277046e+07,
+        positions: 4.415659e+06,
+        verify: 1.946556e+07,
     },
     LevelRate {
         k: 18,
-        bits: 1.465455e+07,
-        positions: 3.479358e+06,
-        verify: 1.320263e+07,
+        bits: 1.862543e+07,
+        positions: 4.400565e+06,
+        verify: 1.619873e+07,
     },
     LevelRate {
         k: 21,
-        bits: 1.252396e+07,
-        positions: 3.733508e+06,
-        verify: 1.082570e+07,
+        bits: 1.482436e+07,
+        positions: 4.543796e+06,
+        verify: 1.404756e+07,
     },
 ];
 
 /// The bench record every time figure of a plan comes from.
-pub const LEVEL_RATES_SOURCE: &str = "scripts/bench-runs/2026-12-05-vm-4/bench.json";
+pub const LEVEL_RATES_SOURCE: &str = "scripts/bench-runs/2026-12-06-vm/bench.json";
 
 /// The same record's in-memory solving rate of [`CALIBRATION_POSITION`]'s
 /// closure on one thread (`rate_per_core`): a calibration here (or
 /// `--rate`) over this figure is how many of the bench machine's cores
 /// this machine's threads are worth.
-pub const BENCH_RATE_PER_CORE: f64 = 7.178273e+06;
+pub const BENCH_RATE_PER_CORE: f64 = 8.782948e+06;
 
 /// A complete build with distances over its level sample, in the same
 /// record: its 9-soldier build's positions per second
 /// (`raw.build_run`) over the position solver's level rate at 9 soldiers
 /// times the record's two-thread speedup (`speedup_2_threads`): what file
 /// I/O, compression and the build's window cost.
-pub const BUILD_OVER_SAMPLE: f64 = 0.9038;
+pub const BUILD_OVER_SAMPLE: f64 = 0.8385;
 
 /// A real WDL-only build by the bit-set solver over its level samples: the
 /// build of assaut's 16-soldier formation closure
 /// ([`WDL_BUILD_OVER_SAMPLE_SOURCE`]: 6,696,538,874 positions in 16 files
-/// of 9 to 16 soldiers on two threads of the bench machine, idle),
-/// against the time its files take at the bit-set solver's level rates
-/// ([`LEVEL_RATES`], by file: the two-officer samples') on the bench cores
-/// two threads are worth. What file I/O, compression, the build's window
-/// and the one-officer files (about half the two-officer rate per
-/// position) cost, over the files of 9 to 16 soldiers rather than the 9
-/// of the bench's own WDL-only build (`wdl_build_rate`), where I/O is the
-/// largest share. The build ran a little after the bench, on the same
-/// machine, some commits later (2 min 58 s; 3 min 17 s at the bench's
-/// commit, `2026-12-05-masks`): the table writer's counts and the value
-/// fields with no branch on a value, and a lighter capture duty, gains a
-/// level sample (no files) cannot show, which the factor carries (0.8055
-/// from that record alone). Carried on to a later commit by
-/// [`FACTORS_CARRIED_BY`] (times 1.053: the writer beside the solver, the
-/// fixed point's sweeps).
-pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.8481;
+/// of 9 to 16 soldiers, 130.5 s on two threads of the bench machine, idle,
+/// right after the bench, at its commit), against the time its files take
+/// at the bit-set solver's level rates ([`LEVEL_RATES`], by file: the
+/// two-officer samples') on the bench cores two threads are worth
+/// ([`BENCH_SPEEDUP_2_THREADS`]). What file I/O, compression, the build's
+/// window and the one-officer files (about 0.6 of the two-officer rate
+/// per position) cost, over the files of 9 to 16 soldiers rather than the
+/// 9 of the bench's own WDL-only build (`wdl_build_rate`), where I/O is the
+/// largest share. The two-thread speedup cancels: a plan of that closure
+/// at these figures is its real build's time. A bench and a build of the
+/// same commit an hour before (the bench's figures then: one-thread rate
+/// 1.002e7, speedup 1.80, bit sets 5.58e7 .. 1.57e7) gave 0.8716 and, for
+/// the whole game, the same hours within 1% (10.1 h against 10.2 h).
+pub const WDL_BUILD_OVER_SAMPLE: f64 = 0.7313;
 
 /// The build record [`WDL_BUILD_OVER_SAMPLE`] comes from (before
-/// [`FACTORS_CARRIED_BY`]).
-pub const WDL_BUILD_OVER_SAMPLE_SOURCE: &str = "scripts/bench-runs/2026-12-05-counts/build.json";
+/// [`FACTORS_CARRIED_BY`], if any).
+pub const WDL_BUILD_OVER_SAMPLE_SOURCE: &str = "scripts/bench-runs/2026-12-06-calib/build.json";
 
 /// A real verify of WDL-only files over its level samples: the verify of
 /// assaut's 16-soldier formation closure by the set checker
 /// ([`VERIFY_OVER_SAMPLE_SOURCE`]: 6,696,538,874 positions in 16 files of
-/// 9 to 16 soldiers, 173 s on two threads of the bench machine, idle, a
-/// little after the bench; 175 s at its commit), against the time its files take
+/// 9 to 16 soldiers, 132.2 s on two threads of the bench machine, idle,
+/// right after the bench, at its commit), against the time its files take
 /// at the level samples' verify rates ([`LEVEL_RATES`], by file: the
 /// two-officer samples') on the bench cores two threads are worth
-/// ([`BENCH_SPEEDUP_2_THREADS`]). Below 1 since the set checker stopped
-/// branching on the values it reads (1.139 before, `2026-12-05-states`):
-/// the level samples' synthetic values are random, a third each of win,
-/// draw and loss, so such branches cost the samples far more than real
-/// tables, and the samples gained far more from their removal (by sets at
-/// 15 soldiers 1.13e7 -> 1.54e7/s) than the closure's files (199 s -> 175
-/// s). The closure's one-officer files check at about 0.6 of the
-/// two-officer files' rate. 0.9860 from that record alone; carried on to
-/// a later commit by [`FACTORS_CARRIED_BY`] (times 1.045: the
-/// fixed point's sweeps, the steps from outside grouped by tier only).
-pub const VERIFY_OVER_SAMPLE: f64 = 1.0301;
+/// ([`BENCH_SPEEDUP_2_THREADS`]). Below 1: the level samples' synthetic
+/// values are random, a third each of win, draw and loss, and the
+/// closure's one-officer files check at about 0.6 of the two-officer
+/// files' rate. 1.1063 from the bench and verify an hour before (the
+/// whole game's verify 9.5 h against 9.6 h).
+pub const VERIFY_OVER_SAMPLE: f64 = 0.9013;
 
 /// The verify record [`VERIFY_OVER_SAMPLE`] comes from (before
-/// [`FACTORS_CARRIED_BY`]).
+/// [`FACTORS_CARRIED_BY`], if any).
 pub const VERIFY_OVER_SAMPLE_SOURCE: &str =
-    "scripts/bench-runs/2026-12-05-counts/verify-all-sets.json";
+    "scripts/bench-runs/2026-12-06-calib/verify-all-sets.json";
 
 /// The record that carries [`WDL_BUILD_OVER_SAMPLE`] and
 /// [`VERIFY_OVER_SAMPLE`] from the commit of their own records to the
@@ -373,7 +366,7 @@ pub const VERIFY_OVER_SAMPLE_SOURCE: &str =
 /// between two days of the same binaries; 2026-12-06's host ran the
 /// level samples about 35% faster than 2026-12-05's): a ratio taken in
 /// one run holds where the figures of two days do not.
-pub const FACTORS_CARRIED_BY: Option<&str> = Some("scripts/bench-runs/2026-12-06-ab");
+pub const FACTORS_CARRIED_BY: Option<&str> = None;
 
 /// The level samples' rate at `k` soldiers (`which` picks the figure):
 /// interpolated linearly between the soldier counts of [`LEVEL_RATES`],
@@ -428,7 +421,7 @@ pub fn bench_rate(threads: usize) -> f64 {
 }
 
 /// The record's two-thread speedup (`speedup_2_threads`).
-pub const BENCH_SPEEDUP_2_THREADS: f64 = 1.914808;
+pub const BENCH_SPEEDUP_2_THREADS: f64 = 2.113434;
 
 /// The position whose closure the calibration solves in memory (two
 /// officers, ten soldiers, about 13.5 million positions; the rate position

@@ -167,6 +167,17 @@ pub fn run(args: BenchArgs) -> Result<()> {
         from_summaries(&args.build_summary, &variant)?;
     }
     check_out(&out_dir(args.out.as_deref(), &args.tables))?;
+    // Said before the long work, not found missing in the record after it.
+    let provenance = checkout();
+    match &provenance {
+        None => errln!(
+            "warning: not run in a git checkout: the record will name no commit (run the bench from the checkout its binary was built from)"
+        ),
+        Some((commit, false)) => errln!(
+            "warning: the checkout has uncommitted changes to tracked files: the record names {commit}, which may not be the code that runs"
+        ),
+        Some(_) => {}
+    }
     let mut raw = serde_json::Map::new();
     let runs = args.rate_runs as usize;
     let rate = measure_rate(&variant, &pos, runs, &mut raw)?;
@@ -191,7 +202,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         peak,
         tables,
     };
-    let result = record(&command, &variant, &measured, raw);
+    let result = record(&command, provenance, &variant, &measured, raw);
     print_figures(&variant, &measured);
     write_record(&args, &result)
 }
@@ -678,24 +689,41 @@ fn query_times(
     Ok((warm_ms, cold_ms))
 }
 
+/// The checkout the bench runs in: its commit (`git rev-parse --short
+/// HEAD`) and whether its tracked files are as committed; `None` outside
+/// a git checkout. What a record can say of the code that ran: the binary
+/// itself carries no commit.
+fn checkout() -> Option<(String, bool)> {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let commit = git(&["rev-parse", "--short", "HEAD"])?;
+    let clean =
+        git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| s.is_empty());
+    Some((commit, clean))
+}
+
 /// The bench record written to bench.json: the figures with their
-/// provenance (command, commit, machine, version) and the raw numbers.
+/// provenance (command, the checkout's commit and whether its tracked
+/// files were as committed, machine, version) and the raw numbers.
 fn record(
     command: &[String],
+    provenance: Option<(String, bool)>,
     variant: &Variant,
     m: &Measured,
     raw: serde_json::Map<String, serde_json::Value>,
 ) -> serde_json::Value {
-    let commit = Command::new("git")
-        .args(["rev-parse", "--short", "HEAD"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let (commit, tree_clean) = provenance.unzip();
     let (seconds_to, peaks, tables) = (&m.seconds_to, &m.peaks, &m.tables);
     json!({
         "command": command.join(" "),
         "commit": commit,
+        "tree_clean": tree_clean,
         "machine": machine(),
         "tool_version": env!("CARGO_PKG_VERSION"),
         "variant": variant.to_string(),

@@ -247,13 +247,17 @@ fn measure_rate(
     raw: &mut serde_json::Map<String, serde_json::Value>,
 ) -> Result<Rate> {
     errln!(
-        "rate: solving the closure of {pos} in memory, {runs} runs with 1 thread, then {runs} with 2 ..."
+        "rate: solving the closure of {pos} in memory, {runs} runs with 1 thread and {runs} with 2, in turn ..."
     );
     let mut secs = [Vec::new(), Vec::new()];
     let mut cpu_secs = [Vec::new(), Vec::new()];
     let mut stats = None;
-    for (i, threads) in [1, 2].into_iter().enumerate() {
-        for _ in 0..runs {
+    // One thread and two in turn, so that a shared machine's drift over
+    // the runs moves both medians alike (five one-thread runs in a row
+    // went 1.43 s to 1.93 s in scripts/bench-runs/2026-12-06-vm, the
+    // two-thread runs after them 0.71-0.74 s: a speedup of 2.11).
+    for _ in 0..runs {
+        for (i, threads) in [1, 2].into_iter().enumerate() {
             let s = solve_rate(variant, pos, threads)?;
             secs[i].push(s.seconds);
             cpu_secs[i].push(s.cpu_seconds);

@@ -7,7 +7,7 @@ use asalto_tb::budget::MemoryBudget;
 use asalto_tb::build::{self, Quiet};
 use asalto_tb::index::FileKey;
 use asalto_tb::index::{self, TierKey};
-use asalto_tb::solve::{LevelSample, Lookup, Solver, Stats};
+use asalto_tb::solve::{LevelSample, Lookup, Solver, Stats, median};
 use asalto_tb::table::{Table, TableSet, table_path};
 use asalto_tb::{Position, Variant, verify};
 use clap::Args;
@@ -142,14 +142,6 @@ fn out_dir(out: Option<&std::path::Path>, tables: &std::path::Path) -> PathBuf {
     }
 }
 
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(|a, b| a.partial_cmp(b).expect("no NaN"));
-    Some(v[v.len() / 2])
-}
-
 /// Run the benchmark.
 pub fn run(args: BenchArgs) -> Result<()> {
     let variant: Variant = args.variant.parse()?;
@@ -266,13 +258,13 @@ fn measure_rate(
     }
     let stats = stats.expect("at least one run");
     let (one, two) = (
-        median(secs[0].clone()).expect("runs"),
-        median(secs[1].clone()).expect("runs"),
+        median(&secs[0]).expect("runs"),
+        median(&secs[1]).expect("runs"),
     );
     let rate_per_core = stats.positions as f64 / one;
     // The same runs by the process's CPU time: what the solver costs, the
     // same whether or not other work shared the cores.
-    let one_cpu = median(cpu_secs[0].clone()).expect("runs");
+    let one_cpu = median(&cpu_secs[0]).expect("runs");
     let rate_per_cpu_second = stats.positions as f64 / one_cpu;
     let speedup = one / two;
     raw.insert(
@@ -318,7 +310,7 @@ fn measure_verify(
         }
         let positions = timed[0].1;
         let secs: Vec<f64> = timed.iter().map(|t| t.0).collect();
-        verify_rates[i] = positions as f64 / median(secs.clone()).expect("runs");
+        verify_rates[i] = positions as f64 / median(&secs).expect("runs");
         verify_runs.push(
             json!({"wdl_only": wdl_only, "positions": positions, "threads": 1,
                                 "seconds": secs}),
@@ -631,7 +623,7 @@ fn probe_time(
         std::hint::black_box(look.value(p)?);
         times.push(t.elapsed().as_secs_f64() * 1e6);
     }
-    Ok(median(times))
+    Ok(median(&times))
 }
 
 /// The median times in milliseconds of a fresh process answering a query
@@ -685,8 +677,8 @@ fn query_times(
             runs.push(ms)
         };
     }
-    let warm_ms = median(runs.clone());
-    let cold_ms = median(cold_runs.clone());
+    let warm_ms = median(&runs);
+    let cold_ms = median(&cold_runs);
     raw.insert("query_warm_runs_ms".into(), json!(runs));
     raw.insert("query_cold_runs_ms".into(), json!(cold_runs));
     raw.insert("query_position".into(), json!(q));

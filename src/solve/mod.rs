@@ -72,7 +72,7 @@ pub use floor::{
 pub(crate) use lookup::{FieldsAt, Layered, TierCache, code_class};
 pub use lookup::{Lookup, MemoryStore, TierStore, TierValues, WdlFields};
 pub(crate) use retro::solve_tier;
-pub use sample::{LevelSample, SyntheticStore, level_sample, sample_tiers};
+pub use sample::{LevelSample, SyntheticStore, level_sample, median, sample_tiers};
 
 use crate::Value;
 use crate::index::{self, TierKey};

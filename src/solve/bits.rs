@@ -61,10 +61,6 @@ const PHANTOM: u64 = 1 << 63;
 
 const EMPTY: Mat = [0; board::NUM_POINTS];
 
-/// A walk's captures: `(end point, soldiers taken, other officer's
-/// points)` ([`Walk::ends`]).
-type Ends = Vec<(u8, Bitboard, u64)>;
-
 /// States of a capture chain walked (end point, soldiers taken), as
 /// `taken | point << 40`: the first [`Seen::FEW`] in a list searched
 /// whole, the rest in a hash set. A walk alone goes through about four
@@ -308,54 +304,19 @@ struct Walk {
     /// `(end point, soldiers taken, other officer's points)`; bit 63
     /// ([`PHANTOM`]) where it is a capture with no other officer on the
     /// board.
-    ends: Ends,
+    ends: Vec<(u8, Bitboard, u64)>,
     /// The states a walk alone has been through ([`chains`]).
     seen: Seen,
-    /// Earlier walks from the same point (at most [`Walk::EARLIER`]), for
-    /// boards that agree with one of them again: the next slices of a
-    /// tier differ from this one on fortress points a walk may have
-    /// looked at, and come back to it.
-    earlier: Vec<(Looked, Ends)>,
-    /// The entry of `earlier` to give up next.
-    oldest: usize,
 }
 
 impl Walk {
-    /// How many earlier walks are kept.
-    const EARLIER: usize = 8;
-
     /// The walk of an officer on `p` among `soldiers`, kept as it is when
-    /// the soldiers on the points it looked at are the same (this walk or
-    /// one of the earlier ones).
+    /// the soldiers on the points it looked at are the same.
     /// With `ALONE` only the captures with no other officer on the board
     /// are kept ([`chains`]).
     fn update<const ALONE: bool>(&mut self, p: usize, soldiers: Bitboard) {
         if self.looked.holds(soldiers) {
             return;
-        }
-        let Walk {
-            looked,
-            ends,
-            earlier,
-            ..
-        } = self;
-        // An earlier walk that holds changes places with this one.
-        if let Some(i) = earlier.iter_mut().position(|x| x.0.holds(soldiers)) {
-            let (l, e) = &mut earlier[i];
-            std::mem::swap(looked, l);
-            std::mem::swap(ends, e);
-            return;
-        }
-        // This one is kept (in place of the oldest; a point's first, never
-        // walked, takes a place that never holds until it is the oldest),
-        // and its place walked anew.
-        if earlier.len() < Self::EARLIER {
-            earlier.push((std::mem::take(looked), std::mem::take(ends)));
-        } else {
-            let (l, e) = &mut earlier[self.oldest];
-            std::mem::swap(looked, l);
-            std::mem::swap(ends, e);
-            self.oldest = (self.oldest + 1) % Self::EARLIER;
         }
         self.ends.clear();
         let looked = chains::<ALONE>(p, soldiers, &mut self.ends, &mut self.seen);
@@ -1520,55 +1481,6 @@ mod chain_tests {
             tried += usize::from(!alone.is_empty());
         }
         assert!(tried > 500 && cut > 200, "{tried} {cut}");
-    }
-
-    /// A point's walk kept from board to board (with the earlier walks it
-    /// keeps) gives the captures of a walk made anew on each, as the
-    /// slices of a tier ask: the outside soldiers fixed, the fortress
-    /// ones changing, and boards coming back.
-    #[test]
-    fn walks_kept_from_board_to_board_are_walks_made_anew() {
-        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
-        let sorted = |mut v: Vec<(u8, Bitboard, u64)>| {
-            v.sort();
-            v
-        };
-        // The walk made anew, sorted.
-        fn anew<const ALONE: bool>(p: usize, soldiers: Bitboard) -> Vec<(u8, Bitboard, u64)> {
-            let mut v = Vec::new();
-            chains::<ALONE>(p, soldiers, &mut v, &mut Seen::default());
-            v.sort();
-            v
-        }
-        let (mut asked, mut earlier) = (0, 0);
-        for _ in 0..40 {
-            let outside = next() & next() & board::OUTSIDE;
-            // A few fortress boards, asked for again and again in turn.
-            let boards: Vec<Bitboard> = (0..12).map(|_| next() & board::FORTRESS).collect();
-            let (mut walk, mut alone) = (Walk::default(), Walk::default());
-            for p in 0..board::NUM_POINTS {
-                for _ in 0..60 {
-                    let soldiers = outside | boards[(next() % 12) as usize];
-                    if soldiers & 1 << p != 0 {
-                        continue;
-                    }
-                    let kept = !walk.looked.holds(soldiers)
-                        && walk.earlier.iter_mut().any(|x| x.0.holds(soldiers));
-                    walk.update::<false>(p, soldiers);
-                    alone.update::<true>(p, soldiers);
-                    let held = (sorted(walk.ends.clone()), sorted(alone.ends.clone()));
-                    let anew = (anew::<false>(p, soldiers), anew::<true>(p, soldiers));
-                    assert_eq!(held, anew, "{p} {soldiers:#x}");
-                    asked += 1;
-                    earlier += usize::from(kept);
-                }
-                // The next point's walks start from none kept.
-                (walk, alone) = (Walk::default(), Walk::default());
-            }
-        }
-        // Some boards came back to a walk kept earlier (hits on the walk
-        // at hand do not count).
-        assert!(asked > 10_000 && earlier > 1000, "{asked} {earlier}");
     }
 }
 

@@ -266,13 +266,6 @@ struct Walk {
     from: usize,
     read: Bitboard,
     found: Bitboard,
-    /// Walks from the same point before this one (at most
-    /// [`Walk::KEPT`], their own `kept` empty), for boards that agree
-    /// with one of them again: a slice's neighbours in rank order differ
-    /// on fortress points the walks read, and come back to them.
-    kept: Vec<Walk>,
-    /// The entry of `kept` to walk anew in next.
-    next: usize,
 }
 
 impl Default for Walk {
@@ -286,8 +279,6 @@ impl Default for Walk {
             from: board::NUM_POINTS,
             read: 0,
             found: 0,
-            kept: Vec::new(),
-            next: 0,
         }
     }
 }
@@ -302,38 +293,11 @@ impl Walk {
         }
     }
 
-    /// How many walks before this one are kept.
-    const KEPT: usize = 8;
-
-    /// Whether this is the walk from `a` among `soldiers`: from `a`, and
-    /// the soldiers it read are there.
-    fn holds(&self, a: Point, soldiers: Bitboard) -> bool {
-        self.from == a.index() && soldiers & self.read == self.found
-    }
-
     /// The captures of the officer on `a` among soldiers on `soldiers`
-    /// (kept as they are when the walk before, or one kept, was from `a`
-    /// and read the same soldiers).
+    /// (kept as they are when the walk before was from `a` and read the
+    /// same soldiers).
     fn fill(&mut self, a: Point, soldiers: Bitboard) {
-        if self.holds(a, soldiers) {
-            return;
-        }
-        let mut kept = std::mem::take(&mut self.kept);
-        let found = kept.iter().position(|w| w.holds(a, soldiers));
-        let (at, next) = match found {
-            Some(i) => (i, self.next),
-            None if kept.len() < Self::KEPT => {
-                kept.push(Walk::default());
-                (kept.len() - 1, self.next)
-            }
-            None => (self.next, (self.next + 1) % Self::KEPT),
-        };
-        // This walk goes to the list, the one found (or one to walk
-        // anew in) comes out.
-        std::mem::swap(self, &mut kept[at]);
-        self.kept = kept;
-        self.next = next;
-        if found.is_some() {
+        if self.from == a.index() && soldiers & self.read == self.found {
             return;
         }
         self.in_way = 0;
@@ -1429,48 +1393,6 @@ mod tests {
         }
         // The other officer in the way made a difference often enough.
         assert!(cut > 1000, "only {cut} placements where it matters");
-    }
-
-    /// A walk kept from board to board, with the walks before it that it
-    /// keeps, is the walk made anew on each board: boards with the same
-    /// soldiers outside the fortress and a few fortresses in turn, as the
-    /// slices of a tier come.
-    #[test]
-    fn a_walk_kept_across_boards_that_come_back_is_the_walk_made_anew() {
-        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
-        let all = |w: &Walk| {
-            let mut ends: Vec<_> = w
-                .ends
-                .iter()
-                .map(|e| (e.to, e.taken, e.by, e.clear))
-                .collect();
-            ends.sort_unstable();
-            let with: Vec<u32> = board::points(w.in_way).map(|b| w.with[b.index()]).collect();
-            (ends, w.in_way, w.alone, w.with_some, with)
-        };
-        let (mut asked, mut came_back) = (0, 0);
-        for _ in 0..40 {
-            let outside = random_soldiers(&mut next) & !board::FORTRESS;
-            let fortresses: Vec<Bitboard> = (0..12).map(|_| next() & board::FORTRESS).collect();
-            for a in board::points(board::ALL) {
-                let mut walk = Walk::default();
-                for _ in 0..60 {
-                    let soldiers = outside | fortresses[(next() % 12) as usize];
-                    if soldiers & a.bit() != 0 {
-                        continue;
-                    }
-                    came_back += usize::from(
-                        !walk.holds(a, soldiers) && walk.kept.iter().any(|w| w.holds(a, soldiers)),
-                    );
-                    walk.fill(a, soldiers);
-                    let mut anew = Walk::default();
-                    anew.fill(a, soldiers);
-                    assert_eq!(all(&walk), all(&anew), "{soldiers:#x} {a}");
-                    asked += 1;
-                }
-            }
-        }
-        assert!(asked > 10_000 && came_back > 1000, "{asked} {came_back}");
     }
 
     #[test]

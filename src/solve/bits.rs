@@ -61,47 +61,8 @@ const PHANTOM: u64 = 1 << 63;
 
 const EMPTY: Mat = [0; board::NUM_POINTS];
 
-/// States of a capture chain walked (end point, soldiers taken), as
-/// `taken | point << 40`: the first [`Seen::FEW`] in a list searched
-/// whole, the rest in a hash set. A walk alone goes through about four
-/// states (1o13s: 1.05e8 in 2.7e7 walks) and rarely hundreds (at most
-/// 1,792 slots there); a hash set for all of them cost about as much as
-/// the rest of the walk (inserts 15% of a 1o13s build, the walk 16%),
-/// and clearing it, once grown, a wipe of all its slots per walk.
-#[derive(Default)]
-struct Seen {
-    few: Vec<u64>,
-    more: rustc_hash::FxHashSet<u64>,
-}
-
-impl Seen {
-    /// States kept in the list before the hash set takes the rest.
-    const FEW: usize = 32;
-
-    /// Add the state of a walk on `point` having taken `taken`; whether it
-    /// is new.
-    #[inline]
-    fn insert(&mut self, point: usize, taken: Bitboard) -> bool {
-        let key = taken | (point as u64) << 40;
-        if self.few.contains(&key) {
-            return false;
-        }
-        if self.few.len() < Self::FEW {
-            self.few.push(key);
-            return true;
-        }
-        self.more.insert(key)
-    }
-
-    /// Forget every state.
-    fn clear(&mut self) {
-        self.few.clear();
-        // (A cleared table is wiped whole: not when nothing is in it.)
-        if !self.more.is_empty() {
-            self.more.clear();
-        }
-    }
-}
+/// States of a capture chain walked (end point, soldiers taken).
+type Seen = rustc_hash::FxHashSet<(u8, Bitboard)>;
 
 /// Row `a` of the placements one officer step before `x` (whose rows are
 /// zero off `free`): the rows of `x` on `a`'s free neighbours (the row's
@@ -359,7 +320,7 @@ fn chains<const ALONE: bool>(
         taken: Bitboard,
         path: Bitboard,
     ) {
-        if ALONE && taken.count_ones() >= 2 && !seen.insert(cur, taken) {
+        if ALONE && taken.count_ones() >= 2 && !seen.insert((cur as u8, taken)) {
             return;
         }
         let (mut jumps, mut only) = (0u32, 0u64);
@@ -407,7 +368,8 @@ fn chains<const ALONE: bool>(
         ends.push((cur as u8, taken, others));
     }
     let mut looked = 0;
-    if ALONE {
+    // (A cleared table is wiped whole: not when nothing is in it.)
+    if ALONE && !seen.is_empty() {
         seen.clear();
     }
     dfs::<ALONE>(soldiers, ends, seen, &mut looked, start, 0, 0);

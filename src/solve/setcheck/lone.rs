@@ -151,10 +151,7 @@ impl SliceSteps for Tier<'_> {
 #[derive(Default)]
 struct Captures {
     /// The states walked after two jumps or more: (point, soldiers
-    /// taken), the first [`Captures::LISTED`] in a list (most walks go
-    /// through a few; a hash set for each, wiped whole when cleared, cost
-    /// more than the search), the rest in `walked`.
-    listed: Vec<u64>,
+    /// taken).
     walked: rustc_hash::FxHashSet<(Point, Bitboard)>,
     /// Each capture's end point and soldiers taken, once.
     ends: Vec<(Point, Bitboard)>,
@@ -163,26 +160,9 @@ struct Captures {
 }
 
 impl Captures {
-    /// How many states the list holds before the hash set.
-    const LISTED: usize = 32;
-
-    /// Whether state `s` is new (and now walked).
-    fn first_time(&mut self, s: (Point, Bitboard)) -> bool {
-        let key = s.1 | (s.0.index() as u64) << 48;
-        if self.listed.contains(&key) {
-            false
-        } else if self.listed.len() < Self::LISTED {
-            self.listed.push(key);
-            true
-        } else {
-            self.walked.insert(s)
-        }
-    }
-
     /// The captures of the officer on `start` among `soldiers`, in place
     /// of those held.
     fn fill(&mut self, start: Point, soldiers: Bitboard) {
-        self.listed.clear();
         // (A cleared table is wiped whole: not when nothing is in it.)
         if !self.walked.is_empty() {
             self.walked.clear();
@@ -209,7 +189,7 @@ impl Captures {
             }
             on = true;
             // A state after the first jump is reached by that jump alone.
-            if taken == 0 || self.first_time((to, taken | o.bit())) {
+            if taken == 0 || self.walked.insert((to, taken | o.bit())) {
                 self.jump(to, soldiers, taken | o.bit());
             }
         }

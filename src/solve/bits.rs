@@ -121,34 +121,11 @@ fn transpose_halves(rows: &mut [u64; 32], size: usize) {
 }
 
 /// Bits of an index space put on the points of a mask (bit `i` on the
-/// mask's `i`-th point): one `pdep` where the CPU has BMI2 (checked once,
-/// at run time: the build targets x86-64-v2, which lacks it), otherwise a
-/// byte of the board at a time from a table.
+/// mask's `i`-th point), a byte of the board at a time.
 struct Spread {
-    mask: u64,
-    pdep: bool,
     bytes: [u8; 5],
     shift: [u32; 5],
     table: &'static [[u8; 256]; 256],
-}
-
-/// Whether this CPU has BMI2's `pdep` (asked once).
-static HAS_PDEP: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("bmi2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-});
-
-/// `pdep`: the low bits of `x` put on the set bits of `mask`, in order.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-fn deposit_bmi2(x: u64, mask: u64) -> u64 {
-    std::arch::x86_64::_pdep_u64(x, mask)
 }
 
 /// `DEPOSIT[m][x]`: the low bits of `x` put on the set bits of `m`, in
@@ -169,15 +146,7 @@ static DEPOSIT: std::sync::LazyLock<Box<[[u8; 256]; 256]>> = std::sync::LazyLock
 
 impl Spread {
     fn new(mask: u64) -> Spread {
-        Spread::with(mask, *HAS_PDEP)
-    }
-
-    /// The spread onto `mask`, by `pdep` or not (the tests hold the two
-    /// to each other).
-    fn with(mask: u64, pdep: bool) -> Spread {
         let mut s = Spread {
-            mask,
-            pdep,
             bytes: [0; 5],
             shift: [0; 5],
             table: &DEPOSIT,
@@ -192,12 +161,6 @@ impl Spread {
     /// The bits of `x` (index space) on the mask's points.
     #[inline]
     fn of(&self, x: u64) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        if self.pdep {
-            // SAFETY: `pdep` is set only where the CPU has BMI2
-            // (`HAS_PDEP`; the tests ask for it only there too).
-            return unsafe { deposit_bmi2(x, self.mask) };
-        }
         let mut out = 0;
         for c in 0..5 {
             let bits = (x >> self.shift[c]) as u8;
@@ -1347,20 +1310,13 @@ mod chain_tests {
         for _ in 0..200 {
             let mask = next() & board::ALL;
             let bits = next();
+            let spread = Spread::new(mask);
             let (mut want, mut i) = (0u64, 0);
             each(mask, |p| {
                 want |= (bits >> i & 1) << p;
                 i += 1;
             });
-            // By table, and by `pdep` where this CPU has it.
-            for pdep in [false, *HAS_PDEP] {
-                let spread = Spread::with(mask, pdep);
-                assert_eq!(
-                    spread.of(bits & ((1u64 << i) - 1)),
-                    want,
-                    "{mask:#x} {pdep}"
-                );
-            }
+            assert_eq!(spread.of(bits & ((1u64 << i) - 1)), want, "{mask:#x}");
         }
     }
     use crate::rules::capture_ends;

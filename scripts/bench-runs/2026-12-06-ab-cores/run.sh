@@ -24,7 +24,7 @@ rebuild() { # bin cpu dir
     python3 -c "import json,sys;d=json.load(sys.stdin);print([x['seconds'] for x in d['builds'][0]['files'] if x['file']=='2o16s'][0])"
   cmp -s $3/assaut/2o16s.atb /work/runs/f16-calib/assaut/2o16s.atb || echo "DIFFERENT $3" >&2
 }
-pair() { # fn argsA argsB label
+pair() { # fn label; the arguments of fn from OLD_ARGS_0, NEW_ARGS_1, NEW_ARGS_0, OLD_ARGS_1 (binary, cpu, ...)
   local f=$1
   $f $OLD_ARGS_0 > /tmp/abc-a & $f $NEW_ARGS_1 > /tmp/abc-b; wait
   echo "$2 A(cpu0) $(cat /tmp/abc-a) B(cpu1) $(cat /tmp/abc-b)"

@@ -11,6 +11,7 @@
 //! ```
 
 mod bits;
+pub use bits::rows::RowsTier;
 mod check;
 mod floor;
 mod lookup;

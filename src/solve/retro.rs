@@ -153,6 +153,33 @@ impl Target {
             })
     }
 
+    /// `(first, mask stride, placement stride)`: the position of the side
+    /// to move with fortress rank `f` and placement rank `o` (in the
+    /// stored tier) lies at `first + f * mask stride + o * placement
+    /// stride` of [`Target::classes`].
+    #[inline]
+    pub(super) fn row_layout(&self) -> (u32, u32, u32) {
+        (self.offset, self.mask_stride, self.placement_stride)
+    }
+
+    /// The wins and the losses (for the side to move) of the `count` (at
+    /// most 32) values at `slot`, `slot + stride`, ...: bit `i` for the
+    /// `i`-th.
+    #[inline]
+    pub(super) fn classes(
+        &self,
+        slot: u32,
+        stride: u32,
+        count: u32,
+    ) -> Result<(u32, u32), SolveError> {
+        self.values
+            .classes_at(slot, stride, count)
+            .ok_or(SolveError::PartialTier {
+                outside: self.outside,
+                found: self.values.len() as u64,
+            })
+    }
+
     /// Whether the stored tier is the mirror image of the one reached.
     #[inline]
     pub(super) fn mirrored(&self) -> bool {

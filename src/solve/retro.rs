@@ -231,6 +231,31 @@ impl Targets {
         };
         Ok(&self.list[i])
     }
+
+    /// [`Targets::get`] as an index for [`Targets::at`], so that two
+    /// targets can be held at once.
+    #[inline]
+    pub(super) fn index_of(
+        &mut self,
+        memo: u64,
+        key: &TierKey,
+        look: &mut Lookup<'_>,
+    ) -> Result<usize, SolveError> {
+        match self.index.get(&memo) {
+            Some(&i) => Ok(i),
+            None => {
+                self.list.push(Target::new(key, Side::Soldiers, look)?);
+                self.index.insert(memo, self.list.len() - 1);
+                Ok(self.list.len() - 1)
+            }
+        }
+    }
+
+    /// The target at an index from [`Targets::index_of`].
+    #[inline]
+    pub(super) fn at(&self, i: usize) -> &Target {
+        &self.list[i]
+    }
 }
 
 /// A soldier step from an outside point to `t`: where it leads.

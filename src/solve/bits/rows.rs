@@ -20,22 +20,36 @@
 //!   Where the target is kept as its mirror image the row is read
 //!   position by position.
 //!
-//! Captures, the capture duty and the huffs' one-officer values are still
-//! found slice by slice by the bit-set solver's own code and turned into
-//! rows; the soldiers' exits, the fixed point and the value codes are the
-//! rows'. Held to [`super::solve_tier_wdl`] field for field; not yet used
-//! by builds.
+//! Captures: each officer's walks made once per *form* (the arrangements
+//! whose soldiers agree on the points the walk looked at), each capture
+//! then applied to the form's arrangements at once: the capture duty, the
+//! max rule's comparisons and the legal captures as rows; the values
+//! after a capture read from the store's rows of the tier after it
+//! (soldiers to move, arrangements less the fortress soldiers taken: a
+//! monotone map again) or position by position. The huffs' one-officer
+//! values are read position by position.
+//!
+//! Held to [`super::solve_tier_wdl`] code for code on level samples of six
+//! variants, against a store in index order (every read position by
+//! position) and one placement-major with rows. Not used by builds: on
+//! level samples it is no faster than the bit-set solver
+//! (`scripts/bench-runs/2026-12-06-rows/`), because a capture walk's form
+//! holds about three arrangements: captures, the largest part of a
+//! tier's solve at high soldier counts, are position by position work in
+//! either layout.
 
 #![cfg_attr(not(test), allow(dead_code))]
 
-use super::{Duty, Mat, SLICES, Solve, code_o, code_s, codes_by, each};
+use super::{Duty, chains, code_o, code_s, codes_by, each};
+use crate::Value;
 use crate::board::{self, ADJACENT, Bitboard, FORTRESS, OUTSIDE};
 use crate::index::{TierKey, fortress_bits, fortress_mask, fortress_masks};
 use crate::position::Side;
+use crate::rules::CaptureRule;
 use crate::rules::Variant;
 use crate::solve::SolveError;
 use crate::solve::lookup::Lookup;
-use crate::solve::retro::Target;
+use crate::solve::retro::{Target, Targets};
 use std::sync::{LazyLock, Mutex};
 
 /// A set over the arrangements of one pair: bit `r` for rank `r`.
@@ -110,8 +124,11 @@ fn mirror_row(j: usize, y: Row) -> Row {
 /// officers win and where they lose. What a store hands the rows solver
 /// for the soldier steps from outside ([`crate::solve::TierStore::rows`]).
 pub struct RowsTier {
+    /// Entry `side * pairs + id` (side 0: officers to move, 1: soldiers):
+    /// the arrangements where the side to move wins, and loses.
     win: Vec<Row>,
     loss: Vec<Row>,
+    pairs: usize,
 }
 
 impl RowsTier {
@@ -119,30 +136,60 @@ impl RowsTier {
     pub(crate) fn from_codes(key: &TierKey, codes: &[u16]) -> RowsTier {
         let pt = board::ALL & !key.outside;
         let np = pt.count_ones() as usize;
+        let pairs = np * (np - 1) / 2;
         let mut out = RowsTier {
-            win: vec![0; np * (np - 1) / 2],
-            loss: vec![0; np * (np - 1) / 2],
+            win: vec![0; 2 * pairs],
+            loss: vec![0; 2 * pairs],
+            pairs,
         };
         let mut i = 0;
         let mut pts = [0usize; N];
-        for (r, &m) in fortress_masks(key.m()).iter().enumerate() {
-            let free = pt & !fortress_bits(m);
-            let mut n = 0;
-            each(free, |q| {
-                pts[n] = q;
-                n += 1;
-            });
-            for jb in 1..n {
-                for ja in 0..jb {
-                    let id = pair_id(pt, pts[ja], pts[jb]);
-                    let c = codes[i];
-                    out.win[id] |= Row::from(c & 1 == 1) << r;
-                    out.loss[id] |= Row::from(c != 0 && c & 1 == 0) << r;
-                    i += 1;
+        for side in 0..2 {
+            for (r, &m) in fortress_masks(key.m()).iter().enumerate() {
+                let free = pt & !fortress_bits(m);
+                let mut n = 0;
+                each(free, |q| {
+                    pts[n] = q;
+                    n += 1;
+                });
+                for jb in 1..n {
+                    for ja in 0..jb {
+                        let id = side * pairs + pair_id(pt, pts[ja], pts[jb]);
+                        let c = codes[i];
+                        out.win[id] |= Row::from(c & 1 == 1) << r;
+                        out.loss[id] |= Row::from(c != 0 && c & 1 == 0) << r;
+                        i += 1;
+                    }
                 }
             }
         }
         out
+    }
+
+    /// The wins and losses of the side to move (`side` 0: officers, 1:
+    /// soldiers) with the officers on `a` and `b` (in the tier as reached,
+    /// `flip`: the stored tier, of points `pt`, is its mirror image; `j`
+    /// fortress soldiers), over the reached tier's arrangements.
+    #[inline]
+    fn row(
+        &self,
+        side: usize,
+        pt: Bitboard,
+        flip: bool,
+        j: usize,
+        a: usize,
+        b: usize,
+    ) -> (Row, Row) {
+        let (a, b) = match flip {
+            true => (mirror_point(a), mirror_point(b)),
+            false => (a, b),
+        };
+        let id = side * self.pairs + pair_id(pt, a.min(b), a.max(b));
+        let (w, l) = (self.win[id], self.loss[id]);
+        match flip {
+            true => (mirror_row(j, w), mirror_row(j, l)),
+            false => (w, l),
+        }
     }
 }
 
@@ -307,6 +354,14 @@ struct RowSets {
     /// Entry `2 id` (`2 id + 1`): the officer on the pair's lower (higher)
     /// point could capture.
     cap: Set,
+    /// Some capture is a legal move.
+    has: Set,
+    /// Each point's capture walks ([`Form`]) and their ends (`(end point,
+    /// soldiers taken, other officer's points)`, [`super::chains`]).
+    forms: Vec<Vec<Form>>,
+    ends: Vec<(u8, Bitboard, u64)>,
+    walk: Vec<(u8, Bitboard, u64)>,
+    seen: super::Seen,
     /// Soldiers to move: a step out of the tier wins / does not lose;
     /// some move.
     ew_s: Set,
@@ -323,6 +378,21 @@ struct RowSets {
     loss_o: Set,
     win_s: Set,
     loss_s: Set,
+}
+
+/// One officer's capture walk from a point, kept for the arrangements
+/// (`rows`) whose soldiers agree with it on the points it looked at.
+struct Form {
+    looked: Bitboard,
+    seen: Bitboard,
+    rows: Row,
+    /// Its ends: `RowSets::ends[start..end]`.
+    start: u32,
+    end: u32,
+    /// `more[c]`: the other officer's points where this officer takes
+    /// more than `c` soldiers; `most`: the most it takes.
+    more: [u64; 25],
+    most: u8,
 }
 
 thread_local! {
@@ -342,19 +412,6 @@ pub(crate) fn solve_tier_rows(
         crate::rules::CaptureRule::Mandatory => Duty::NoStep,
         crate::rules::CaptureRule::Huff => Duty::Huff,
     };
-    // Captures and huffs, slice by slice, as the bit-set solver finds them.
-    let sl = SLICES.with(|c| std::mem::take(&mut *c.borrow_mut()));
-    let mut s = Solve {
-        key: *key,
-        variant: &variant,
-        duty,
-        sl,
-    };
-    s.layout();
-    s.officer_exits(look)?;
-    if duty == Duty::Huff {
-        s.huffs(look)?;
-    }
     let mut rs = ROWS.with(|c| std::mem::take(&mut *c.borrow_mut()));
     let mut t = Tier {
         key: *key,
@@ -363,12 +420,16 @@ pub(crate) fn solve_tier_rows(
         j: key.m() as usize,
         rs: &mut rs,
     };
-    t.layout(&s);
-    SLICES.with(|c| *c.borrow_mut() = s.sl);
-    let r = t.soldier_exits(look).map(|()| {
+    t.layout();
+    let r = (|| {
+        t.captures(look)?;
+        if duty == Duty::Huff {
+            t.huffs(look)?;
+        }
+        t.soldier_exits(look)?;
         t.fixed_point();
-        t.codes()
-    });
+        Ok(t.codes())
+    })();
     ROWS.with(|c| *c.borrow_mut() = rs);
     r
 }
@@ -384,10 +445,9 @@ struct Tier<'a> {
 }
 
 impl Tier<'_> {
-    /// The pairs, the placements, and the capture sets turned from the
-    /// bit-set solver's slices into rows.
+    /// The pairs and their placements.
     #[inline(never)]
-    fn layout(&mut self, s: &Solve<'_>) {
+    fn layout(&mut self) {
         let rs = &mut *self.rs;
         let p = board::ALL & !self.key.outside;
         rs.pairs.clear();
@@ -406,6 +466,7 @@ impl Tier<'_> {
             &mut rs.ew_o,
             &mut rs.enl_o,
             &mut rs.stuck_o,
+            &mut rs.has,
             &mut rs.ew_s,
             &mut rs.enl_s,
             &mut rs.move_s,
@@ -423,37 +484,9 @@ impl Tier<'_> {
         for (i, &(a, b)) in rs.pairs.iter().enumerate() {
             rs.v[i] = all & !holds[a as usize] & !holds[b as usize];
         }
-        let sl = &s.sl;
-        let id = &rs.id;
-        // Each row's findings hold both ways: row a alone.
-        let turn = |mats: &[Mat], out: &mut Set| {
-            for (fi, m) in mats.iter().enumerate() {
-                each(sl.free[fi], |a| {
-                    each(m[a] & ((1u64 << a) - 1), |b| {
-                        out[id[a * N + b] as usize] |= 1 << fi
-                    });
-                });
-            }
-        };
-        turn(&sl.ew_o, &mut rs.ew_o);
-        turn(&sl.enl_o, &mut rs.enl_o);
-        turn(&sl.stuck_o, &mut rs.stuck_o);
-        for (fi, m) in sl.cap.iter().enumerate() {
-            each(sl.free[fi], |a| {
-                each(m[a], |b| {
-                    rs.cap[2 * id[a * N + b] as usize + usize::from(a > b)] |= 1 << fi;
-                });
-            });
-        }
         for set in [&mut rs.keep_l, &mut rs.keep_w] {
             set.clear();
             set.resize(N, !0);
-        }
-        if self.duty == Duty::Huff {
-            for fi in 0..sl.masks.len() {
-                each(sl.nl1[fi], |y| rs.keep_l[y] &= !(1 << fi));
-                each(sl.w1[fi], |y| rs.keep_w[y] &= !(1 << fi));
-            }
         }
         // Soldiers with a fortress step have a move.
         let steps = &step_tables(self.variant.soldier_moves())[self.j];
@@ -461,6 +494,251 @@ impl Tier<'_> {
             let v = rs.v[i];
             rs.move_s[i] = steps.before(v) & v;
         }
+    }
+
+    /// Captures: each officer's walks, one per form of the soldiers it
+    /// looks at ([`Form`]); the capture duty, the officers' exits and the
+    /// positions without a legal move, as rows. The values after a capture
+    /// are read position by position.
+    #[inline(never)]
+    fn captures(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
+        let key = self.key;
+        let variant = self.variant;
+        let j = self.j;
+        let masks = fortress_masks(j as u32);
+        let all = all(j);
+        let p = board::ALL & !key.outside;
+        let rs = &mut *self.rs;
+        rs.forms.resize_with(N, Vec::new);
+        for f in &mut rs.forms {
+            f.clear();
+        }
+        rs.ends.clear();
+        // The walks.
+        each(p, |a| {
+            each_row(all & !ARR.holds[j][a], |r| {
+                let soldiers = key.outside | fortress_bits(masks[r]);
+                if let Some(f) = rs.forms[a]
+                    .iter_mut()
+                    .find(|f| soldiers & f.looked == f.seen)
+                {
+                    f.rows |= 1 << r;
+                    return;
+                }
+                rs.walk.clear();
+                let looked = chains::<false>(a, soldiers, &mut rs.walk, &mut rs.seen);
+                let (mut more, mut most) = ([0u64; 25], 0);
+                for &(_, taken, others) in &rs.walk {
+                    let n = taken.count_ones() as usize;
+                    for m in &mut more[..n] {
+                        *m |= others;
+                    }
+                    most = most.max(n);
+                }
+                let start = rs.ends.len() as u32;
+                rs.ends.extend_from_slice(&rs.walk);
+                rs.forms[a].push(Form {
+                    looked,
+                    seen: soldiers & looked,
+                    rows: 1 << r,
+                    start,
+                    end: rs.ends.len() as u32,
+                    more,
+                    most: most as u8,
+                });
+            });
+        });
+        #[cfg(test)]
+        for fs in &rs.forms {
+            for f in fs.iter().filter(|f| f.most > 0) {
+                use std::sync::atomic::Ordering::Relaxed;
+                let [forms, arrangements, ends] = &tests::CAPTURE_FORMS;
+                forms.fetch_add(1, Relaxed);
+                arrangements.fetch_add(f.rows.count_ones() as usize, Relaxed);
+                ends.fetch_add((f.end - f.start) as usize, Relaxed);
+            }
+        }
+        let mut targets = Targets::default();
+        let max = variant.max && variant.capture != CaptureRule::Free;
+        // The most any walk of each point takes.
+        let mut most = [0u8; N];
+        for (q, m) in most.iter_mut().enumerate() {
+            *m = rs.forms[q].iter().map(|f| f.most).max().unwrap_or(0);
+        }
+        let mut places = Places::default();
+        // `gt_rows[gt_at[b * 25 + n]][a]`: where the officer on `b` takes
+        // more than `n` with the other on `a`, made when first asked.
+        let mut gt_at = [u16::MAX; N * 25];
+        let mut gt_rows: Vec<[Row; N]> = Vec::new();
+        for a in 0..N {
+            for f in &rs.forms[a] {
+                if f.most == 0 {
+                    continue;
+                }
+                let others_p = p & !(1 << a);
+                each(f.more[0] & others_p, |b| {
+                    let i = rs.id[a * N + b] as usize;
+                    rs.cap[2 * i + usize::from(a > b)] |= f.rows & rs.v[i];
+                });
+                for &(to, taken, others) in &rs.ends[f.start as usize..f.end as usize] {
+                    let n = taken.count_ones() as usize;
+                    let k_after = key.k - n as u8;
+                    let mut read = None;
+                    // The tier after the capture as rows, where the store
+                    // keeps them: its arrangements are this tier's less
+                    // the fortress soldiers taken (a monotone map).
+                    let after = TierKey {
+                        k: k_after,
+                        outside: key.outside & !taken,
+                        ..key
+                    };
+                    let canonical = after.canonical();
+                    let rows_after = match k_after < 9 {
+                        true => None,
+                        false => look.rows(&canonical)?,
+                    };
+                    let (jt, lack_t, has_t) = {
+                        let tf = taken & FORTRESS;
+                        let jt = j - tf.count_ones() as usize;
+                        let (mut lack, mut has) = (self::all(jt), all);
+                        each(tf, |q| {
+                            lack &= !ARR.holds[jt][q];
+                            has &= ARR.holds[j][q];
+                        });
+                        (jt, lack, has)
+                    };
+                    let (pt_after, flip) = (canonical.outside ^ board::ALL, canonical != after);
+                    let mut b_pts = others & others_p;
+                    while b_pts != 0 {
+                        let b = b_pts.trailing_zeros() as usize;
+                        b_pts &= b_pts - 1;
+                        let i = rs.id[a * N + b] as usize;
+                        let rr = f.rows & rs.v[i];
+                        if rr == 0 {
+                            continue;
+                        }
+                        let eq = f.more[n] >> b & 1 == 0;
+                        let gt = if max && most[b] as usize > n {
+                            let x = &mut gt_at[b * 25 + n];
+                            if *x == u16::MAX {
+                                // The arrangements where the officer on b
+                                // takes more than n, by the other's point.
+                                *x = gt_rows.len() as u16;
+                                let mut t = [0 as Row; N];
+                                for g in &rs.forms[b] {
+                                    each(g.more[n] & board::ALL, |q| t[q] |= g.rows);
+                                }
+                                gt_rows.push(t);
+                            }
+                            gt_rows[*x as usize][a] & rr
+                        } else {
+                            0
+                        };
+                        let (plain, faults) = match (max, variant.capture, eq) {
+                            (false, _, _) => (rr, [0; 3]),
+                            (true, CaptureRule::Huff, true) => (rr & !gt, [gt, 0, 0]),
+                            (true, CaptureRule::Huff, false) => (0, [0, rr & !gt, gt]),
+                            (true, _, true) => (rr & !gt, [0; 3]),
+                            (true, _, false) => (0, [0; 3]),
+                        };
+                        let legal = plain | faults[0] | faults[1] | faults[2];
+                        if legal == 0 {
+                            continue;
+                        }
+                        rs.has[i] |= legal;
+                        if k_after < 9 {
+                            // Fewer than nine soldiers left: the officers win.
+                            rs.ew_o[i] |= legal;
+                            rs.enl_o[i] |= legal;
+                            continue;
+                        }
+                        let memo = (key.outside & !taken) | u64::from(k_after) << 40;
+                        let fm = |r: usize| {
+                            fortress_mask((key.outside | fortress_bits(masks[r])) & !taken)
+                        };
+                        let one = match faults[0] | faults[1] | faults[2] {
+                            0 => None,
+                            _ => {
+                                let tk = TierKey { n: 1, ..after };
+                                Some(targets.index_of(memo | 1 << 48, &tk, look)?)
+                            }
+                        };
+                        if let Some(rows) = &rows_after {
+                            let (w, l) = rows.row(1, pt_after, flip, jt, to as usize, b);
+                            let map = |x: Row| expand(compress(x, lack_t), has_t);
+                            let (ws, ls) = (map(w), map(l));
+                            let one = one.map(|o| targets.at(o));
+                            let (w, nl) =
+                                fault_rows(one, &fm, (to as usize, b), (ws, ls), plain, faults)?;
+                            rs.ew_o[i] |= w;
+                            rs.enl_o[i] |= nl;
+                            continue;
+                        }
+                        // The tier after the capture, and where the form's
+                        // arrangements lie in it, once an end.
+                        if read.is_none() {
+                            let tk = TierKey {
+                                k: k_after,
+                                outside: key.outside & !taken,
+                                ..key
+                            };
+                            let t = targets.index_of(memo, &tk, look)?;
+                            places.fill(targets.at(t), f.rows, fm);
+                            read = Some(t);
+                        }
+                        let t = read.expect("read above");
+                        let one = one.map(|o| targets.at(o));
+                        let (ws, ls) = base_rows(
+                            targets.at(t),
+                            &places,
+                            (to as usize, b),
+                            plain | faults[0] | faults[1] | faults[2],
+                        )?;
+                        let (w, nl) =
+                            fault_rows(one, &fm, (to as usize, b), (ws, ls), plain, faults)?;
+                        rs.ew_o[i] |= w;
+                        rs.enl_o[i] |= nl;
+                    }
+                }
+            }
+        }
+        // No capture and no step: no legal move.
+        let empty: Vec<Row> = (0..N).map(|q| all & !ARR.holds[j][q]).collect();
+        for (i, &(a, b)) in rs.pairs.iter().enumerate() {
+            let (a, b) = (a as usize, b as usize);
+            let mut step = 0;
+            each(
+                ADJACENT[a] & p & !(1 << b) | ADJACENT[b] & p & !(1 << a),
+                |q| {
+                    step |= empty[q];
+                },
+            );
+            // A point next to both officers counts once either way.
+            rs.stuck_o[i] = rs.v[i] & !rs.has[i] & !step;
+        }
+        Ok(())
+    }
+
+    /// The one-officer values a huff leads to, per point, as rows.
+    #[inline(never)]
+    fn huffs(&mut self, look: &mut Lookup<'_>) -> Result<(), SolveError> {
+        let one = Target::new(&TierKey { n: 1, ..self.key }, Side::Soldiers, look)?;
+        let p = board::ALL & !self.key.outside;
+        let rs = &mut *self.rs;
+        for (r, &m) in fortress_masks(self.j as u32).iter().enumerate() {
+            let mut err = Ok(());
+            each(p & !fortress_bits(m), |y| match one.value(m, 1 << y) {
+                Ok(Value::Win(_)) => {
+                    rs.keep_l[y] &= !(1 << r);
+                    rs.keep_w[y] &= !(1 << r);
+                }
+                Ok(Value::Draw) => rs.keep_l[y] &= !(1 << r),
+                Ok(_) => {}
+                Err(e) => err = Err(e),
+            });
+            err?;
+        }
+        Ok(())
     }
 
     /// Soldier steps from outside the fortress: the soldiers' exits, row
@@ -514,19 +792,7 @@ impl Tier<'_> {
                 }
                 let (w, l) = if let Some(rows) = &rows {
                     // The pair's row as the store keeps it.
-                    let (a2, b2) = match flip {
-                        true => {
-                            let (x, y) = (mirror_point(a), mirror_point(b));
-                            (x.min(y), x.max(y))
-                        }
-                        false => (a, b),
-                    };
-                    let id = pair_id(pt, a2, b2);
-                    let (w, l) = (rows.win[id], rows.loss[id]);
-                    let (w, l) = match flip {
-                        true => (mirror_row(j2, w), mirror_row(j2, l)),
-                        false => (w, l),
-                    };
+                    let (w, l) = rows.row(0, pt, flip, j2, a, b);
                     if into {
                         let h = ARR.holds[j2][t];
                         (expand(compress(w, h), lacks), expand(compress(l, h), lacks))
@@ -724,6 +990,117 @@ impl Tier<'_> {
     }
 }
 
+/// Where the arrangements of a form lie in the tier after a capture
+/// ([`Target::slice`]): by the arrangement's rank here.
+struct Places {
+    first: [u32; 128],
+    free: [Bitboard; 128],
+}
+
+impl Default for Places {
+    fn default() -> Places {
+        Places {
+            first: [0; 128],
+            free: [0; 128],
+        }
+    }
+}
+
+impl Places {
+    /// The places in `target` of the arrangements of `rows`, whose
+    /// fortress masks after the capture `fm` gives.
+    #[inline]
+    fn fill(&mut self, target: &Target, rows: Row, fm: impl Fn(usize) -> u16) {
+        each_row(rows, |r| {
+            let m = fm(r);
+            (self.first[r], self.free[r]) = target.slice(m);
+        });
+    }
+}
+
+/// The soldiers' wins and losses after one capture (the capturing
+/// officer ending on `to`, the other officer on `b`) on the arrangements
+/// of `legal`, read position by position in the tier after it (`target`,
+/// soldiers to move, its places `at`).
+fn base_rows(
+    target: &Target,
+    at: &Places,
+    (to, b): (usize, usize),
+    legal: Row,
+) -> Result<(Row, Row), SolveError> {
+    let (mut ws, mut ls) = (0 as Row, 0 as Row);
+    let o = target.orient(1 << to | 1 << b);
+    let mut e = Ok(());
+    each_row(legal, |r| {
+        match target.code_at(at.first[r], at.free[r], o) {
+            Ok(c) => {
+                ws |= Row::from(c & 1 == 1) << r;
+                ls |= Row::from(c != 0 && c & 1 == 0) << r;
+            }
+            Err(x) => e = Err(x),
+        }
+    });
+    e.map(|()| (ws, ls))
+}
+
+/// One capture (the capturing officer ending on `to`, the other officer
+/// on `b`, the soldiers' wins and losses after it `(ws, ls)`) on the
+/// arrangements of `plain` (a legal move without a fault) and of `faults`
+/// (legal, with a fault open to a huff of: the other officer only, the
+/// capturing one only, both): the arrangements where it wins for the
+/// officers and where it does not lose. A fault's huffs are read position
+/// by position in the one-officer tier they leave (`one`, the fortress
+/// mask of each arrangement there `fm`).
+fn fault_rows(
+    one: Option<&Target>,
+    fm: &dyn Fn(usize) -> u16,
+    (to, b): (usize, usize),
+    (ws, ls): (Row, Row),
+    plain: Row,
+    faults: [Row; 3],
+) -> Result<(Row, Row), SolveError> {
+    let mut win = plain & ls;
+    let mut not_lost = plain & !ws;
+    let [by_other, by_self, by_both] = faults;
+    if let Some(one) = one {
+        // A win (odd code) and a non-loss (odd or 0) for the soldiers with
+        // one officer left on `q`.
+        let class = |r: usize, q: usize| -> Result<(bool, bool), SolveError> {
+            let (first, free) = one.slice(fm(r));
+            let c = one.code_at(first, free, one.orient(1 << q))?;
+            Ok((c & 1 == 1, c & 1 == 1 || c == 0))
+        };
+        let mut e = Ok(());
+        each_row(by_other | by_self | by_both, |r| {
+            let bit = 1 << r;
+            let (s_w, s_l) = (ws & bit != 0, ls & bit != 0);
+            // The other officer huffed leaves this one on `to`; this one
+            // huffed leaves the other on `b`.
+            let out = (|| {
+                Ok::<_, SolveError>(if by_other & bit != 0 {
+                    let (w_to, nl_to) = class(r, to)?;
+                    (s_l && !nl_to, !s_w && !w_to)
+                } else if by_self & bit != 0 {
+                    let (w_b, nl_b) = class(r, b)?;
+                    (s_l && !nl_b, !s_w && !w_b)
+                } else {
+                    let ((w_to, nl_to), (w_b, nl_b)) = (class(r, to)?, class(r, b)?);
+                    (s_l && !nl_b && !nl_to, !s_w && !w_b && !w_to)
+                })
+            })();
+            match out {
+                Ok((w, nl)) => {
+                    win |= Row::from(w) << r;
+                    not_lost |= Row::from(nl) << r;
+                }
+                Err(x) => e = Err(x),
+            }
+        });
+        e?;
+    }
+    Ok((win, not_lost))
+}
+
 /// The mirror image of point `p`.
 #[inline]
 fn mirror_point(p: usize) -> usize {
@@ -787,8 +1164,18 @@ fn read_row(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    /// Walks with a capture made by the rows' captures (forms), the
+    /// arrangements they serve and their ends, counted for the profile
+    /// harness.
+    pub(crate) static CAPTURE_FORMS: [AtomicUsize; 3] = [
+        AtomicUsize::new(0),
+        AtomicUsize::new(0),
+        AtomicUsize::new(0),
+    ];
     use crate::solve::check::tests::xorshift;
     use crate::solve::sample::{SyntheticStore, sample_tiers};
 
@@ -882,6 +1269,14 @@ mod profile {
         eprintln!(
             "{:.3e} positions/s",
             positions as f64 / t.elapsed().as_secs_f64()
+        );
+        let [f, a, e] = super::tests::CAPTURE_FORMS
+            .each_ref()
+            .map(|x| x.load(std::sync::atomic::Ordering::Relaxed));
+        eprintln!(
+            "capture walks (forms) {f}, arrangements served {a} ({:.2} a walk), ends {e} ({:.2} a walk), warm-up and passes",
+            a as f64 / f as f64,
+            e as f64 / f as f64
         );
         for (k, rows) in tiers.iter().zip(&last) {
             if std::env::var("ROWS_SKIP").is_err() {

@@ -51,7 +51,6 @@ use crate::position::Side;
 use crate::rules::{CaptureRule, Variant};
 
 mod one;
-pub(crate) mod rows;
 
 /// Placements of one slice: a bit matrix indexed by board points.
 pub(crate) type Mat = [u64; board::NUM_POINTS];

@@ -392,14 +392,6 @@ pub trait TierStore: Sync {
         Ok(self.tier(key)?.map(|t| t[index as usize]))
     }
 
-    /// The officers-to-move half of canonical tier `key` as rows over the
-    /// fortress arrangements ([`super::bits::rows::RowsTier`]), where the
-    /// store keeps them so; `None` otherwise (the rows solver then reads
-    /// the values).
-    fn rows(&self, _key: &TierKey) -> Result<Option<Arc<super::bits::rows::RowsTier>>, SolveError> {
-        Ok(None)
-    }
-
     /// Whether every value served so far carries its exact distance:
     /// `false` once a value came from a WDL-only table, whose wins and
     /// losses stand in one ply for the distance
@@ -535,15 +527,6 @@ impl<'a> Lookup<'a> {
     /// The variant.
     pub(crate) fn variant(&self) -> &Variant {
         &self.variant
-    }
-
-    /// Canonical tier `key`'s officers-to-move rows, where the store keeps
-    /// them ([`TierStore::rows`]).
-    pub(crate) fn rows(
-        &self,
-        key: &TierKey,
-    ) -> Result<Option<Arc<super::bits::rows::RowsTier>>, SolveError> {
-        self.store.rows(key)
     }
 
     fn values(&mut self, key: &TierKey) -> Result<&TierValues, SolveError> {

@@ -11,7 +11,6 @@
 //! ```
 
 mod bits;
-pub use bits::rows::RowsTier;
 mod check;
 mod floor;
 mod lookup;

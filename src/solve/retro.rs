@@ -153,33 +153,6 @@ impl Target {
             })
     }
 
-    /// `(first, mask stride, placement stride)`: the position of the side
-    /// to move with fortress rank `f` and placement rank `o` (in the
-    /// stored tier) lies at `first + f * mask stride + o * placement
-    /// stride` of [`Target::classes`].
-    #[inline]
-    pub(super) fn row_layout(&self) -> (u32, u32, u32) {
-        (self.offset, self.mask_stride, self.placement_stride)
-    }
-
-    /// The wins and the losses (for the side to move) of the `count` (at
-    /// most 32) values at `slot`, `slot + stride`, ...: bit `i` for the
-    /// `i`-th.
-    #[inline]
-    pub(super) fn classes(
-        &self,
-        slot: u32,
-        stride: u32,
-        count: u32,
-    ) -> Result<(u32, u32), SolveError> {
-        self.values
-            .classes_at(slot, stride, count)
-            .ok_or(SolveError::PartialTier {
-                outside: self.outside,
-                found: self.values.len() as u64,
-            })
-    }
-
     /// Whether the stored tier is the mirror image of the one reached.
     #[inline]
     pub(super) fn mirrored(&self) -> bool {
@@ -230,31 +203,6 @@ impl Targets {
             }
         };
         Ok(&self.list[i])
-    }
-
-    /// [`Targets::get`] as an index for [`Targets::at`], so that two
-    /// targets can be held at once.
-    #[inline]
-    pub(super) fn index_of(
-        &mut self,
-        memo: u64,
-        key: &TierKey,
-        look: &mut Lookup<'_>,
-    ) -> Result<usize, SolveError> {
-        match self.index.get(&memo) {
-            Some(&i) => Ok(i),
-            None => {
-                self.list.push(Target::new(key, Side::Soldiers, look)?);
-                self.index.insert(memo, self.list.len() - 1);
-                Ok(self.list.len() - 1)
-            }
-        }
-    }
-
-    /// The target at an index from [`Targets::index_of`].
-    #[inline]
-    pub(super) fn at(&self, i: usize) -> &Target {
-        &self.list[i]
     }
 }
 

@@ -22,7 +22,6 @@
 //! the sample's own solution against the same store must find nothing
 //! wrong, which the sample reports.
 
-use super::bits::rows::RowsTier;
 use super::lookup::{TierStore, TierValues, WdlFields};
 use super::{Lookup, SolveError, check_tier_as, solve_tier};
 use crate::board::OUTSIDE;
@@ -42,12 +41,6 @@ pub struct SyntheticStore {
     /// Each point's soldier steps, as the variant has them.
     soldier_moves: &'static [u64; crate::board::NUM_POINTS],
     tiers: RwLock<HashMap<TierKey, Arc<[u8]>>>,
-    /// Officers-to-move halves as rows, made on first asking, for a
-    /// placement-major store ([`TierStore::rows`]).
-    rows: RwLock<HashMap<TierKey, Arc<RowsTier>>>,
-    /// Whether [`TierStore::values`] hands the fields over placement-major
-    /// (as a table file keeps them) rather than in index order.
-    placement_major: bool,
 }
 
 /// SplitMix64's finaliser: a well-mixed 64-bit hash of `x`.
@@ -66,23 +59,10 @@ impl SyntheticStore {
             seed,
             soldier_moves: variant.soldier_moves(),
             tiers: RwLock::new(HashMap::default()),
-            rows: RwLock::new(HashMap::default()),
-            placement_major: false,
         }
     }
 
-    /// The same store handing its tiers over placement-major (field
-    /// `side H + o M + f`, as a table file keeps them), and their
-    /// officers-to-move halves as rows: the same values.
-    pub fn placement_major(self) -> SyntheticStore {
-        SyntheticStore {
-            placement_major: true,
-            ..self
-        }
-    }
-
-    /// The packed fields of `key` (in index order, or placement-major for
-    /// a placement-major store), made on first asking.
+    /// The packed fields of `key`, made on first asking.
     fn fields(&self, key: &TierKey) -> Arc<[u8]> {
         if let Some(f) = self
             .tiers
@@ -105,9 +85,6 @@ impl SyntheticStore {
             }
         }
         self.mark_stuck_soldiers(key, &mut bytes);
-        if self.placement_major {
-            bytes = placement_major(key, &bytes);
-        }
         let fields: Arc<[u8]> = bytes.into();
         self.tiers
             .write()
@@ -156,78 +133,27 @@ impl SyntheticStore {
     }
 }
 
-/// Packed two-bit fields of tier `key` in index order (`side * H + f * O
-/// + o`) moved placement-major (`side * H + o * M + f`).
-fn placement_major(key: &TierKey, bytes: &[u8]) -> Vec<u8> {
-    let half = key.size_per_side() as usize;
-    let o_n = key.officer_placements() as usize;
-    let m_n = half / o_n;
-    let mut out = vec![0u8; bytes.len()];
-    for side in 0..2 {
-        for f in 0..m_n {
-            for o in 0..o_n {
-                let i = side * half + f * o_n + o;
-                let x = bytes[i / 4] >> (2 * (i % 4)) & 3;
-                let t = side * half + o * m_n + f;
-                out[t / 4] |= x << (2 * (t % 4));
-            }
-        }
-    }
-    out
-}
-
 impl TierStore for SyntheticStore {
     fn tier(&self, key: &TierKey) -> Result<Option<Arc<[u16]>>, SolveError> {
         let fields = self.fields(key);
-        let (ms, ps) = match self.placement_major {
-            true => (
-                1,
-                key.size_per_side() as usize / key.officer_placements() as usize,
-            ),
-            false => (key.officer_placements() as usize, 1),
-        };
-        let (half, o_n) = (
-            key.size_per_side() as usize,
-            key.officer_placements() as usize,
-        );
         Ok(Some(
             (0..key.size() as usize)
-                .map(|i| {
-                    let (side, f, o) = (i / half, i % half / o_n, i % o_n);
-                    let j = side * half + f * ms + o * ps;
-                    WDL_ONLY_FIELD_CODES[(fields[j / 4] >> (2 * (j % 4)) & 3) as usize]
-                })
+                .map(|i| WDL_ONLY_FIELD_CODES[(fields[i / 4] >> (2 * (i % 4)) & 3) as usize])
                 .collect(),
         ))
     }
 
     /// As a WDL-only build's window hands a tier over: a copy of its
-    /// fields, in index order (or placement-major).
+    /// fields, in index order.
     fn values(&self, key: &TierKey) -> Result<Option<TierValues>, SolveError> {
         let fields = self.fields(key);
         Ok(Some(TierValues::Wdl(WdlFields::new(
             (fields[..].into(), 0),
             key.size() as u32,
             key,
-            self.placement_major,
+            false,
             WDL_ONLY_FIELD_CODES,
         ))))
-    }
-
-    fn rows(&self, key: &TierKey) -> Result<Option<Arc<RowsTier>>, SolveError> {
-        if !self.placement_major || key.n != 2 {
-            return Ok(None);
-        }
-        if let Some(r) = self.rows.read().unwrap_or_else(|e| e.into_inner()).get(key) {
-            return Ok(Some(r.clone()));
-        }
-        let codes = self.tier(key)?.expect("made on asking");
-        let r = Arc::new(RowsTier::from_codes(key, &codes));
-        self.rows
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(*key, r.clone());
-        Ok(Some(r))
     }
 
     fn has_distances(&self) -> bool {
